@@ -1,0 +1,159 @@
+"""What arbiters enter: events, their participants and games."""
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
+
+
+class RatingType(models.TextChoices):
+    STANDARD = "standard", "Standard"
+    RAPID = "rapid", "Rapid"
+    BLITZ = "blitz", "Blitz"
+
+
+class EventSystem(models.TextChoices):
+    SWISS = "swiss", "Swiss"
+    ROUND_ROBIN = "round_robin", "Round robin"
+    MATCH = "match", "Match"
+    TEAM = "team", "Team"
+
+
+class EventStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    SUBMITTED = "submitted", "Submitted for rating"
+    RATED = "rated", "Rated"
+    CORRECTED = "corrected", "Corrected, awaiting re-rating"
+
+
+class Event(models.Model):
+    name = models.CharField(max_length=200)
+    city = models.CharField(max_length=100, blank=True)
+    federation = models.ForeignKey(
+        "players.Federation", on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    start_date = models.DateField()
+    end_date = models.DateField()
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD)
+    system = models.CharField(max_length=12, choices=EventSystem.choices, default=EventSystem.SWISS)
+    rounds = models.PositiveSmallIntegerField(default=1)
+    time_control = models.CharField(max_length=100, blank=True, help_text="e.g. 90 min + 30 s from move 1")
+    chief_arbiter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="events_chief"
+    )
+    arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="events_assigned")
+    status = models.CharField(max_length=10, choices=EventStatus.choices, default=EventStatus.DRAFT, db_index=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    rated_on = models.ForeignKey(
+        "ratings.RatingList", on_delete=models.PROTECT, null=True, blank=True, related_name="events",
+        help_text="The (current version of the) rating list this event was rated on",
+    )
+    source_file_name = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-end_date", "-id"]
+        indexes = [models.Index(fields=["rating_type", "status", "end_date"], name="event_rating_queue")]
+        constraints = [
+            models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="event_ends_after_start"),
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="event_has_rounds"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.start_date:%Y-%m-%d})"
+
+
+class Participant(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="participations")
+    start_rank = models.PositiveIntegerField(help_text="Starting rank (pairing number)")
+    rating = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Rating reported by the arbiter (information; the list in force is used)"
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["event", "start_rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="participant_once_per_event"),
+            models.UniqueConstraint(fields=["event", "start_rank"], name="participant_start_rank_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_rank}. {self.player}"
+
+
+class Result(models.TextChoices):
+    """One code per game. Only the first three are rated (B.02 §1.2: unplayed games are not rated)."""
+
+    WHITE_WIN = "1-0", "1-0"
+    DRAW = "1/2-1/2", "½-½"
+    BLACK_WIN = "0-1", "0-1"
+    WHITE_FORFEIT_WIN = "+-", "+/− (forfeit, not rated)"
+    BLACK_FORFEIT_WIN = "-+", "−/+ (forfeit, not rated)"
+    DOUBLE_FORFEIT = "--", "−/− (double forfeit)"
+    WHITE_WIN_UNPLAYED = "1-0u", "1-0, less than one move (not rated)"
+    DRAW_UNPLAYED = "1/2u", "½-½, less than one move (not rated)"
+    BLACK_WIN_UNPLAYED = "0-1u", "0-1, less than one move (not rated)"
+    HALF_POINT_BYE = "H", "Half-point bye"
+    FULL_POINT_BYE = "F", "Full-point bye"
+    PAIRING_BYE = "U", "Pairing-allocated bye"
+    ZERO_POINT_BYE = "Z", "Zero-point bye (absent)"
+    PENDING = "*", "Not yet played"
+
+
+RATED_RESULTS = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
+BYE_RESULTS = (Result.HALF_POINT_BYE, Result.FULL_POINT_BYE, Result.PAIRING_BYE, Result.ZERO_POINT_BYE)
+# Points for (white, black) per result; byes give points to ``white`` (the only participant).
+RESULT_POINTS: dict[str, tuple[float, float]] = {
+    Result.WHITE_WIN: (1.0, 0.0), Result.DRAW: (0.5, 0.5), Result.BLACK_WIN: (0.0, 1.0),
+    Result.WHITE_FORFEIT_WIN: (1.0, 0.0), Result.BLACK_FORFEIT_WIN: (0.0, 1.0), Result.DOUBLE_FORFEIT: (0.0, 0.0),
+    Result.WHITE_WIN_UNPLAYED: (1.0, 0.0), Result.DRAW_UNPLAYED: (0.5, 0.5), Result.BLACK_WIN_UNPLAYED: (0.0, 1.0),
+    Result.HALF_POINT_BYE: (0.5, 0.0), Result.FULL_POINT_BYE: (1.0, 0.0), Result.PAIRING_BYE: (1.0, 0.0),
+    Result.ZERO_POINT_BYE: (0.0, 0.0), Result.PENDING: (0.0, 0.0),
+}
+
+
+class Game(models.Model):
+    """A pairing in a round. A bye has ``white`` = the player and no ``black``.
+
+    The database refuses white = black (check), a second game for the same colour in a round (unique),
+    and — through triggers created in migration 0003 — a participant appearing in two games of one round
+    or a participant from another event.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField()
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
+    white = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="games_white")
+    black = models.ForeignKey(Participant, on_delete=models.CASCADE, null=True, blank=True, related_name="games_black")
+    result = models.CharField(max_length=7, choices=Result.choices, default=Result.PENDING)
+    date = models.DateField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1, help_text="Optimistic lock: bumped on every change")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["event", "round", "board", "id"]
+        indexes = [models.Index(fields=["event", "round"], name="game_event_round")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(white=F("black")), name="game_white_is_not_black"),
+            models.CheckConstraint(condition=Q(round__gte=1), name="game_round_positive"),
+            models.UniqueConstraint(fields=["white", "round"], name="game_white_once_per_round"),
+            models.UniqueConstraint(fields=["black", "round"], name="game_black_once_per_round"),
+            # A bye has no opponent; every other result needs one.
+            models.CheckConstraint(
+                condition=(Q(black__isnull=True) & Q(result__in=[r.value for r in BYE_RESULTS]))
+                | (Q(black__isnull=False) & ~Q(result__in=[r.value for r in BYE_RESULTS])),
+                name="game_bye_iff_no_black",
+            ),
+            models.CheckConstraint(condition=Q(result__in=[r.value for r in Result]), name="game_result_known"),
+        ]
+
+    def __str__(self) -> str:
+        black = self.black.player if self.black_id else "bye"
+        return f"R{self.round}: {self.white.player} – {black} {self.result}"
+
+    @property
+    def is_rated_result(self) -> bool:
+        return self.result in RATED_RESULTS

@@ -1,0 +1,18 @@
+"""Fill an empty database with a simulated federation for newcomers (called by `dev.py run`)."""
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from players.models import Player
+
+
+class Command(BaseCommand):
+    help = "If the database has no players, simulate a small federation and publish its lists through Celery."
+
+    def handle(self, *args, **options):
+        if Player.objects.exists():
+            self.stdout.write("database already has players; no demo data added")
+            return
+        try:
+            call_command("simulate_federation", players=300, months=12, seed=1, publish=True, stdout=self.stdout)
+        except Exception as exc:  # the demo must never stop the product from starting
+            self.stderr.write(f"demo data not created: {exc}")

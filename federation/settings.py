@@ -1,0 +1,182 @@
+"""The one settings module. Everything that differs between machines comes from the environment.
+
+Embedded default (no environment set): an SQLite file and a serverless Celery broker (kombu's
+filesystem transport) under the git-ignored ``var/`` folder. Production: ``DATABASE_URL`` (PostgreSQL)
+and ``CELERY_BROKER_URL`` (Redis); see README.md.
+"""
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from federation.environment import (
+    env_bool,
+    env_database,
+    env_int,
+    env_list,
+    env_str,
+    env_time_zone,
+    env_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("FEDERATION_VAR_DIR", str(BASE_DIR / "var")))
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY: required when DEBUG is off (set DEBUG=1 for development)")
+    SECRET_KEY = "development-only-key-never-used-in-production-1f4c9a7e"  # noqa: S105 (DEBUG only)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "drf_spectacular",
+    "django_celery_beat",
+    "simple_history",
+    "federation",
+    "players",
+    "events",
+    "ratings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
+]
+
+ROOT_URLCONF = "federation.urls"
+WSGI_APPLICATION = "federation.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    # A file (not :memory:) so that a Celery worker process started by the tests sees the test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env_time_zone("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+
+# Uploads (TRF files, FIDE lists through the admin): refuse anything absurdly large.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+TRF_UPLOAD_MAX_BYTES = env_int("TRF_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+
+# --- Celery -------------------------------------------------------------------------------------------
+_broker_dir = VAR_DIR / "broker"
+CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", "filesystem://", schemes=("filesystem", "redis", "rediss", "amqp", "memory"))
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    for sub in ("in", "processed"):
+        (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
+    # kombu's filesystem transport: producer and consumer share one folder (no server needed).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "in"),
+        "data_folder_out": str(_broker_dir / "in"),
+        "processed_folder": str(_broker_dir / "processed"),
+        "store_processed": False,
+    }
+    (VAR_DIR / "results").mkdir(parents=True, exist_ok=True)
+    _default_backend = f"file://{VAR_DIR / 'results'}"
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    _default_backend = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "rpc://"
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_backend)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the message for another worker
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- REST API -----------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 100,
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_THROTTLE", "600/minute")},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Federation rating database API",
+    "DESCRIPTION": "Players, rating lists, events and the rating calculator (read-only for the public).",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Security (see `manage.py check --deploy`) ----------------------------------------------------------
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE_HSTS_SECONDS > 0)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if env_bool("BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+
+# --- Federation policy defaults (officials change these per rating type in the admin) --------------------
+FEDERATION_CODE = env_str("FEDERATION_CODE", "")
+RATING_LIST_MONTHS = [int(m) for m in env_list("RATING_LIST_MONTHS", ["1", "3", "5", "7", "9", "11"])]
+if not all(1 <= m <= 12 for m in RATING_LIST_MONTHS):
+    raise ImproperlyConfigured(f"RATING_LIST_MONTHS: months must be 1..12, got {RATING_LIST_MONTHS}")
+RATING_LIST_CLOSING_DAYS = env_int("RATING_LIST_CLOSING_DAYS", 7, minimum=0)
+RATING_RULES_PRESET = env_str("RATING_RULES_PRESET", "fide-2024")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

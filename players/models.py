@@ -1,0 +1,109 @@
+"""The registry: federations and players."""
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+
+class Federation(models.Model):
+    code = models.CharField(max_length=3, primary_key=True, help_text="FIDE three-letter code, e.g. ESP")
+    name = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}".strip()
+
+
+class Sex(models.TextChoices):
+    MALE = "M", "Male"
+    FEMALE = "F", "Female"
+
+
+class Title(models.TextChoices):
+    # FIDE titles as written on FIDE's lists (upper-case forms of g/m/f/c and wg/wm/wf/wc).
+    GM = "GM", "Grandmaster"
+    IM = "IM", "International Master"
+    FM = "FM", "FIDE Master"
+    CM = "CM", "Candidate Master"
+    WGM = "WGM", "Woman Grandmaster"
+    WIM = "WIM", "Woman International Master"
+    WFM = "WFM", "Woman FIDE Master"
+    WCM = "WCM", "Woman Candidate Master"
+
+
+class WomenTitle(models.TextChoices):
+    WGM = "WGM", "Woman Grandmaster"
+    WIM = "WIM", "Woman International Master"
+    WFM = "WFM", "Woman FIDE Master"
+    WCM = "WCM", "Woman Candidate Master"
+
+
+class Player(models.Model):
+    """A registered player. Addressed everywhere by ``id_number`` (the FIDE ID where known)."""
+
+    id_number = models.BigIntegerField(unique=True, help_text="Federation ID number; the FIDE ID where known")
+    surname = models.CharField(max_length=100)
+    given_names = models.CharField(max_length=100, blank=True)
+    # Upper-cased "SURNAME, GIVEN NAMES" kept in step by save(); indexed for prefix search.
+    search_name = models.CharField(max_length=210, editable=False, db_index=True)
+    sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
+    birth_date = models.DateField(null=True, blank=True)
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Shown publicly; the date never is")
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, null=True, blank=True, related_name="players")
+    title = models.CharField(max_length=3, choices=Title.choices, blank=True)
+    women_title = models.CharField(max_length=3, choices=WomenTitle.choices, blank=True)
+    other_titles = models.CharField(max_length=40, blank=True, help_text="IA, FA, NA, IO, FT, FST, DI, NI, ...")
+    needs_review = models.BooleanField(
+        default=False, help_text="Created by an import without an ID match; check for duplicates"
+    )
+    merged_into = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="merged_players",
+        help_text="Set when this record was merged into another player",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["surname", "given_names"]
+        constraints = [
+            models.CheckConstraint(condition=Q(id_number__gt=0), name="player_id_number_positive"),
+            models.CheckConstraint(condition=~Q(merged_into=models.F("id")), name="player_not_merged_into_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id_number})"
+
+    @property
+    def name(self) -> str:
+        return f"{self.surname}, {self.given_names}" if self.given_names else self.surname
+
+    def save(self, *args, **kwargs):
+        self.search_name = self.name.upper()
+        if self.birth_date and not self.birth_year:
+            self.birth_year = self.birth_date.year
+        super().save(*args, **kwargs)
+
+
+class PlayerMerge(models.Model):
+    """A duplicate-player merge: what moved from ``merged`` to ``kept``, so an official can reverse it."""
+
+    kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_kept")
+    merged = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_absorbed")
+    reason = models.TextField()
+    moved = models.JSONField(default=dict, help_text="Primary keys of every row moved, by model")
+    merged_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    merged_at = models.DateTimeField(auto_now_add=True)
+    reversed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    reversed_at = models.DateTimeField(null=True, blank=True)
+    reverse_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-merged_at"]
+
+    def __str__(self) -> str:
+        return f"{self.merged} → {self.kept}"

@@ -1,0 +1,185 @@
+"""Rating lists, the per-player rating state they carry, and rating changes with per-game detail.
+
+A published list is immutable: a correction publishes a new *version* of the list (and of every later list
+of the same rating type) and marks the old one superseded. Each entry carries the full rating state of the
+player after that list (K inputs, newcomer pool, last game), so any list can be recomputed from its
+predecessor alone.
+"""
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from events.models import RatingType
+
+
+class RatingPolicy(models.Model):
+    """What officials choose per rating type: rules preset, list months and closing date."""
+
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices, unique=True)
+    rules_preset = models.CharField(max_length=40, default="fide-2024", help_text="Slug of a rules preset")
+    list_months = models.CharField(
+        max_length=40, default="1,3,5,7,9,11", help_text="Months with a list on the 1st, comma-separated"
+    )
+    closing_days = models.PositiveSmallIntegerField(
+        default=7, help_text="Events ending on or before (list date − this many days) are rated on the list"
+    )
+
+    class Meta:
+        verbose_name_plural = "rating policies"
+
+    def __str__(self) -> str:
+        return f"{self.get_rating_type_display()}: {self.rules_preset}"
+
+
+class RatingListStatus(models.TextChoices):
+    DRAFT = "draft", "Draft preview"
+    PUBLISHED = "published", "Published"
+
+
+class RatingList(models.Model):
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices)
+    list_date = models.DateField()
+    version = models.PositiveSmallIntegerField(default=1)
+    period_start = models.DateField(
+        null=True, blank=True, help_text="Previous list date (exclusive); empty for the first list"
+    )
+    closing_date = models.DateField()
+    status = models.CharField(max_length=10, choices=RatingListStatus.choices, default=RatingListStatus.DRAFT)
+    rules_preset = models.CharField(max_length=40)
+    rules = models.JSONField(help_text="The exact rules used, frozen at computation")
+    previous = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="next_lists",
+        help_text="The list whose ratings and state this one continues",
+    )
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="supersedes"
+    )
+    superseded_at = models.DateTimeField(null=True, blank=True)
+    is_imported = models.BooleanField(default=False, help_text="Loaded from a FIDE download, not computed")
+    correction_reason = models.TextField(blank=True)
+    computed_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    entry_count = models.PositiveIntegerField(default=0)
+    rated_count = models.PositiveIntegerField(default=0)
+    game_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-list_date", "rating_type", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_type", "list_date", "version"], name="rating_list_version_unique"),
+            # One current (not superseded) published list per date and type.
+            models.UniqueConstraint(
+                fields=["rating_type", "list_date"],
+                condition=Q(status="published", superseded_by__isnull=True),
+                name="rating_list_one_current_published",
+            ),
+            # At most one draft preview per date and type.
+            models.UniqueConstraint(
+                fields=["rating_type", "list_date"], condition=Q(status="draft"), name="rating_list_one_draft"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        suffix = f" v{self.version}" if self.version > 1 else ""
+        return f"{self.get_rating_type_display()} {self.list_date:%Y-%m-%d}{suffix} ({self.get_status_display()})"
+
+    @property
+    def is_current(self) -> bool:
+        return self.status == RatingListStatus.PUBLISHED and self.superseded_by_id is None
+
+
+class RatingListEntry(models.Model):
+    """A player's line on a list, with the state after the list (for K and newcomers)."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="list_entries")
+    rating = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty = unrated")
+    games = models.PositiveSmallIntegerField(default=0, help_text="Rated games in the period")
+    k_factor = models.PositiveSmallIntegerField(null=True, blank=True, help_text="K for the next period")
+    inactive = models.BooleanField(default=False)
+    change = models.SmallIntegerField(null=True, blank=True, help_text="Change since the previous list")
+    # As published (players' records may change later).
+    title = models.CharField(max_length=3, blank=True)
+    women_title = models.CharField(max_length=3, blank=True)
+    other_titles = models.CharField(max_length=40, blank=True)
+    federation = models.CharField(max_length=3, blank=True)
+    sex = models.CharField(max_length=1, blank=True)
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Rating state after this list (B.02 8.3.3 K inputs, 7.1.4 newcomer pool, 7.2 inactivity).
+    rated_games_total = models.PositiveIntegerField(default=0)
+    ever_2400 = models.BooleanField(default=False)
+    pool_games = models.PositiveSmallIntegerField(default=0)
+    pool_opponent_sum = models.FloatField(default=0)
+    pool_score = models.FloatField(default=0)
+    pool_since = models.DateField(null=True, blank=True, help_text="Start of the newcomer's 26-month window")
+    last_game_date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["rating_list", "-rating", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="entry_once_per_list"),
+        ]
+        indexes = [
+            models.Index(fields=["rating_list", "-rating"], name="entry_list_rating"),
+            models.Index(fields=["player", "rating_list"], name="entry_player_list"),
+        ]
+        verbose_name_plural = "rating list entries"
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating}"
+
+
+class RatingChange(models.Model):
+    """One player's change from one event on one list, with every game as calculated.
+
+    ``details`` holds one line per rated game: opponent id number, opponent rating used, capped flag,
+    D, PD, score, ΔR and the game's primary key — enough to reproduce FIDE's calculation page.
+    """
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="changes")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="rating_changes")
+    event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="rating_changes")
+    rating_before = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Rating used (list in force)")
+    k_factor = models.FloatField(null=True, blank=True)
+    games = models.PositiveSmallIntegerField()
+    score = models.FloatField()
+    expected_score = models.FloatField()
+    change = models.FloatField(help_text="K × ΣΔR for this event, unrounded")
+    details = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["rating_list", "player", "event"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player", "event"], name="change_once_per_list_event"),
+        ]
+        indexes = [models.Index(fields=["player", "rating_list"], name="change_player_list")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.event_id}: {self.change:+.2f}"
+
+
+class PlayerRating(models.Model):
+    """The current published rating of a player per rating type (a denormalised copy of the newest
+    current list entry, kept in step by publication so profiles and searches read one row)."""
+
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="ratings")
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices)
+    rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    k_factor = models.PositiveSmallIntegerField(null=True, blank=True)
+    games = models.PositiveSmallIntegerField(default=0)
+    inactive = models.BooleanField(default=False)
+    rated_games_total = models.PositiveIntegerField(default=0)
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="+")
+    last_game_date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "rating_type"], name="player_rating_once_per_type"),
+        ]
+        indexes = [models.Index(fields=["rating_type", "-rating"], name="player_rating_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.rating_type}: {self.rating}"
