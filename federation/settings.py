@@ -113,13 +113,14 @@ TRF_UPLOAD_MAX_BYTES = env_int("TRF_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, minimum=
 _broker_dir = VAR_DIR / "broker"
 CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", "filesystem://", schemes=("filesystem", "redis", "rediss", "amqp", "memory"))
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("in", "processed"):
+    for sub in ("in", "processed", "control"):
         (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
     # kombu's filesystem transport: producer and consumer share one folder (no server needed).
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "in"),
         "data_folder_out": str(_broker_dir / "in"),
         "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
     (VAR_DIR / "results").mkdir(parents=True, exist_ok=True)
