@@ -35,7 +35,7 @@ def say(message: str) -> None:
 
 def ensure_venv(requirements: str) -> None:
     """Create .venv and install ``requirements`` once per content hash of the requirement files."""
-    if sys.version_info[:2] < (3, 11):
+    if sys.version_info[:2] < (3, 11):  # noqa: UP036 (this script may be started by an older Python)
         sys.exit(f"Python 3.11 or newer is required; this is {sys.version.split()[0]}")
     if not PYTHON.exists():
         say(f"creating virtual environment in {VENV}")
@@ -72,7 +72,9 @@ def run() -> None:
     processes: list[subprocess.Popen] = []
     celery = [str(PYTHON), "-m", "celery", "-A", "federation"]
     try:
-        processes.append(subprocess.Popen([*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"], env=env, cwd=ROOT))
+        processes.append(subprocess.Popen(
+            [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"], env=env, cwd=ROOT
+        ))
         processes.append(subprocess.Popen(
             [*celery, "beat", "--loglevel", "INFO", "--schedule", str(VAR / "celerybeat-schedule")], env=env, cwd=ROOT
         ))
@@ -112,8 +114,8 @@ def test(pytest_args: list[str]) -> None:
     if shutil.which("chromium") is None and os.geteuid() == 0 and shutil.which("apt-get"):
         # The browser test drives Debian's Chromium; install it where missing (root only).
         say("installing chromium for the browser test")
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], env={**env, "DEBIAN_FRONTEND": "noninteractive"},
-                       check=False, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=False, stdout=subprocess.DEVNULL,
+                       env={**env, "DEBIAN_FRONTEND": "noninteractive"})
     for step in steps:
         say(" ".join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step)))
         result = subprocess.run(step, env=env, cwd=ROOT)

@@ -111,7 +111,9 @@ TRF_UPLOAD_MAX_BYTES = env_int("TRF_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, minimum=
 
 # --- Celery -------------------------------------------------------------------------------------------
 _broker_dir = VAR_DIR / "broker"
-CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", "filesystem://", schemes=("filesystem", "redis", "rediss", "amqp", "memory"))
+CELERY_BROKER_URL = env_url(
+    "CELERY_BROKER_URL", "filesystem://", schemes=("filesystem", "redis", "rediss", "amqp", "memory")
+)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for sub in ("in", "processed", "control"):
         (_broker_dir / sub).mkdir(parents=True, exist_ok=True)

@@ -76,15 +76,15 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.id_number})"
 
-    @property
-    def name(self) -> str:
-        return f"{self.surname}, {self.given_names}" if self.given_names else self.surname
-
     def save(self, *args, **kwargs):
         self.search_name = self.name.upper()
         if self.birth_date and not self.birth_year:
             self.birth_year = self.birth_date.year
         super().save(*args, **kwargs)
+
+    @property
+    def name(self) -> str:
+        return f"{self.surname}, {self.given_names}" if self.given_names else self.surname
 
 
 class PlayerMerge(models.Model):
