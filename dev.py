@@ -56,7 +56,15 @@ def manage(*args: str, env: dict[str, str] | None = None, check: bool = True) ->
     return subprocess.run([str(PYTHON), str(ROOT / "manage.py"), *args], env=env, cwd=ROOT, check=check).returncode
 
 
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def run() -> None:
+    # Ctrl-C (SIGINT) and SIGTERM both stop the server, worker and beat; installed explicitly because a
+    # shell that starts us in the background may have set SIGINT to "ignore".
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     ensure_venv("requirements.txt")
     VAR.mkdir(exist_ok=True)
     env = dict(os.environ)
