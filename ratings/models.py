@@ -5,7 +5,10 @@ of the same rating type) and marks the old one superseded. Each entry carries th
 player after that list (K inputs, newcomer pool, last game), so any list can be recomputed from its
 predecessor alone.
 """
+import datetime
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
@@ -29,6 +32,74 @@ class RatingPolicy(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_rating_type_display()}: {self.rules_preset}"
+
+    def clean(self) -> None:
+        from ratings.engine import get_preset
+
+        try:
+            self.months
+        except ValueError as exc:
+            raise ValidationError({"list_months": str(exc)}) from None
+        try:
+            get_preset(self.rules_preset)
+        except KeyError as exc:
+            raise ValidationError({"rules_preset": exc.args[0]}) from None
+
+    # --- the schedule: a list on the 1st of each of ``months`` ------------------------------------------
+    @property
+    def months(self) -> list[int]:
+        """The list months, 1..12, sorted; ValueError naming the bad item otherwise."""
+        months = set()
+        for item in self.list_months.split(","):
+            item = item.strip()
+            if not item:
+                continue
+            if not item.isdigit() or not 1 <= int(item) <= 12:
+                raise ValueError(f"list months: {item!r} is not a month number 1..12 (e.g. 1,3,5,7,9,11)")
+            months.add(int(item))
+        if not months:
+            raise ValueError("list months: at least one month is needed (e.g. 1,3,5,7,9,11)")
+        return sorted(months)
+
+    def is_list_date(self, day: datetime.date) -> bool:
+        return day.day == 1 and day.month in self.months
+
+    def closing_date(self, list_date: datetime.date) -> datetime.date:
+        """Events ending on or before this date are rated on the list of ``list_date``."""
+        return list_date - datetime.timedelta(days=self.closing_days)
+
+    def previous_list_date(self, day: datetime.date) -> datetime.date:
+        """The latest list date strictly before ``day``."""
+        months = self.months
+        year, month = day.year, day.month
+        if day.day == 1:  # the 1st itself is not "before"
+            month -= 1
+        while True:
+            if month < 1:
+                year, month = year - 1, 12
+            if month in months:
+                return datetime.date(year, month, 1)
+            month -= 1
+
+    def next_list_date(self, day: datetime.date) -> datetime.date:
+        """The earliest list date strictly after ``day``."""
+        months = self.months
+        year, month = day.year, day.month + 1
+        while True:
+            if month > 12:
+                year, month = year + 1, 1
+            if month in months:
+                return datetime.date(year, month, 1)
+            month += 1
+
+    def list_dates_between(self, start: datetime.date, end: datetime.date) -> list[datetime.date]:
+        """Every list date in [start, end]."""
+        dates = []
+        day = start if self.is_list_date(start) else self.next_list_date(start)
+        while day <= end:
+            dates.append(day)
+            day = self.next_list_date(day)
+        return dates
 
 
 class RatingListStatus(models.TextChoices):
@@ -65,6 +136,14 @@ class RatingList(models.Model):
     entry_count = models.PositiveIntegerField(default=0)
     rated_count = models.PositiveIntegerField(default=0)
     game_count = models.PositiveIntegerField(default=0)
+    event_count = models.PositiveIntegerField(default=0)
+    new_rating_count = models.PositiveIntegerField(default=0, help_text="Players with a first published rating")
+    dropped_count = models.PositiveIntegerField(default=0, help_text="Players whose rating fell below the floor")
+    input_digest = models.CharField(
+        max_length=64, blank=True,
+        help_text="SHA-256 of everything the computation read; a draft whose digest still matches is published "
+                  "as it is",
+    )
 
     class Meta:
         ordering = ["-list_date", "rating_type", "-version"]
@@ -115,7 +194,14 @@ class RatingListEntry(models.Model):
     pool_opponent_sum = models.FloatField(default=0)
     pool_score = models.FloatField(default=0)
     pool_since = models.DateField(null=True, blank=True, help_text="Start of the newcomer's 26-month window")
-    last_game_date = models.DateField(null=True, blank=True)
+    pool_events = models.PositiveSmallIntegerField(default=0, help_text="Events in the pool (incl. disregarded)")
+    ever_2300 = models.BooleanField(default=False, help_text="A published rating reached 2300 (junior K rule)")
+    last_game_date = models.DateField(null=True, blank=True, help_text="End date of the last rated event")
+    # What changed on this list (admin filters for officials checking a draft).
+    is_new_rating = models.BooleanField(default=False, help_text="First published rating on this list")
+    dropped_below_floor = models.BooleanField(
+        default=False, help_text="Rating fell below the floor: unrated from this list on"
+    )
 
     class Meta:
         ordering = ["rating_list", "-rating", "player_id"]
