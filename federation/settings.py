@@ -23,6 +23,12 @@ VAR_DIR = Path(env_str("FEDERATION_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY", "")
+if not SECRET_KEY and env_str("SECRET_KEY_FILE", ""):
+    # A key kept outside the environment (systemd credentials, Docker secrets); never in the repository.
+    try:
+        SECRET_KEY = Path(env_str("SECRET_KEY_FILE", "")).read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"SECRET_KEY_FILE: cannot read {env_str('SECRET_KEY_FILE', '')!r}: {exc}")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY: required when DEBUG is off (set DEBUG=1 for development)")
@@ -46,10 +52,13 @@ INSTALLED_APPS = [
     "players",
     "events",
     "ratings",
+    "audit",
+    "outbox",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "federation.security.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -108,6 +117,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else 
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 TRF_UPLOAD_MAX_BYTES = env_int("TRF_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+# Whole request bodies above this are refused with 413 before anything reads them (file parts included,
+# which DATA_UPLOAD_MAX_MEMORY_SIZE does not cover). Leaves room for the form fields around an upload.
+REQUEST_MAX_BYTES = env_int(
+    "REQUEST_MAX_BYTES", max(DATA_UPLOAD_MAX_MEMORY_SIZE, TRF_UPLOAD_MAX_BYTES) + 256 * 1024, minimum=2048
+)
 
 # --- Celery -------------------------------------------------------------------------------------------
 _broker_dir = VAR_DIR / "broker"
@@ -141,6 +155,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Tasks queued by services go through the outbox (outbox.services.enqueue_after_commit); this re-sends what
+# could not reach the broker when its transaction committed.
+CELERY_BEAT_SCHEDULE = {
+    "outbox-dispatch-pending-tasks": {"task": "outbox.dispatch_pending_tasks", "schedule": 60.0},
+}
+OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
 
 # --- REST API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -168,6 +188,12 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+# Admin sign-in throttling (federation/security.py): after LOGIN_FAILURE_LIMIT failures for one username, or
+# LOGIN_FAILURE_IP_LIMIT from one address, within the window, sign-in is refused until the window has passed.
+AUTHENTICATION_BACKENDS = ["federation.security.ThrottledModelBackend"]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", 20, minimum=1)
+LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1)
 
 # --- Federation policy defaults (officials change these per rating type in the admin) --------------------
 FEDERATION_CODE = env_str("FEDERATION_CODE", "")

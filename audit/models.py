@@ -1,0 +1,85 @@
+"""The audit trail: official actions (publications, corrections, merges, ...) and failed sign-ins.
+
+Field-level history of players, events, participants and games is kept by django-simple-history in each app's
+historical tables; ``HistoryRecord`` is the admin's single window onto all of them (see audit/selectors.py).
+"""
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.utils import timezone
+
+
+class AuditAction(models.TextChoices):
+    """The actions other services record (free text is accepted too; these are the agreed names)."""
+
+    RATING_LIST_PUBLISH = "rating_list.publish", "Rating list published"
+    RATING_LIST_REPUBLISH = "rating_list.republish", "Rating list republished after a correction"
+    EVENT_SUBMIT = "event.submit", "Event submitted for rating"
+    EVENT_CORRECT = "event.correct", "Event corrected"
+    PLAYER_MERGE = "player.merge", "Players merged"
+    PLAYER_MERGE_REVERSE = "player.merge_reverse", "Player merge reversed"
+    FIDE_LIST_IMPORT = "fide_list.import", "FIDE list imported"
+
+
+class AuditEvent(models.Model):
+    """One official action: who, when, what, why, and the state before and after."""
+
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        help_text="Empty for scheduled jobs",
+    )
+    actor_name = models.CharField(max_length=150, blank=True, help_text="The username as it was at the time")
+    action = models.CharField(max_length=40, db_index=True)
+    object_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    object_id = models.CharField(max_length=64, blank=True)
+    object_repr = models.CharField(max_length=300)
+    reason = models.TextField(blank=True)
+    before = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["object_type", "object_id"], name="audit_event_object")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name or 'system'}: {self.action} {self.object_repr}"
+
+
+class FailedLogin(models.Model):
+    """A failed sign-in, kept for the throttling window (federation/security.py)."""
+
+    username = models.CharField(max_length=150, help_text="Lower-cased as typed")
+    ip = models.CharField(max_length=45, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["username", "at"], name="failed_login_username"),
+            models.Index(fields=["ip", "at"], name="failed_login_ip"),
+            models.Index(fields=["at"], name="failed_login_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} from {self.ip or '?'} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class HistoryRecord(models.Model):
+    """No table: the admin entry point for the change history of players, events, participants and games.
+
+    The rows live in simple-history's historical tables; ``audit.selectors.history_page`` reads them as one
+    stream. A database view would do the same but would break the other apps' SQLite migrations, which rebuild
+    those tables.
+    """
+
+    class Meta:
+        managed = False
+        default_permissions = ("view",)
+        verbose_name = "change history record"
+        verbose_name_plural = "change history"
+
+    def __str__(self) -> str:
+        return "change history"

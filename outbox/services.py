@@ -1,0 +1,118 @@
+"""Queue Celery tasks so that a broker outage never loses work and never fails the user's action.
+
+``enqueue_after_commit`` writes a ``PendingTask`` row in the caller's transaction (so the task exists
+exactly when the change that calls for it does) and sends it once that transaction commits. If the broker
+is down the send fails quietly — logged, the row stays pending, the request succeeds — and
+``pending_tasks_dispatch`` (the ``dispatch_pending_tasks`` command and periodic task) sends it later.
+Delivery is at least once: tasks take ids and must be idempotent (DESIGN house rule 3).
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, QuerySet
+from django.utils import timezone
+
+from .models import PendingTask
+
+logger = logging.getLogger("outbox")
+
+
+@dataclass(frozen=True)
+class DispatchReport:
+    sent: int
+    failed: int
+    pending: int  # rows still unsent after this run
+    error: str = ""
+
+
+def enqueue_after_commit(task_name: str, *args, queue: str = "") -> PendingTask:
+    """Queue the Celery task ``task_name(*args)`` to be sent when the current transaction commits.
+
+    Call it inside the service's ``transaction.atomic()``: if the transaction rolls back, nothing is queued.
+    ``args`` must be JSON values (ids, strings, numbers). Never raises because the broker is down.
+    """
+    try:
+        json.dumps(list(args))
+    except (TypeError, ValueError) as exc:
+        message = f"enqueue_after_commit({task_name!r}): arguments must be JSON values: {exc}"
+        raise TypeError(message) from None
+    row = PendingTask.objects.create(name=task_name, args=list(args), queue=queue)
+    transaction.on_commit(partial(_send_committed, row.pk))
+    return row
+
+
+def _send_committed(pk: int) -> None:
+    try:
+        _dispatch(PendingTask.objects.filter(pk=pk))
+    except Exception:  # an on-commit hook must never turn a saved change into an error page
+        logger.exception("outbox: could not send pending task %s; the dispatcher will retry", pk)
+
+
+def pending_tasks_dispatch(*, min_age_seconds: int | None = None, limit: int = 500) -> DispatchReport:
+    """Send unsent tasks older than ``min_age_seconds`` (default OUTBOX_RETRY_AFTER_SECONDS, which leaves the
+    on-commit send of a just-saved change alone), oldest first, at most ``limit``. Stops at the first broker
+    failure: the rest would fail the same way."""
+    if min_age_seconds is None:
+        min_age_seconds = settings.OUTBOX_RETRY_AFTER_SECONDS
+    cutoff = timezone.now() - timedelta(seconds=min_age_seconds)
+    sent, failed, error = _dispatch(
+        PendingTask.objects.filter(created_at__lte=cutoff).order_by("created_at", "id"), limit=limit
+    )
+    pending = PendingTask.objects.filter(sent_at__isnull=True).count()
+    return DispatchReport(sent=sent, failed=failed, pending=pending, error=error)
+
+
+def pending_tasks_send(queryset: QuerySet) -> DispatchReport:
+    """Send the unsent tasks among ``queryset`` now, whatever their age (the admin's "send now")."""
+    sent, failed, error = _dispatch(queryset.order_by("created_at", "id"))
+    pending = PendingTask.objects.filter(sent_at__isnull=True).count()
+    return DispatchReport(sent=sent, failed=failed, pending=pending, error=error)
+
+
+def _dispatch(queryset: QuerySet, limit: int | None = None) -> tuple[int, int, str]:
+    from federation.celery import app
+
+    with transaction.atomic():
+        # skip_locked: two dispatchers (or a dispatcher and an on-commit send) never send the same row twice.
+        unsent = queryset.filter(sent_at__isnull=True).select_for_update(skip_locked=True)
+        rows = list(unsent[:limit] if limit else unsent)
+        if not rows:
+            return 0, 0, ""
+        done: list[PendingTask] = []
+        failure: tuple[PendingTask, Exception] | None = None
+        now = timezone.now()
+        try:
+            with app.connection_for_write() as connection:
+                for row in rows:
+                    try:
+                        # retry=False: fail at once when the broker is down; the row itself is the retry.
+                        result = app.send_task(row.name, args=row.args, queue=row.queue or None,
+                                               connection=connection, retry=False)
+                    except Exception as exc:
+                        failure = (row, exc)
+                        break
+                    row.task_id, row.sent_at, row.last_error, row.last_attempt_at = result.id, now, "", now
+                    row.attempts += 1
+                    done.append(row)
+        except Exception as exc:  # opening or closing the connection itself failed
+            if failure is None and len(done) < len(rows):
+                failure = (rows[len(done)], exc)
+        if done:
+            PendingTask.objects.bulk_update(
+                done, ["task_id", "sent_at", "last_error", "last_attempt_at", "attempts"]
+            )
+        if failure is None:
+            return len(done), 0, ""
+        row, exc = failure
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+        PendingTask.objects.filter(pk=row.pk).update(attempts=F("attempts") + 1, last_error=error,
+                                                    last_attempt_at=now)
+        logger.warning("outbox: task %s (row %s) not sent, it stays pending: %s", row.name, row.pk, error)
+        return len(done), 1, error
