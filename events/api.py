@@ -1,0 +1,29 @@
+"""Read-only event endpoints: /api/v1/events/ and /api/v1/events/<pk>/ (with crosstable)."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics
+from rest_framework.response import Response
+
+from events.public_selectors import event_crosstable, public_event_list
+from events.serializers import EventDetailSerializer, EventSerializer
+from federation.api import PublicReadMixin
+
+
+class EventListAPI(PublicReadMixin, generics.ListAPIView):
+    """Events submitted for rating or rated, newest first (drafts are private to arbiters)."""
+
+    serializer_class = EventSerializer
+    queryset = public_event_list()
+
+
+class EventDetailAPI(PublicReadMixin, generics.GenericAPIView):
+    """One event with its crosstable in standings order, average rating, category, performances, changes."""
+
+    serializer_class = EventDetailSerializer
+    pagination_class = None
+
+    @extend_schema(responses=EventDetailSerializer)
+    def get(self, request, pk: int):
+        event = get_object_or_404(public_event_list(), pk=pk)
+        return Response(EventDetailSerializer(event_crosstable(event)).data)

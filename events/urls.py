@@ -1,0 +1,10 @@
+from django.urls import path
+
+from events import views
+
+app_name = "events"
+
+urlpatterns = [
+    path("", views.event_list, name="list"),
+    path("<int:pk>/", views.event_detail, name="detail"),
+]

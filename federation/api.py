@@ -1,0 +1,72 @@
+"""What every public API view shares: read-only access, pagination, cache headers, the schema and its docs.
+
+The routes themselves are in federation/urls.py (``api/v1/``); each app's API views live in ``<app>/api.py``.
+"""
+
+from django.templatetags.static import static
+from django.utils.cache import patch_cache_control
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+# Published data changes only when a list is published (every two months) or an event is submitted, so a
+# few minutes of caching by browsers and proxies costs nothing and absorbs bursts.
+PUBLIC_MAX_AGE = 300
+
+
+class ReadOnly(BasePermission):
+    """The public API is read-only (the calculator is the one POST and says so itself)."""
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in SAFE_METHODS
+
+
+class PublicPagination(PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+class PublicReadMixin:
+    """Read-only, paginated, and cacheable by anyone for ``PUBLIC_MAX_AGE`` seconds when it succeeded."""
+
+    permission_classes = [ReadOnly]
+    pagination_class = PublicPagination
+    cache_max_age = PUBLIC_MAX_AGE
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if request.method in ("GET", "HEAD") and response.status_code == 200:
+            patch_cache_control(response, public=True, max_age=self.cache_max_age)
+        return response
+
+
+class SchemaView(SpectacularAPIView):
+    permission_classes = [ReadOnly]
+
+
+def _sidecar(path: str) -> str:
+    # drf-spectacular-sidecar ships Swagger UI and ReDoc as static files: nothing is loaded from a CDN.
+    return static(f"drf_spectacular_sidecar/{path}")
+
+
+class DocsView(SpectacularSwaggerView):
+    permission_classes = [ReadOnly]
+    url_name = "api-schema"
+
+    @staticmethod
+    def _swagger_ui_resource(filename: str) -> str:
+        return _sidecar(f"swagger-ui-dist/{filename}")
+
+    @staticmethod
+    def _swagger_ui_favicon() -> str:
+        return _sidecar("swagger-ui-dist/favicon-32x32.png")
+
+
+class RedocView(SpectacularRedocView):
+    permission_classes = [ReadOnly]
+    url_name = "api-schema"
+
+    @staticmethod
+    def _redoc_standalone() -> str:
+        return _sidecar("redoc/bundles/redoc.standalone.js")

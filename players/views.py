@@ -1,0 +1,91 @@
+"""Public player pages: search, profile, calculation detail. Thin: fetch through selectors, render."""
+
+import datetime
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+
+from players.models import Player
+from ratings.models import PlayerRating
+from ratings.public_selectors import (
+    RATING_TYPES,
+    current_list,
+    player_calculation,
+    player_history_rows,
+    player_live_ratings,
+    player_ratings,
+    search_players,
+)
+from ratings.views import public_page
+
+
+def _player_or_redirect(id_number: int) -> Player:
+    return get_object_or_404(Player.objects.select_related("federation", "merged_into"), id_number=id_number)
+
+
+@public_page
+def player_search(request):
+    query = request.GET.get("q", "").strip()[:100]
+    players = search_players(query) if query else []
+    if query.isdigit() and len(players) == 1:
+        return redirect("players:profile", id_number=players[0].id_number)
+    ratings: dict[int, dict[str, PlayerRating]] = {}
+    for row in PlayerRating.objects.filter(player__in=players) if players else []:
+        ratings.setdefault(row.player_id, {})[row.rating_type] = row
+    results = [
+        {"player": player, "ratings": [ratings.get(player.pk, {}).get(t) for t in RATING_TYPES]}
+        for player in players
+    ]
+    return render(
+        request, "players/search.html", {"query": query, "results": results, "rating_types": RATING_TYPES}
+    )
+
+
+@public_page
+def player_profile(request, id_number: int):
+    player = _player_or_redirect(id_number)
+    if player.merged_into_id:
+        return redirect("players:profile", id_number=player.merged_into.id_number, permanent=True)
+    ratings = player_ratings(player)
+    history = player_history_rows(player)
+    return render(
+        request,
+        "players/profile.html",
+        {
+            "player": player,
+            "ratings": [
+                ratings.get(t, {"rating_type": t, "rating": None, "missing": True}) for t in RATING_TYPES
+            ],
+            "history": history,
+            "chart_entries": [row["entry"] for row in reversed(history)],
+            "live_ratings": player_live_ratings(player, ratings),
+        },
+    )
+
+
+@public_page
+def player_calculations(request, id_number: int, list_date: datetime.date, rating_type: str):
+    player = _player_or_redirect(id_number)
+    if player.merged_into_id:
+        return redirect(
+            "players:calculations",
+            id_number=player.merged_into.id_number,
+            list_date=list_date,
+            rating_type=rating_type,
+            permanent=True,
+        )
+    rating_list = current_list(list_date, rating_type)
+    if rating_list is None:
+        raise Http404("no published list of that date and rating type")
+    calculation = player_calculation(player, rating_list)
+    if calculation["entry"] is None and not calculation["events"]:
+        raise Http404("the player is not on that list")
+    return render(
+        request,
+        "players/calculations.html",
+        {
+            "player": player,
+            "rating_list": rating_list,
+            **calculation,
+        },
+    )

@@ -1,0 +1,135 @@
+"""Read-only rating-list endpoints and the public rating calculator (POST /api/v1/calculator/)."""
+
+import datetime
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from federation.api import PublicReadMixin
+from ratings.engine.calculator import calculate_change, calculate_initial_rating
+from ratings.engine.presets import get_preset
+from ratings.public_selectors import (
+    AGE_GROUPS,
+    ENTRY_SORTS,
+    RATING_TYPES,
+    TITLES,
+    EntryFilters,
+    current_list,
+    current_lists,
+    list_entries,
+)
+from ratings.serializers import (
+    CalculatorInputSerializer,
+    CalculatorResultSerializer,
+    RatingListEntrySerializer,
+    RatingListSerializer,
+)
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "rating_type", OpenApiTypes.STR, enum=RATING_TYPES, description="Only lists of this type"
+        ),
+    ]
+)
+class RatingListListAPI(PublicReadMixin, generics.ListAPIView):
+    """Published rating lists (current versions), newest first."""
+
+    serializer_class = RatingListSerializer
+
+    def get_queryset(self):
+        lists = current_lists().order_by("-list_date", "rating_type")
+        rating_type = self.request.query_params.get("rating_type", "")
+        if rating_type:
+            if rating_type not in RATING_TYPES:
+                raise ValidationError({"rating_type": [f"expected one of {', '.join(RATING_TYPES)}"]})
+            lists = lists.filter(rating_type=rating_type)
+        return lists
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "list_date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="List date, YYYY-MM-DD"
+        ),
+        OpenApiParameter("rating_type", OpenApiTypes.STR, OpenApiParameter.PATH, enum=RATING_TYPES),
+        OpenApiParameter(
+            "federation", OpenApiTypes.STR, description="Three-letter federation code (as published)"
+        ),
+        OpenApiParameter("sex", OpenApiTypes.STR, enum=["M", "F"]),
+        OpenApiParameter(
+            "age_group",
+            OpenApiTypes.STR,
+            enum=AGE_GROUPS,
+            description="U8..U20: born in (list year - N) or later; 50+/65+: born in (list year - N) "
+            "or earlier",
+        ),
+        OpenApiParameter("title", OpenApiTypes.STR, enum=TITLES),
+        OpenApiParameter("active", OpenApiTypes.BOOL, description="1: leave inactive players out"),
+        OpenApiParameter("sort", OpenApiTypes.STR, enum=list(ENTRY_SORTS), description="Default -rating"),
+    ]
+)
+class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
+    """The entries of one published list, filtered and sorted like the list pages."""
+
+    serializer_class = RatingListEntrySerializer
+
+    def get_queryset(self):
+        list_date: datetime.date = self.kwargs["list_date"]
+        rating_list = current_list(list_date, self.kwargs["rating_type"])
+        if rating_list is None:
+            raise Http404("no published list of that date and rating type")
+        filters = EntryFilters.from_params(self.request.query_params)
+        if filters.errors:
+            raise ValidationError({key: [message] for key, message in filters.errors.items()})
+        return list_entries(rating_list, filters)
+
+
+class CalculatorAPI(APIView):
+    """Run the rating engine: the change of a rated player, or the initial rating of an unrated one.
+
+    Anyone may call it (it reads and writes nothing); bad input is answered 400 with the field at fault.
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=CalculatorInputSerializer,
+        responses={200: CalculatorResultSerializer, 400: OpenApiResponse(description="Field errors")},
+    )
+    def post(self, request):
+        data = CalculatorInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        rules = get_preset(values["rules"])
+        opponents = [game["opponent_rating"] for game in values["games"]]
+        scores = [game["score"] for game in values["games"]]
+        try:
+            if values.get("rating") is None:
+                result = {
+                    "mode": "initial",
+                    "calculation": None,
+                    "initial_rating": calculate_initial_rating(opponents, scores, rules).to_dict(),
+                }
+            else:
+                calculation = calculate_change(
+                    values["rating"],
+                    values.get("k_factor"),
+                    opponents,
+                    scores,
+                    rules,
+                    rating_type=values["rating_type"],
+                    rated_games_total=values["rated_games_total"],
+                    birth_year=values.get("birth_year"),
+                )
+                result = {"mode": "change", "calculation": calculation.to_dict(), "initial_rating": None}
+        except ValueError as error:  # the engine refuses what the serializer could not foresee: still a 400
+            raise serializers.ValidationError({"non_field_errors": [str(error)]}) from error
+        return Response(result)

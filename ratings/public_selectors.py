@@ -1,0 +1,524 @@
+"""Reads behind the public pages and the read-only API: published rating lists, entries, profiles.
+
+Only *current* published lists are public (status published, not superseded): a correction publishes a new
+version of a list and the old one disappears from every page and download. Every function issues a fixed
+number of queries whatever the number of rows (pinned in tests/public/test_query_counts.py).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db.models import Count, Q, QuerySet
+
+from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
+from players.models import Player, Title, WomenTitle
+from ratings.engine.calculator import calculate_change
+from ratings.engine.presets import get_preset
+from ratings.models import (
+    PlayerRating,
+    RatingChange,
+    RatingList,
+    RatingListEntry,
+    RatingListStatus,
+    RatingPolicy,
+)
+
+RATING_TYPES = [t.value for t in RatingType]
+
+# Age groups as FIDE's youth and senior events count them: the age reached in the calendar year of the list.
+# U8 = born in (year - 8) or later; 50+ = born in (year - 50) or earlier.
+JUNIOR_AGE_GROUPS = {f"U{age}": age for age in (8, 10, 12, 14, 16, 18, 20)}
+SENIOR_AGE_GROUPS = {"50+": 50, "65+": 65}
+AGE_GROUPS = [*JUNIOR_AGE_GROUPS, *SENIOR_AGE_GROUPS]
+TITLES = [t.value for t in Title]
+
+# Sort keys offered to users (the page's ?sort= and the API's ?sort=), mapped to ORM orderings.
+# player_id last keeps pages stable when ratings tie.
+ENTRY_SORTS: dict[str, tuple[str, ...]] = {
+    "-rating": ("-rating", "player_id"),
+    "rating": ("rating", "player_id"),
+    "name": ("player__search_name", "player_id"),
+    "-name": ("-player__search_name", "-player_id"),
+    "-change": ("-change", "player_id"),
+    "change": ("change", "player_id"),
+    "-games": ("-games", "-rating", "player_id"),
+    "birth_year": ("birth_year", "-rating", "player_id"),
+    "-birth_year": ("-birth_year", "-rating", "player_id"),
+}
+DEFAULT_SORT = "-rating"
+
+
+def current_lists() -> QuerySet[RatingList]:
+    """Published lists that are not superseded by a correction, newest first."""
+    return RatingList.objects.filter(status=RatingListStatus.PUBLISHED, superseded_by__isnull=True)
+
+
+def current_list(list_date: datetime.date, rating_type: str) -> RatingList | None:
+    return current_lists().filter(list_date=list_date, rating_type=rating_type).first()
+
+
+def latest_current_lists() -> list[RatingList]:
+    """The newest current list of each rating type (home page), in RATING_TYPES order."""
+    newest: dict[str, RatingList] = {}
+    # One row per type: the (list_date) maximum per type, read from the few list headers (tiny table).
+    for rating_list in current_lists().order_by("rating_type", "-list_date"):
+        newest.setdefault(rating_list.rating_type, rating_list)
+    return [newest[t] for t in RATING_TYPES if t in newest]
+
+
+def list_dates_by_type() -> list[dict]:
+    """Every current list, grouped by list date (newest first), for the /lists/ index."""
+    by_date: dict[datetime.date, dict] = {}
+    for rating_list in current_lists().order_by("-list_date", "rating_type"):
+        row = by_date.setdefault(rating_list.list_date, {"list_date": rating_list.list_date, "lists": {}})
+        row["lists"][rating_list.rating_type] = rating_list
+    return [
+        {"list_date": row["list_date"], "lists": [row["lists"].get(t) for t in RATING_TYPES]}
+        for row in by_date.values()
+    ]
+
+
+def top_entries(rating_lists: list[RatingList], limit: int = 10) -> dict[int, list[RatingListEntry]]:
+    """The best ``limit`` active rated players of each list: one index-range query per list (<= 3)."""
+    return {
+        rating_list.pk: list(
+            RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False, inactive=False)
+            .select_related("player")
+            .order_by("-rating", "player_id")[:limit]
+        )
+        for rating_list in rating_lists
+    }
+
+
+@dataclass
+class EntryFilters:
+    """Filters of a list page / the entries endpoint, validated from query parameters."""
+
+    federation: str = ""
+    sex: str = ""
+    age_group: str = ""
+    title: str = ""
+    active: bool = False
+    sort: str = DEFAULT_SORT
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_params(cls, params) -> EntryFilters:
+        filters = cls()
+        federation = (params.get("federation") or "").strip().upper()
+        if federation:
+            if len(federation) == 3 and federation.isalpha():
+                filters.federation = federation
+            else:
+                filters.errors["federation"] = f"expected a three-letter federation code, got {federation!r}"
+        sex = (params.get("sex") or "").strip().upper()
+        if sex:
+            if sex in ("M", "F"):
+                filters.sex = sex
+            else:
+                filters.errors["sex"] = f"expected M or F, got {sex!r}"
+        age_group = (params.get("age_group") or "").strip().upper()
+        if age_group:
+            if age_group in AGE_GROUPS:
+                filters.age_group = age_group
+            else:
+                filters.errors["age_group"] = f"expected one of {', '.join(AGE_GROUPS)}, got {age_group!r}"
+        title = (params.get("title") or "").strip().upper()
+        if title:
+            if title in TITLES:
+                filters.title = title
+            else:
+                filters.errors["title"] = f"expected one of {', '.join(TITLES)}, got {title!r}"
+        active = (params.get("active") or "").strip().lower()
+        if active:
+            if active in ("1", "true", "yes", "on"):
+                filters.active = True
+            elif active not in ("0", "false", "no", "off"):
+                filters.errors["active"] = f"expected 1 or 0, got {active!r}"
+        sort = (params.get("sort") or "").strip()
+        if sort:
+            if sort in ENTRY_SORTS:
+                filters.sort = sort
+            else:
+                filters.errors["sort"] = f"expected one of {', '.join(ENTRY_SORTS)}, got {sort!r}"
+        return filters
+
+    @property
+    def is_filtered(self) -> bool:
+        return bool(self.federation or self.sex or self.age_group or self.title or self.active)
+
+    def as_params(self) -> dict[str, str]:
+        """The non-default values, for links that keep the filters (pagination, sort headers)."""
+        params = {
+            "federation": self.federation,
+            "sex": self.sex,
+            "age_group": self.age_group,
+            "title": self.title,
+            "active": "1" if self.active else "",
+        }
+        if self.sort != DEFAULT_SORT:
+            params["sort"] = self.sort
+        return {key: value for key, value in params.items() if value}
+
+
+def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[RatingListEntry]:
+    """Rated entries of a list, filtered and sorted, with the player joined (one query per page).
+
+    Entries without a rating only carry a newcomer's state to the next list; a published list shows rated
+    players (B.02 7.1.2), which also lets ``rating DESC`` walk the (rating_list, -rating) index.
+    """
+    entries = RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False).select_related(
+        "player"
+    )
+    if filters.federation:
+        entries = entries.filter(federation=filters.federation)
+    if filters.sex:
+        entries = entries.filter(sex=filters.sex)
+    year = rating_list.list_date.year
+    if filters.age_group in JUNIOR_AGE_GROUPS:
+        entries = entries.filter(birth_year__gte=year - JUNIOR_AGE_GROUPS[filters.age_group])
+    elif filters.age_group in SENIOR_AGE_GROUPS:
+        entries = entries.filter(
+            birth_year__gt=0, birth_year__lte=year - SENIOR_AGE_GROUPS[filters.age_group]
+        )
+    if filters.title:
+        title_q = Q(title=filters.title)
+        if filters.title in WomenTitle.values:
+            title_q |= Q(women_title=filters.title)
+        entries = entries.filter(title_q)
+    if filters.active:
+        entries = entries.filter(inactive=False)
+    return entries.order_by(*ENTRY_SORTS[filters.sort])
+
+
+def count_entries(rating_list: RatingList, entries: QuerySet, filters: EntryFilters) -> int:
+    """Number of rows for the paginator; the unfiltered count is stored on the list at publication."""
+    if not filters.is_filtered and rating_list.rated_count:
+        return rating_list.rated_count
+    return entries.count()
+
+
+def download_entries(rating_list: RatingList, chunk_size: int = 2000):
+    """Every rated entry of a list as plain dicts, best first, read in chunks (server-side cursor on PG)."""
+    rows = (
+        RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False)
+        .order_by("-rating", "player__search_name", "player_id")
+        .values_list(
+            "player__id_number",
+            "player__surname",
+            "player__given_names",
+            "federation",
+            "sex",
+            "title",
+            "women_title",
+            "other_titles",
+            "rating",
+            "games",
+            "k_factor",
+            "birth_year",
+            "inactive",
+        )
+        .iterator(chunk_size=chunk_size)
+    )
+    for (
+        id_number,
+        surname,
+        given_names,
+        federation,
+        sex,
+        title,
+        women_title,
+        other_titles,
+        rating,
+        games,
+        k_factor,
+        birth_year,
+        inactive,
+    ) in rows:
+        # FIDE flag column: i inactive, w woman, wi both (formats.md 4.2)
+        flag = ("w" if sex == "F" else "") + ("i" if inactive else "")
+        yield {
+            "id_number": id_number,
+            "name": f"{surname}, {given_names}" if given_names else surname,
+            "federation": federation,
+            "sex": sex,
+            "title": title,
+            "women_title": women_title,
+            "other_titles": other_titles,
+            "rating": rating,
+            "games": games,
+            "k_factor": k_factor,
+            "birth_year": birth_year,
+            "inactive": inactive,
+            "flag": flag,
+        }
+
+
+def list_movers(
+    rating_list: RatingList, limit: int = 5
+) -> tuple[list[RatingListEntry], list[RatingListEntry]]:
+    """Biggest gains and losses since the previous list (entry.change): two queries."""
+    base = RatingListEntry.objects.filter(rating_list=rating_list, change__isnull=False).select_related(
+        "player"
+    )
+    gains = list(base.filter(change__gt=0).order_by("-change", "player_id")[:limit])
+    losses = list(base.filter(change__lt=0).order_by("change", "player_id")[:limit])
+    return gains, losses
+
+
+# --- players ----------
+
+
+def search_players(query: str, limit: int = 50) -> list[Player]:
+    """Players whose ID number equals ``query`` (digits) or whose "SURNAME, GIVEN" starts with it."""
+    query = query.strip()
+    if not query:
+        return []
+    players = Player.objects.filter(merged_into__isnull=True).select_related("federation")
+    if query.isdigit():
+        players = players.filter(id_number=int(query))
+    else:
+        players = players.filter(search_name__startswith=query.upper())
+    return list(players.order_by("search_name", "id_number")[:limit])
+
+
+def player_ratings(player: Player) -> dict[str, dict]:
+    """Current rating per type with world and federation rank (active rated players above + 1).
+
+    Two queries: the PlayerRating rows, then one aggregate over the lists they point to, where each OR branch
+    is an index range on (rating_list, -rating) so only the players above are counted.
+    """
+    ratings = {
+        row.rating_type: row
+        for row in PlayerRating.objects.filter(player=player).select_related("rating_list")
+    }
+    ranked = [row for row in ratings.values() if row.rating is not None and not row.inactive]
+    counts: dict[str, int] = {}
+    if ranked:
+        aggregates = {}
+        above = Q()
+        for row in ranked:
+            branch = Q(rating_list_id=row.rating_list_id, rating__gt=row.rating)
+            above |= branch
+            aggregates[f"world_{row.rating_type}"] = Count("pk", filter=branch)
+            if player.federation_id:
+                aggregates[f"federation_{row.rating_type}"] = Count(
+                    "pk", filter=branch & Q(federation=player.federation_id)
+                )
+        counts = RatingListEntry.objects.filter(above, inactive=False).aggregate(**aggregates)
+    result = {}
+    for rating_type in RATING_TYPES:
+        row = ratings.get(rating_type)
+        if row is None:
+            continue
+        world = counts.get(f"world_{rating_type}")
+        federation = counts.get(f"federation_{rating_type}")
+        result[rating_type] = {
+            "rating_type": rating_type,
+            "rating": row.rating,
+            "k_factor": row.k_factor,
+            "games": row.games,
+            "inactive": row.inactive,
+            "rated_games_total": row.rated_games_total,
+            "list_date": row.rating_list.list_date,
+            "world_rank": world + 1 if world is not None else None,
+            "federation_rank": federation + 1 if federation is not None else None,
+        }
+    return result
+
+
+def player_history(player: Player) -> list[RatingListEntry]:
+    """The player's line on every current list, oldest first, with the list joined."""
+    return list(
+        RatingListEntry.objects.filter(
+            player=player,
+            rating_list__status=RatingListStatus.PUBLISHED,
+            rating_list__superseded_by__isnull=True,
+        )
+        .select_related("rating_list")
+        .order_by("rating_list__list_date", "rating_list__rating_type")
+    )
+
+
+def player_changes(player: Player) -> list[RatingChange]:
+    """Every rating change of the player on current lists (with event and list), newest list first."""
+    return list(
+        RatingChange.objects.filter(
+            player=player,
+            rating_list__status=RatingListStatus.PUBLISHED,
+            rating_list__superseded_by__isnull=True,
+        )
+        .select_related("rating_list", "event")
+        .order_by("-rating_list__list_date", "rating_list__rating_type", "event__end_date", "event_id")
+    )
+
+
+def player_history_rows(player: Player) -> list[dict]:
+    """List-by-list rows (newest first): the entry plus the events rated on that list."""
+    history = player_history(player)
+    changes_by_list: dict[int, list[RatingChange]] = {}
+    for change in player_changes(player):
+        changes_by_list.setdefault(change.rating_list_id, []).append(change)
+    return [
+        {
+            "entry": entry,
+            "rating_list": entry.rating_list,
+            "changes": changes_by_list.get(entry.rating_list_id, []),
+        }
+        for entry in reversed(history)
+    ]
+
+
+# --- calculation page ----------
+
+# RatingChange.details line keys written by the publication service (ratings/services.py). A few spellings are
+# accepted so the page keeps working if the writer names a key differently; the first is the documented one.
+DETAIL_KEYS: dict[str, tuple[str, ...]] = {
+    "game": ("game", "game_id", "game_pk"),
+    "round": ("round",),
+    "colour": ("colour", "color"),
+    "opponent": ("opponent", "opponent_id_number", "opponent_id"),
+    "opponent_rating": ("opponent_rating", "opponent_rating_used", "rating_used"),
+    "opponent_rating_actual": ("opponent_rating_actual", "opponent_rating_real", "opponent_rating_list"),
+    "capped": ("capped",),
+    "difference": ("difference", "d", "D"),
+    "expected_score": ("expected_score", "pd", "PD"),
+    "score": ("score",),
+    "delta": ("delta", "dr", "delta_r", "score_minus_expected"),
+    "change": ("change", "rating_change"),
+}
+
+
+def calculation_line(detail: dict) -> dict:
+    """One per-game line of RatingChange.details under the documented key names."""
+    line = {}
+    for key, aliases in DETAIL_KEYS.items():
+        line[key] = next((detail[alias] for alias in aliases if alias in detail), None)
+    if line["delta"] is None and line["score"] is not None and line["expected_score"] is not None:
+        line["delta"] = round(float(line["score"]) - float(line["expected_score"]), 4)
+    return line
+
+
+def player_calculation(player: Player, rating_list: RatingList) -> dict:
+    """Everything FIDE's calculation page shows for one player and list: per event, per game. 3 queries."""
+    entry = RatingListEntry.objects.filter(rating_list=rating_list, player=player).first()
+    changes = list(
+        RatingChange.objects.filter(rating_list=rating_list, player=player)
+        .select_related("event")
+        .order_by("event__end_date", "event_id")
+    )
+    events = []
+    opponent_ids: set[int] = set()
+    for change in changes:
+        lines = [calculation_line(detail) for detail in change.details or []]
+        for line in lines:
+            if line["opponent"] is not None:
+                opponent_ids.add(int(line["opponent"]))
+            if line["change"] is None and line["delta"] is not None and change.k_factor is not None:
+                line["change"] = round(float(line["delta"]) * change.k_factor, 2)
+        events.append({"change": change, "event": change.event, "lines": lines})
+    opponents = (
+        {
+            p.id_number: p
+            for p in Player.objects.filter(id_number__in=opponent_ids).select_related("federation")
+        }
+        if opponent_ids
+        else {}
+    )
+    for event in events:
+        for line in event["lines"]:
+            line["opponent_player"] = (
+                opponents.get(int(line["opponent"])) if line["opponent"] is not None else None
+            )
+    total = sum(change.change for change in changes)
+    return {
+        "entry": entry,
+        "events": events,
+        "total_change": total,
+        "games": sum(change.games for change in changes),
+        "score": sum(change.score for change in changes),
+        "expected_score": sum(change.expected_score for change in changes),
+    }
+
+
+# --- live (unofficial) rating ----------
+
+
+def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
+    """An unofficial rating per type from rated games in events submitted but not yet rated on a list.
+
+    The player's current published rating and K, and each opponent's current published rating, go through the
+    engine's calculator with the federation's rules preset for that type. It is an estimate: the official
+    calculation uses the list in force at each event's start. Three queries at most.
+    """
+    games = list(
+        Game.objects.filter(event__status=EventStatus.SUBMITTED, result__in=RATED_RESULTS)
+        .filter(Q(white__player=player) | Q(black__player=player))
+        .values(
+            "event_id", "event__name", "event__rating_type", "white__player_id", "black__player_id", "result"
+        )
+        .order_by("event__end_date", "event_id", "round")
+    )
+    if not games:
+        return []
+    opponent_ids = {
+        game["black__player_id"] if game["white__player_id"] == player.pk else game["white__player_id"]
+        for game in games
+    }
+    types = {game["event__rating_type"] for game in games}
+    opponent_ratings = {
+        (row["player_id"], row["rating_type"]): row["rating"]
+        for row in PlayerRating.objects.filter(player_id__in=opponent_ids, rating_type__in=types).values(
+            "player_id", "rating_type", "rating"
+        )
+    }
+    presets = dict(
+        RatingPolicy.objects.filter(rating_type__in=types).values_list("rating_type", "rules_preset")
+    )
+    live = []
+    for rating_type in RATING_TYPES:
+        typed = [game for game in games if game["event__rating_type"] == rating_type]
+        if not typed:
+            continue
+        events: dict[int, str] = {}
+        opponents, scores, event_numbers = [], [], []
+        for game in typed:
+            as_white = game["white__player_id"] == player.pk
+            opponent = game["black__player_id"] if as_white else game["white__player_id"]
+            white_points, black_points = RESULT_POINTS[game["result"]]
+            opponents.append(opponent_ratings.get((opponent, rating_type)))
+            scores.append(white_points if as_white else black_points)
+            event_numbers.append(
+                list(events).index(game["event_id"]) if game["event_id"] in events else len(events)
+            )
+            events.setdefault(game["event_id"], game["event__name"])
+        current = ratings.get(rating_type) or {}
+        row = {
+            "rating_type": rating_type,
+            "rating": current.get("rating"),
+            "games": len(typed),
+            "events": list(events.values()),
+            "change": None,
+            "live_rating": None,
+        }
+        if current.get("rating") is not None:
+            rules = get_preset(presets.get(rating_type) or settings.RATING_RULES_PRESET)
+            calculation = calculate_change(
+                current["rating"],
+                current.get("k_factor"),
+                opponents,
+                scores,
+                rules,
+                rating_type=rating_type,
+                events=event_numbers,
+                rated_games_total=current.get("rated_games_total") or 0,
+                birth_year=player.birth_year,
+            )
+            row.update(
+                games=calculation.games, change=calculation.rounded_change, live_rating=calculation.new_rating
+            )
+        live.append(row)
+    return live

@@ -1,0 +1,171 @@
+"""Template helpers of the public pages: translated labels, signed numbers, and the rating history chart."""
+
+from __future__ import annotations
+
+import datetime
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+RATING_TYPE_LABELS = {"standard": _("Standard"), "rapid": _("Rapid"), "blitz": _("Blitz")}
+# One colour per rating type, also used in the legend; the browser test looks for the standard colour.
+CHART_COLOURS = {"standard": "#1d4ed8", "rapid": "#c2410c", "blitz": "#15803d"}
+STATUS_LABELS = {
+    "submitted": _("Submitted for rating"),
+    "rated": _("Rated"),
+    "corrected": _("Corrected, awaiting re-rating"),
+    "draft": _("Draft"),
+}
+SYSTEM_LABELS = {"swiss": _("Swiss"), "round_robin": _("Round robin"), "match": _("Match"), "team": _("Team")}
+ROMAN = [(50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+
+
+@register.filter
+def rating_type_label(value: str) -> str:
+    return RATING_TYPE_LABELS.get(value, value)
+
+
+@register.filter
+def event_status_label(value: str) -> str:
+    return STATUS_LABELS.get(value, value)
+
+
+@register.filter
+def event_system_label(value: str) -> str:
+    return SYSTEM_LABELS.get(value, value)
+
+
+@register.filter
+def signed(value, decimals: int = 0) -> str:
+    """+12 / −3 / 0 (a real minus sign); ``decimals`` for unrounded changes (+7.60)."""
+    if value is None or value == "":
+        return ""
+    number = float(value)
+    text = f"{abs(number):.{int(decimals)}f}"
+    if float(text) == 0:
+        return text
+    return ("+" if number > 0 else "−") + text
+
+
+@register.filter
+def points(value) -> str:
+    """2.5 -> 2½, 3.0 -> 3, 0.5 -> ½."""
+    if value is None:
+        return ""
+    whole, half = divmod(round(float(value) * 2), 2)
+    if half:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+@register.filter
+def decimal2(value) -> str:
+    return "" if value is None else f"{float(value):.2f}"
+
+
+@register.filter
+def roman(value) -> str:
+    if not value:
+        return ""
+    number, out = int(value), ""
+    for size, letters in ROMAN:
+        while number >= size:
+            out += letters
+            number -= size
+    return out
+
+
+@register.filter
+def colour_of(rating_type: str) -> str:
+    return CHART_COLOURS.get(rating_type, "#444444")
+
+
+# --- chart ----------
+
+WIDTH, HEIGHT = 720, 260
+LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 34
+
+
+def _nice_step(span: float) -> int:
+    for step in (25, 50, 100, 200, 250, 500):
+        if span / step <= 6:
+            return step
+    return 1000
+
+
+def chart_geometry(entries) -> dict:
+    """SVG coordinates for the rating history: one polyline per rating type, rated lists only.
+
+    ``entries``: RatingListEntry objects with ``rating_list`` joined, oldest first.
+    """
+    points_by_type: dict[str, list[tuple[datetime.date, int]]] = {}
+    for entry in entries:
+        if entry.rating is not None:
+            points_by_type.setdefault(entry.rating_list.rating_type, []).append(
+                (entry.rating_list.list_date, entry.rating)
+            )
+    if not points_by_type:
+        return {"empty": True}
+    dates = [day for series in points_by_type.values() for day, _ in series]
+    ratings = [rating for series in points_by_type.values() for _, rating in series]
+    first, last = min(dates), max(dates)
+    step = _nice_step(max(ratings) - min(ratings) or 1)
+    low = (min(ratings) // step) * step
+    high = -(-max(ratings) // step) * step
+    if high == low:
+        high = low + step
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    days = (last - first).days
+
+    def x(day: datetime.date) -> float:
+        return round(LEFT + (plot_w / 2 if days == 0 else plot_w * (day - first).days / days), 1)
+
+    def y(rating: float) -> float:
+        return round(TOP + plot_h * (high - rating) / (high - low), 1)
+
+    series = []
+    for rating_type in ("standard", "rapid", "blitz"):
+        if rating_type not in points_by_type:
+            continue
+        pts = points_by_type[rating_type]
+        series.append(
+            {
+                "rating_type": rating_type,
+                "label": RATING_TYPE_LABELS[rating_type],
+                "colour": CHART_COLOURS[rating_type],
+                "points": " ".join(f"{x(day)},{y(rating)}" for day, rating in pts),
+                "dots": [{"x": x(day), "y": y(rating), "date": day, "rating": rating} for day, rating in pts],
+            }
+        )
+    y_ticks = [{"y": y(value), "label": value} for value in range(int(low), int(high) + 1, step)]
+    years = range(first.year, last.year + 1)
+    year_every = max(1, len(years) // 8 + (1 if len(years) % 8 else 0))
+    x_ticks = [
+        {"x": x(datetime.date(year, 1, 1)), "label": year}
+        for year in years[::year_every]
+        if first <= datetime.date(year, 1, 1) <= last
+    ]
+    if not x_ticks:
+        x_ticks = [{"x": x(first), "label": first.strftime("%Y-%m")}]
+    return {
+        "empty": False,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "series": series,
+        "y_ticks": y_ticks,
+        "x_ticks": x_ticks,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "top": TOP,
+        "bottom": HEIGHT - BOTTOM,
+        "label_y": HEIGHT - 10,
+        "first": first,
+        "last": last,
+    }
+
+
+@register.inclusion_tag("ratings/_chart.html")
+def rating_chart(entries, title=""):
+    return {"chart": chart_geometry(entries), "title": title}

@@ -1,0 +1,190 @@
+"""Public rating-list pages and downloads, and the home page. Thin: selectors fetch, templates render."""
+
+import csv
+import datetime
+from collections.abc import Iterator
+from xml.sax.saxutils import escape
+
+from django.core.paginator import Paginator
+from django.http import Http404, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_cache_control, patch_vary_headers
+
+from players.models import Federation
+from ratings.models import RatingList
+from ratings.public_selectors import (
+    AGE_GROUPS,
+    RATING_TYPES,
+    TITLES,
+    EntryFilters,
+    count_entries,
+    current_list,
+    current_lists,
+    download_entries,
+    latest_current_lists,
+    list_dates_by_type,
+    list_entries,
+    list_movers,
+    top_entries,
+)
+
+PAGE_SIZE = 100
+# Pages of published data: browsers and proxies may keep them a few minutes. They vary on the language
+# (Accept-Language, added by LocaleMiddleware, and the language cookie).
+PAGE_MAX_AGE = 300
+DOWNLOAD_MAX_AGE = 3600
+DOWNLOAD_CHUNK = 2000
+
+
+def public_page(view):
+    """Mark a public page cacheable by anyone for PAGE_MAX_AGE seconds, per language."""
+
+    def wrapped(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        if response.status_code == 200:
+            patch_cache_control(response, public=True, max_age=PAGE_MAX_AGE)
+            patch_vary_headers(response, ("Cookie",))
+        return response
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+@public_page
+def home(request):
+    latest = latest_current_lists()
+    top = top_entries(latest, limit=10)
+    return render(
+        request,
+        "home.html",
+        {
+            "latest": [
+                {"rating_list": rating_list, "top": top.get(rating_list.pk, [])} for rating_list in latest
+            ],
+        },
+    )
+
+
+@public_page
+def list_index(request):
+    return render(
+        request, "ratings/list_index.html", {"dates": list_dates_by_type(), "rating_types": RATING_TYPES}
+    )
+
+
+def _published_list(list_date: datetime.date, rating_type: str) -> RatingList:
+    rating_list = current_list(list_date, rating_type)
+    if rating_list is None:
+        raise Http404("no published list of that date and rating type")
+    return rating_list
+
+
+@public_page
+def list_detail(request, list_date: datetime.date, rating_type: str):
+    rating_list = _published_list(list_date, rating_type)
+    filters = EntryFilters.from_params(request.GET)
+    entries = list_entries(rating_list, filters)
+    paginator = Paginator(entries, PAGE_SIZE)
+    paginator.count = count_entries(rating_list, entries, filters)  # the stored count spares a COUNT(*)
+    page = paginator.get_page(request.GET.get("page"))
+    gains, losses = list_movers(rating_list)
+    return render(
+        request,
+        "ratings/list_detail.html",
+        {
+            "rating_list": rating_list,
+            "page": page,
+            "first_rank": page.start_index(),
+            "filters": filters,
+            "filter_params": filters.as_params(),
+            "federations": Federation.objects.all(),
+            "age_groups": AGE_GROUPS,
+            "titles": TITLES,
+            "gains": gains,
+            "losses": losses,
+            "other_lists": current_lists().filter(list_date=list_date).exclude(rating_type=rating_type),
+        },
+    )
+
+
+# --- downloads ----------
+
+CSV_COLUMNS = [
+    "id_number",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "women_title",
+    "other_titles",
+    "rating",
+    "games",
+    "k_factor",
+    "birth_year",
+    "flag",
+]
+
+
+class _Echo:
+    """A write() that hands the line back, so csv.writer can feed a streaming response."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def _csv_lines(rows: Iterator[dict]) -> Iterator[str]:
+    writer = csv.writer(_Echo())
+    yield writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        yield writer.writerow(["" if row[column] is None else row[column] for column in CSV_COLUMNS])
+
+
+def _xml_lines(rows: Iterator[dict], rating_type: str) -> Iterator[str]:
+    # FIDE's single-type XML layout (formats.md 4.4): <playerslist><player>fideid, name, country, sex, title,
+    # w_title, o_title, foa_title, rating, games, k, birthday, flag</player>...
+    prefix = "" if rating_type == "standard" else f"{rating_type}_"
+    yield "<playerslist>\n"
+    for row in rows:
+        fields = [
+            ("fideid", row["id_number"]),
+            ("name", row["name"]),
+            ("country", row["federation"]),
+            ("sex", row["sex"]),
+            ("title", row["title"]),
+            ("w_title", row["women_title"]),
+            ("o_title", row["other_titles"]),
+            ("foa_title", ""),
+            (f"{prefix}rating", row["rating"]),
+            (f"{prefix}games", row["games"]),
+            (f"{prefix}k", row["k_factor"]),
+            ("birthday", row["birth_year"]),
+            ("flag", row["flag"]),
+        ]
+        body = "".join(
+            f"<{tag}>{escape('' if value is None else str(value))}</{tag}>" for tag, value in fields
+        )
+        yield f"<player>{body}</player>\n"
+    yield "</playerslist>\n"
+
+
+def _txt_lines(rows: Iterator[dict], rating_list: RatingList) -> Iterator[str]:
+    from players.fide_list import fide_list_txt_lines  # FIDE's fixed-width layout lives with the importer
+
+    yield from fide_list_txt_lines(rows, rating_type=rating_list.rating_type, list_date=rating_list.list_date)
+
+
+def list_download(request, list_date: datetime.date, rating_type: str, fmt: str):
+    """The whole list, streamed row by row (server-side cursor / chunked iterator), never held in memory."""
+    rating_list = _published_list(list_date, rating_type)
+    rows = download_entries(rating_list, chunk_size=DOWNLOAD_CHUNK)
+    if fmt == "csv":
+        content, content_type = _csv_lines(rows), "text/csv; charset=utf-8"
+    elif fmt == "xml":
+        content, content_type = _xml_lines(rows, rating_type), "application/xml; charset=utf-8"
+    else:
+        content, content_type = _txt_lines(rows, rating_list), "text/plain; charset=ascii"
+    response = StreamingHttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{rating_type}_{list_date:%Y-%m-%d}.{fmt}"'
+    patch_cache_control(response, public=True, max_age=DOWNLOAD_MAX_AGE)
+    return response
