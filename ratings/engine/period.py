@@ -244,7 +244,7 @@ def _validate(players: PeriodPlayers, games: PeriodGames, rating_type: str) -> N
         (games.white == games.black, lambda i: f"player {games.white[i]} plays himself"),
         (
             ~np.isin(games.white_score, (0.0, 0.5, 1.0)),
-            lambda i: f"white_score {games.white_score[i]!r} is not 1, 0.5 or 0",
+            lambda i: f"white_score {float(games.white_score[i])!r} is not 1, 0.5 or 0",
         ),
         (np.isinf(games.white_rating), lambda i: "white_rating is infinite"),
         (np.isinf(games.black_rating), lambda i: "black_rating is infinite"),

@@ -1,4 +1,5 @@
 """Engine tests: no database. Fixtures that build a period from readable rows."""
+
 import datetime
 
 import pytest

@@ -1,4 +1,5 @@
 """rating-rules.md section 6: every FIDE worked example, reproduced exactly."""
+
 import numpy as np
 import pytest
 
@@ -35,8 +36,9 @@ SINGLE_GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("case", "own", "opponent", "score", "k", "change"), SINGLE_GAMES,
-                         ids=[row[0] for row in SINGLE_GAMES])
+@pytest.mark.parametrize(
+    ("case", "own", "opponent", "score", "k", "change"), SINGLE_GAMES, ids=[row[0] for row in SINGLE_GAMES]
+)
 def test_single_game_change_matches_fide_example(case, own, opponent, score, k, change, fide_2024):
     calculation = calculate_change(own, k, [opponent], [score], fide_2024)
     assert calculation.change == pytest.approx(change, abs=1e-9)
@@ -44,8 +46,10 @@ def test_single_game_change_matches_fide_example(case, own, opponent, score, k, 
 
 
 # FIDE's online calculator still applies the pre-Oct-2025 400-point rule to 2650+ players (rules 6.1 note)
-@pytest.mark.parametrize(("own", "opponent", "score", "change"), [
-    (2650, 2150, 1, 0.8), (2700, 2200, 1, 0.8), (2700, 1964, 1, 0.8), (2700, 1900, 0, -9.2)])
+@pytest.mark.parametrize(
+    ("own", "opponent", "score", "change"),
+    [(2650, 2150, 1, 0.8), (2700, 2200, 1, 0.8), (2700, 1964, 1, 0.8), (2700, 1900, 0, -9.2)],
+)
 def test_plain_400_point_rule_reproduces_fide_calculator_for_2650_plus(own, opponent, score, change):
     calculation = calculate_change(own, 10, [opponent], [score], get_preset("fide-2024-03"))
     assert calculation.change == pytest.approx(change, abs=1e-9)
@@ -64,13 +68,15 @@ def test_capped_opponent_is_marked_with_the_rating_used(fide_2024):
     assert (line.difference, line.expected_score) == (-400, 0.08)
 
 
-def test_p1_period_of_2650_plus_player_rounds_minus_2_50_to_minus_3(build_players, build_games, fide_2024,
-                                                                     list_date):
+def test_p1_period_of_2650_plus_player_rounds_minus_2_50_to_minus_3(
+    build_players, build_games, fide_2024, list_date
+):
     # players: 0 = the 2813 player, 1..5 = his opponents
     opponents = [1787, 2025, 2310, 2400, 2505]
     players = build_players([2813] + opponents, [10] + [20] * 5)
-    games = build_games([(0, 0, i + 1, s, 2813, r)
-                         for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 1, 0.5], strict=True))])
+    games = build_games(
+        [(0, 0, i + 1, s, 2813, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 1, 0.5], strict=True))]
+    )
     result = rate_period(players, games, fide_2024, list_date)
     assert result.white_difference.tolist() == [1026, 788, 503, 413, 308]
     assert result.white_expected_score.tolist() == [1.0, 1.0, 0.96, 0.93, 0.86]
@@ -87,8 +93,9 @@ def test_p1_period_of_2650_plus_player_rounds_minus_2_50_to_minus_3(build_player
 def test_p1_under_the_plain_cap_gives_minus_0_40_and_no_change(build_players, build_games, list_date):
     opponents = [1787, 2025, 2310, 2400, 2505]
     players = build_players([2813] + opponents, [10] + [20] * 5)
-    games = build_games([(0, 0, i + 1, s, 2813, r)
-                         for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 1, 0.5], strict=True))])
+    games = build_games(
+        [(0, 0, i + 1, s, 2813, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 1, 0.5], strict=True))]
+    )
     result = rate_period(players, games, get_preset("fide-2024-03"), list_date)
     assert result.change[0] == pytest.approx(-0.4)
     assert result.rounded_change[0] == 0
@@ -123,11 +130,13 @@ def test_p3_event_uses_the_list_in_force_at_its_start(build_players, build_games
 def _p4_period(build_players, build_games):
     # K 10; three events with K x sum dR = -6.10, +3.70, +7.80
     players = build_players([2400, 2320, 2305, 2620], [10, 20, 20, 10])
-    games = build_games([
-        (0, 0, 1, 0, 2400, 2320),  # D = 80 -> .61, loss: -0.61
-        (1, 0, 2, 1, 2400, 2305),  # D = 95 -> .63, win: +0.37
-        (2, 0, 3, 1, 2400, 2620),  # D = -220 -> .22, win: +0.78
-    ])
+    games = build_games(
+        [
+            (0, 0, 1, 0, 2400, 2320),  # D = 80 -> .61, loss: -0.61
+            (1, 0, 2, 1, 2400, 2305),  # D = 95 -> .63, win: +0.37
+            (2, 0, 3, 1, 2400, 2620),  # D = -220 -> .22, win: +0.78
+        ]
+    )
     return players, games
 
 
@@ -140,11 +149,13 @@ def test_p4_rounding_once_per_period_gives_2405(build_players, build_games, fide
     assert result.new_rating[0] == 2405
 
 
-def test_p4_per_event_rounding_reproduces_fides_published_2406(build_players, build_games, fide_2024,
-                                                                list_date):
+def test_p4_per_event_rounding_reproduces_fides_published_2406(
+    build_players, build_games, fide_2024, list_date
+):
     players, games = _p4_period(build_players, build_games)
-    result = rate_period(players, games, fide_2024.replace(slug="fide-2024-per-event", rounding="per-event"),
-                         list_date)
+    result = rate_period(
+        players, games, fide_2024.replace(slug="fide-2024-per-event", rounding="per-event"), list_date
+    )
     player_rows = result.pe_player == 0
     assert result.pe_rounded_change[player_rows].tolist() == [-6, 4, 8]
     assert result.rounded_change[0] == 6
@@ -154,8 +165,9 @@ def test_p4_per_event_rounding_reproduces_fides_published_2406(build_players, bu
 def test_n1_initial_rating_1922_published_with_k_40(build_players, build_games, fide_2024, list_date):
     opponents = [1902, 1877, 1884, 2012, 1832]
     players = build_players([None] + opponents, [None] + [20] * 5, rated_games_total=[0] + [30] * 5)
-    games = build_games([(0, 0, i + 1, s, None, r)
-                         for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 0, 0], strict=True))])
+    games = build_games(
+        [(0, 0, i + 1, s, None, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 0, 0], strict=True))]
+    )
     result = rate_period(players, games, fide_2024, list_date)
     assert result.initial_rating[0] == 1922
     assert result.initial_published[0]
@@ -173,7 +185,9 @@ def test_n1_calculator_shows_ra_p_and_dp(fide_2024):
 
 
 def test_n1_previous_rule_gives_fides_printed_rp_1921():
-    initial = calculate_initial_rating([1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0], get_preset("fide-2014"))
+    initial = calculate_initial_rating(
+        [1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0], get_preset("fide-2014")
+    )
     assert initial.unrounded == pytest.approx(1921.4)
     assert initial.initial_rating == 1921
 
@@ -189,15 +203,20 @@ DERIVED_INITIAL = [
 ]
 
 
-@pytest.mark.parametrize(("opponents", "score", "average", "percent", "dp", "rating", "published"),
-                         DERIVED_INITIAL)
+@pytest.mark.parametrize(
+    ("opponents", "score", "average", "percent", "dp", "rating", "published"), DERIVED_INITIAL
+)
 def test_initial_rating_table(opponents, score, average, percent, dp, rating, published, fide_2024):
     scores = [1.0] * int(score) + ([0.5] if score % 1 else [])
     scores += [0.0] * (len(opponents) - len(scores))
     initial = calculate_initial_rating(opponents, scores, fide_2024)
     assert initial.average == pytest.approx(average)
     assert (initial.percent, initial.dp, initial.initial_rating, initial.published) == (
-        percent, dp, rating, published)
+        percent,
+        dp,
+        rating,
+        published,
+    )
     assert initial.capped == (rating == 2200)
 
 
@@ -215,15 +234,27 @@ def test_zero_score_in_a_later_event_counts(fide_2024):
     assert initial.initial_rating is not None
 
 
-@pytest.mark.parametrize(("games", "k", "used"), [
-    (17, 40, 40), (18, 40, 38), (35, 20, 20), (36, 20, 19), (39, 20, 17), (70, 10, 10), (71, 10, 9)])
+@pytest.mark.parametrize(
+    ("games", "k", "used"),
+    [(17, 40, 40), (18, 40, 38), (35, 20, 20), (36, 20, 19), (39, 20, 17), (70, 10, 10), (71, 10, 9)],
+)
 def test_k_times_n_cap_table(games, k, used):
     assert cap_k_by_games(k, games, 700) == used
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    (1000, 1400), (1400, 1640), (1500, 1700), (1600, 1760), (1700, 1820), (1950, 1970), (2000, 2000),
-    (2100, 2100)])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (1000, 1400),
+        (1400, 1640),
+        (1500, 1700),
+        (1600, 1760),
+        (1700, 1820),
+        (1950, 1970),
+        (2000, 2000),
+        (2100, 2100),
+    ],
+)
 def test_march_2024_adjustment(old, new):
     assert adjustment_2024(np.array([old]))[0] == new
 
