@@ -1,0 +1,1402 @@
+"""FIDE Tournament Report File (TRF16 / TRF06 / TRF-2026): a pure parser and writer.
+
+No Django here: ``parse_trf`` turns the bytes an arbiter uploads into plain dataclasses plus a list of
+problems (each naming the line, the column and why); ``events.services`` decides what to persist.
+``write_trf`` writes TRF-2026 so that ``parse_trf(write_trf(parse_trf(x).tournament))`` gives the same
+tournament, players and games again.
+
+Column positions below are 1-based and inclusive, as in the TRF texts (reference/formats.md §2).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "ERROR",
+    "WARNING",
+    "TrfProblem",
+    "TrfRoundEntry",
+    "TrfPlayer",
+    "TrfNationalRating",
+    "TrfTeam",
+    "TrfBye",
+    "TrfRecord",
+    "TrfTournament",
+    "TrfParseResult",
+    "TrfGame",
+    "parse_trf",
+    "games",
+    "write_trf",
+    "WHITE_WIN",
+    "DRAW",
+    "BLACK_WIN",
+    "WHITE_FORFEIT_WIN",
+    "BLACK_FORFEIT_WIN",
+    "DOUBLE_FORFEIT",
+    "WHITE_WIN_UNPLAYED",
+    "DRAW_UNPLAYED",
+    "BLACK_WIN_UNPLAYED",
+    "HALF_POINT_BYE",
+    "FULL_POINT_BYE",
+    "PAIRING_BYE",
+    "ZERO_POINT_BYE",
+    "PENDING",
+    "RATED_RESULTS",
+    "BYE_RESULTS",
+]
+
+ERROR: Literal["error"] = "error"
+WARNING: Literal["warning"] = "warning"
+Severity = Literal["error", "warning"]
+
+# Game results in the project's vocabulary (the values of events.models.Result).
+WHITE_WIN = "1-0"
+DRAW = "1/2-1/2"
+BLACK_WIN = "0-1"
+WHITE_FORFEIT_WIN = "+-"
+BLACK_FORFEIT_WIN = "-+"
+DOUBLE_FORFEIT = "--"
+WHITE_WIN_UNPLAYED = "1-0u"  # TRF W/L: the game lasted less than one move
+DRAW_UNPLAYED = "1/2u"  # TRF D/D
+BLACK_WIN_UNPLAYED = "0-1u"  # TRF L/W
+HALF_POINT_BYE = "H"
+FULL_POINT_BYE = "F"
+PAIRING_BYE = "U"
+ZERO_POINT_BYE = "Z"
+PENDING = "*"  # paired, no result yet (in-tournament files)
+# B.02 §1.2 / TRF §2.2: only 1, = and 0 between two players are rated games.
+RATED_RESULTS = frozenset({WHITE_WIN, DRAW, BLACK_WIN})
+BYE_RESULTS = frozenset({HALF_POINT_BYE, FULL_POINT_BYE, PAIRING_BYE, ZERO_POINT_BYE})
+
+# TRF result codes (position 99 + 10(r-1)); letters are case-insensitive and stored upper-case.
+_PLAYED_CODES = frozenset("1=0+-WDL")
+_BYE_CODES = frozenset("HFUZ")
+_RESULT_CODES = _PLAYED_CODES | _BYE_CODES | {""}
+# The two sides of one pairing must agree: A's code -> the only code B may have.
+_MIRROR = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D", "": ""}
+# TRF code of the white player -> project result (the black code is the mirror, checked separately).
+_GAME_RESULT = {
+    "1": WHITE_WIN,
+    "=": DRAW,
+    "0": BLACK_WIN,
+    "W": WHITE_WIN_UNPLAYED,
+    "D": DRAW_UNPLAYED,
+    "L": BLACK_WIN_UNPLAYED,
+    "": PENDING,
+}
+# A round with no opponent: the code the file wrote -> the bye it means. "0000 - +" is how TRF16-era
+# programs (Swiss-Manager, icu_valid.tab round 5 with 11 players) wrote the pairing-allocated bye; a blank
+# result is a zero-point bye (TRF §2.2 "blank = Z").
+_BYE_RESULT = {
+    "H": HALF_POINT_BYE,
+    "=": HALF_POINT_BYE,
+    "D": HALF_POINT_BYE,
+    "F": FULL_POINT_BYE,
+    "1": FULL_POINT_BYE,
+    "W": FULL_POINT_BYE,
+    "U": PAIRING_BYE,
+    "+": PAIRING_BYE,
+    "Z": ZERO_POINT_BYE,
+    "-": ZERO_POINT_BYE,
+    "0": ZERO_POINT_BYE,
+    "L": ZERO_POINT_BYE,
+    "": ZERO_POINT_BYE,
+}
+_TITLES = {
+    "G": "GM",
+    "M": "IM",
+    "F": "FM",
+    "C": "CM",
+    "WG": "WGM",
+    "WM": "WIM",
+    "WF": "WFM",
+    "WC": "WCM",
+    "GM": "GM",
+    "IM": "IM",
+    "FM": "FM",
+    "CM": "CM",
+    "WGM": "WGM",
+    "WIM": "WIM",
+    "WFM": "WFM",
+    "WCM": "WCM",
+}
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("jan", "january", "jän", "janv"),
+            ("feb", "february", "febr", "fév", "fev"),
+            ("mar", "march", "mär", "mrz"),
+            ("apr", "april", "avr"),
+            ("may", "mai", "mayo"),
+            ("jun", "june", "juni", "juin"),
+            ("jul", "july", "juli", "juil"),
+            ("aug", "august", "aoû", "aou"),
+            ("sep", "sept", "september"),
+            ("oct", "october", "okt"),
+            ("nov", "november"),
+            ("dec", "december", "dez", "déc"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+# Tournament records with one line of free text from position 5 -> TrfTournament attribute.
+_TEXT_RECORDS = {
+    "012": "name",
+    "022": "city",
+    "032": "federation",
+    "092": "tournament_type",
+    "102": "chief_arbiter",
+    "122": "time_control",
+    "152": "initial_colour",
+    "182": "pairing_controller",
+    "192": "encoded_type",
+    "202": "tie_breaks",
+    "212": "standings_tie_breaks",
+    "222": "encoded_time_control",
+    "352": "team_board_colours",
+    "362": "team_scoring",
+}
+# Records this parser does not interpret but keeps and writes back verbatim (TRF-2026 §2.4, JaVaFo, Tornelo).
+_KEPT_RECORDS = frozenset({"250", "260", "299", "300", "320", "330", "801", "802", "DAT"})
+_TRF2026_RECORDS = frozenset(
+    {
+        "142",
+        "152",
+        "162",
+        "172",
+        "182",
+        "192",
+        "202",
+        "212",
+        "222",
+        "240",
+        "250",
+        "260",
+        "299",
+        "300",
+        "310",
+        "320",
+        "330",
+        "352",
+        "362",
+        "801",
+        "802",
+    }
+)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_DIGITS = re.compile(r"[0-9]+")
+_NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
+_NRS_CODE = re.compile(r"[A-Z]{3}")
+
+
+# --------------------------------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class TrfProblem:
+    """Something wrong with the file. ``line`` is 1-based (0: the file as a whole), ``column`` 1-based."""
+
+    line: int
+    column: int | None
+    severity: Severity
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line else "file"
+        if self.column:
+            where += f", column {self.column}"
+        return f"{where}: {self.severity}: {self.message}"
+
+
+@dataclass
+class TrfRoundEntry:
+    """One round of a 001 record: opponent start rank (None: no opponent), colour w/b/-, TRF result code.
+
+    ``result`` is the TRF code upper-cased (``1 = 0 + - W D L H F U Z``) or ``""`` for a blank field.
+    """
+
+    round: int
+    opponent: int | None
+    colour: str
+    result: str
+
+    @property
+    def is_bye(self) -> bool:
+        return self.opponent is None
+
+
+@dataclass
+class TrfPlayer:
+    start_rank: int
+    name: str = ""
+    sex: str = ""  # "m", "w" or ""
+    title: str = ""  # GM IM FM CM WGM WIM WFM WCM (one-letter g/m/f/wg… normalised) or as written
+    rating: int | None = None  # None: unrated (blank, 0, 0000)
+    federation: str = ""  # as written: FIDE code, sometimes a club code (ICU exports)
+    fide_id: str = ""  # digits, or "" (blank, 0, not digits)
+    birth_date: dt.date | None = None
+    birth_year: int | None = None
+    points: float | None = None
+    rank: int | None = None
+    rounds: list[TrfRoundEntry] = field(default_factory=list)
+    line: int = field(default=0, compare=False)
+
+    @property
+    def surname(self) -> str:
+        return self.name.split(",", 1)[0].strip()
+
+    @property
+    def given_names(self) -> str:
+        return self.name.split(",", 1)[1].strip() if "," in self.name else ""
+
+    def entry(self, round_number: int) -> TrfRoundEntry | None:
+        for entry in self.rounds:
+            if entry.round == round_number:
+                return entry
+        return None
+
+
+@dataclass
+class TrfNationalRating:
+    """TRF-2026 National Rating Support record: the 001 columns under a 3-letter federation code."""
+
+    federation: str
+    start_rank: int
+    sex: str = ""
+    classification: str = ""
+    name: str = ""
+    rating: int | None = None
+    origin: str = ""
+    national_id: str = ""
+    birth_date: dt.date | None = None
+    birth_year: int | None = None
+    line: int = field(default=0, compare=False)
+
+
+@dataclass
+class TrfTeam:
+    """A team (record 310, or the older 013 numbered in file order)."""
+
+    number: int
+    name: str
+    members: list[int] = field(default_factory=list)
+    nickname: str = ""
+    strength: int | None = None
+    match_points: float | None = None
+    game_points: float | None = None
+    rank: int | None = None
+    line: int = field(default=0, compare=False)
+    record: str = field(default="310", compare=False)
+
+
+@dataclass
+class TrfBye:
+    """TRF-2026 record 240: a bye of ``kind`` F/H/Z in ``round`` for the listed player (or team) ids."""
+
+    kind: str
+    round: int
+    ids: list[int] = field(default_factory=list)
+    line: int = field(default=0, compare=False)
+
+
+@dataclass
+class TrfRecord:
+    """A line kept verbatim (a record this module does not interpret, or an unknown one)."""
+
+    code: str
+    text: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass
+class TrfTournament:
+    name: str = ""  # 012
+    city: str = ""  # 022
+    federation: str = ""  # 032
+    start_date: dt.date | None = None  # 042
+    end_date: dt.date | None = None  # 052
+    tournament_type: str = ""  # 092
+    chief_arbiter: str = ""  # 102
+    deputy_arbiters: list[str] = field(default_factory=list)  # 112, one line each
+    time_control: str = ""  # 122
+    round_dates: list[dt.date | None] = field(default_factory=list)  # 132, index = round - 1
+    rounds_declared: int | None = None  # 142, or JaVaFo XXR
+    initial_colour: str = ""  # 152
+    scoring: dict[str, float] = field(default_factory=dict)  # 162 codes W D L A P X given explicitly
+    nrs_federation: str = ""  # 172 positions 5-7
+    starting_rank_method: str = ""  # 172 positions 9-13
+    pairing_controller: str = ""  # 182
+    encoded_type: str = ""  # 192
+    tie_breaks: str = ""  # 202
+    standings_tie_breaks: str = ""  # 212
+    encoded_time_control: str = ""  # 222
+    team_board_colours: str = ""  # 352
+    team_scoring: str = ""  # 362
+    players: list[TrfPlayer] = field(default_factory=list)
+    national_ratings: list[TrfNationalRating] = field(default_factory=list)
+    teams: list[TrfTeam] = field(default_factory=list)
+    byes: list[TrfBye] = field(default_factory=list)
+    records: list[TrfRecord] = field(default_factory=list)  # kept verbatim, written back
+    # Declared counts are checked against the data on parsing; the writer recomputes them.
+    players_declared: int | None = field(default=None, compare=False)  # 062
+    rated_players_declared: int | None = field(default=None, compare=False)  # 072
+    teams_declared: int | None = field(default=None, compare=False)  # 082
+
+    def player(self, start_rank: int) -> TrfPlayer | None:
+        for player in self.players:
+            if player.start_rank == start_rank:
+                return player
+        return None
+
+    @property
+    def rounds_played(self) -> int:
+        """The highest round for which any player has an entry."""
+        return max((entry.round for player in self.players for entry in player.rounds), default=0)
+
+    @property
+    def number_of_rounds(self) -> int:
+        return max(self.rounds_declared or 0, self.rounds_played)
+
+
+@dataclass(frozen=True)
+class TrfGame:
+    """One pairing, once (not once per side). A bye has ``black`` None and the player as ``white``."""
+
+    round: int
+    white: int
+    black: int | None
+    result: str
+
+    @property
+    def is_rated(self) -> bool:
+        return self.black is not None and self.result in RATED_RESULTS
+
+    @property
+    def is_bye(self) -> bool:
+        return self.black is None
+
+
+@dataclass
+class TrfParseResult:
+    tournament: TrfTournament
+    problems: list[TrfProblem] = field(default_factory=list)
+    source_name: str = ""
+    encoding: str = "utf-8"
+    version: str = "TRF16"  # "TRF-2026" when any TRF-2026-only record is present
+    unknown_records: list[TrfRecord] = field(default_factory=list)  # kept, not written back
+
+    @property
+    def players(self) -> list[TrfPlayer]:
+        return self.tournament.players
+
+    @property
+    def errors(self) -> list[TrfProblem]:
+        return [p for p in self.problems if p.severity == ERROR]
+
+    @property
+    def warnings(self) -> list[TrfProblem]:
+        return [p for p in self.problems if p.severity == WARNING]
+
+    @property
+    def ok(self) -> bool:
+        """False when the file must be refused."""
+        return not self.errors
+
+    def games(self) -> list[TrfGame]:
+        return games(self)
+
+
+# ------------------------------------------------------------------------------------------ small parsers
+
+
+def _int(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if _DIGITS.fullmatch(text) else None
+
+
+def _number(text: str) -> float | None:
+    text = text.strip()
+    return float(text.replace(",", ".")) if _NUMBER.fullmatch(text) else None
+
+
+def _date(year: int, month: int, day: int) -> dt.date | None:
+    if not 1800 <= year <= 2200:  # keeps date arithmetic (round-date windows) far from date.min/max
+        return None
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _full_year(yy: int, near: dt.date | None) -> int:
+    if near is None:
+        return 2000 + yy if yy < 70 else 1900 + yy
+    return min((century + yy for century in (1900, 2000, 2100)), key=lambda year: abs(year - near.year))
+
+
+def _date_candidates(text: str, near: dt.date | None = None) -> list[dt.date]:
+    """Every reading of a date as written in real TRF files, most likely first.
+
+    ``YYYY/MM/DD``, ``YYYY-MM-DD``, ``1969.12.06``, ``DD.MM.YYYY``, ``24/09/2010``, ``28. 07. 2005``,
+    ``May 29, 2020``, ``29 May 2020``, ``YY.MM.DD`` (ICU, TRF 132) and Swiss-Manager's ``YY.DD.MM``.
+    """
+    text = re.sub(r"\s*([./-])\s*", r"\1", text.strip().lower()).strip(".")
+    found: list[dt.date | None] = []
+    if m := re.fullmatch(r"(\d{4})[./-](\d{1,2})[./-](\d{1,2})", text):
+        found.append(_date(int(m[1]), int(m[2]), int(m[3])))
+    elif m := re.fullmatch(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})", text):
+        a, b, year = int(m[1]), int(m[2]), int(m[3])
+        found += [_date(year, b, a), _date(year, a, b)]
+    elif m := re.fullmatch(r"(\d{2})[./-](\d{2})[./-](\d{2})", text):
+        a, b, c = int(m[1]), int(m[2]), int(m[3])
+        found += [
+            _date(_full_year(a, near), b, c),
+            _date(_full_year(c, near), b, a),
+            _date(_full_year(a, near), c, b),
+            _date(_full_year(c, near), a, b),
+        ]
+    elif m := re.fullmatch(r"(\d{4})(\d{2})(\d{2})", text):
+        found.append(_date(int(m[1]), int(m[2]), int(m[3])))
+    elif m := re.fullmatch(r"([^\W\d_]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", text):
+        if month := _MONTHS.get(m[1]):
+            found.append(_date(int(m[3]), month, int(m[2])))
+    elif m := re.fullmatch(r"(\d{1,2})\.?\s*([^\W\d_]+)\.?,?\s+(\d{4})", text):
+        if month := _MONTHS.get(m[2]):
+            found.append(_date(int(m[3]), month, int(m[1])))
+    unique: list[dt.date] = []
+    for date in found:
+        if date is not None and date not in unique:
+            unique.append(date)
+    return unique
+
+
+def _birth(text: str) -> tuple[dt.date | None, int | None, bool]:
+    """(birth date, birth year, understood). ``1987/00/00`` and ``1978`` give the year only."""
+    text = text.strip().strip(".").strip()
+    if not text or set(text) <= set("0/.- "):
+        return None, None, True
+    if m := re.fullmatch(r"(\d{4})(?:\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{1,2}))?", text):
+        year = int(m[1])
+        if year == 0:
+            return None, None, True
+        date = _date(year, int(m[2]), int(m[3])) if m[2] else None
+        return date, year, bool(date) or not m[2] or int(m[2]) == 0 or int(m[3]) == 0
+    if m := re.fullmatch(r"(\d{1,2})\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{4})", text):
+        date = _date(int(m[3]), int(m[2]), int(m[1]))
+        if date:
+            return date, date.year, True
+    return None, None, False
+
+
+def _decode(data: bytes | str) -> tuple[str, str]:
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff"), "str"
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        try:
+            return data.decode("utf-8"), "utf-8-sig"
+        except UnicodeDecodeError:
+            pass
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"  # cp1252 leaves five bytes undefined; latin-1 maps all
+
+
+def _title(text: str) -> str:
+    text = text.strip()
+    return _TITLES.get(text.upper(), text.upper())
+
+
+def _sex(text: str) -> str | None:
+    """TRF m/w; Swiss-Manager exports write M/F."""
+    text = text.strip().lower()
+    return {"": "", "m": "m", "w": "w", "f": "w"}.get(text)
+
+
+def _fide_id(text: str) -> tuple[str, bool]:
+    text = text.strip()
+    if not text:
+        return "", True
+    if _DIGITS.fullmatch(text):
+        return ("" if int(text) == 0 else str(int(text))), True
+    return "", False
+
+
+# -------------------------------------------------------------------------------------------------- parser
+
+
+class _Reader:
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.problems: list[TrfProblem] = []
+        self.t = TrfTournament()
+        self.unknown: list[TrfRecord] = []
+        self.version = "TRF16"
+        self.date_texts: dict[str, tuple[str, int]] = {}
+        self.round_date_texts: list[tuple[int, str, int, int]] = []  # (round, text, line, column)
+        self.teams_013: list[TrfTeam] = []
+        self.teams_310: list[TrfTeam] = []
+        self.xxr: tuple[int, int] | None = None  # (rounds, line)
+        self.r142: tuple[int, int] | None = None
+        self.xxs: dict[str, float] = {}
+        self.seen_text: dict[str, int] = {}
+
+    # -- problems
+
+    def error(self, line: int, column: int | None, message: str) -> None:
+        self.problems.append(TrfProblem(line, column, ERROR, message))
+
+    def warn(self, line: int, column: int | None, message: str) -> None:
+        self.problems.append(TrfProblem(line, column, WARNING, message))
+
+    # -- records
+
+    def read(self) -> None:
+        for number, raw in enumerate(self.lines, start=1):
+            line = raw.rstrip()
+            if not line.strip() or line.startswith("###"):
+                continue
+            code = line[:3]
+            # A record code is followed by a blank (or nothing): "0123456789..." rulers are not 012 records.
+            is_record = len(line) == 3 or (len(line) > 3 and line[3] in " \t")
+            try:
+                self.read_line(code, line, number, is_record)
+            except Exception as exc:  # a bug must not turn a bad upload into a crash; say where it happened
+                self.error(number, None, f"could not read this line ({type(exc).__name__}: {exc})")
+
+    def read_line(self, code: str, line: str, number: int, is_record: bool) -> None:
+        if code in _TRF2026_RECORDS and is_record:
+            self.version = "TRF-2026"
+        if not is_record:
+            why = "line too short" if len(line) < 3 else "column 4 must be blank after the record code"
+            self.unknown_line(code, line, number, why)
+        elif code == "001":
+            self.read_player(line, number)
+        elif code in _TEXT_RECORDS:
+            attribute = _TEXT_RECORDS[code]
+            if code in self.seen_text:
+                if line[4:].strip() != getattr(self.t, attribute):
+                    self.warn(
+                        number,
+                        1,
+                        f"record {code} repeated with another value (first on line "
+                        f"{self.seen_text[code]}); the first one is used",
+                    )
+                return
+            self.seen_text[code] = number
+            setattr(self.t, attribute, line[4:].strip())
+        elif code in ("042", "052"):
+            if code in self.date_texts:
+                if line[4:].strip() != self.date_texts[code][0]:
+                    self.warn(number, 1, f"record {code} repeated with another date; the first one is used")
+            else:
+                self.date_texts[code] = (line[4:].strip(), number)
+        elif code in ("062", "072", "082"):
+            self.read_count(code, line, number)
+        elif code == "112":
+            if line[4:].strip():
+                self.t.deputy_arbiters.append(line[4:].strip())
+        elif code == "132":
+            self.read_round_dates(line, number)
+        elif code == "142":
+            rounds = _int(line[4:])
+            if rounds is None:
+                self.warn(number, 5, f"record 142: number of rounds {line[4:].strip()!r} is not a number")
+            else:
+                self.r142 = (rounds, number)
+        elif code == "162":
+            self.read_scoring(line, number)
+        elif code == "172":
+            self.t.nrs_federation = line[4:7].strip()
+            self.t.starting_rank_method = line[8:13].strip()
+        elif code == "013":
+            self.read_team_013(line, number)
+        elif code == "310":
+            self.read_team_310(line, number)
+        elif code == "240":
+            self.read_bye(line, number)
+        elif code == "XXR":
+            rounds = _int(line[4:])
+            if rounds is None:
+                self.warn(number, 5, f"record XXR: number of rounds {line[4:].strip()!r} is not a number")
+            else:
+                self.xxr = (rounds, number)
+        elif code == "XXS":
+            self.read_xxs(line, number)
+            self.t.records.append(TrfRecord(code, line, number))
+        elif code in _KEPT_RECORDS or code.startswith("XX"):
+            self.t.records.append(TrfRecord(code, line, number))
+        elif code == "DDD":
+            pass  # Swiss-Manager's column ruler (ICU exports), a comment in all but name
+        elif _NRS_CODE.fullmatch(code) and _int(line[4:8]) is not None:
+            self.read_national(code, line, number)
+        else:
+            self.unknown_line(code, line, number, "unknown record code")
+
+    def unknown_line(self, code: str, line: str, number: int, why: str) -> None:
+        self.unknown.append(TrfRecord(code, line, number))
+        self.warn(number, 1, f"{why} ({line[:12]!r}); line ignored")
+
+    def read_count(self, code: str, line: str, number: int) -> None:
+        text = line[4:].strip()
+        if not text:
+            return
+        m = re.match(r"\d+", text)  # "062 15 (12)": players (rated players)
+        if m is None:
+            self.warn(number, 5, f"record {code}: {text!r} is not a number")
+            return
+        attribute = {"062": "players_declared", "072": "rated_players_declared", "082": "teams_declared"}[
+            code
+        ]
+        setattr(self.t, attribute, int(m[0]))
+
+    def read_round_dates(self, line: str, number: int) -> None:
+        round_number = 1
+        while 91 + 10 * (round_number - 1) < len(line):
+            start = 91 + 10 * (round_number - 1)
+            text = line[start : start + 10].strip()
+            if text:
+                self.round_date_texts.append((round_number, text, number, start + 1))
+            round_number += 1
+
+    def read_scoring(self, line: str, number: int) -> None:
+        position = 5  # 0-based index of the first result letter (position 6)
+        while position < len(line):
+            letter = line[position].upper()
+            points_text = line[position + 1 : position + 5]
+            if letter.strip():
+                points = _number(points_text)
+                if letter not in "WDLAPX" or points is None:
+                    self.warn(
+                        number,
+                        position + 1,
+                        f"record 162: {line[position : position + 5]!r} is not a "
+                        "result code (W D L A P X) with points",
+                    )
+                else:
+                    self.t.scoring[letter] = points
+            position += 9
+
+    def read_xxs(self, line: str, number: int) -> None:
+        for item in line[4:].split():
+            key, _, value = item.partition("=")
+            points = _number(value)
+            if points is None:
+                self.warn(number, None, f"record XXS: {item!r} is not CODE=POINTS")
+            else:
+                self.xxs[key.upper()] = points
+
+    def read_team_members(self, line: str, number: int, start: int, team: TrfTeam) -> None:
+        position = start
+        while position < len(line):
+            text = line[position : position + 4].strip()
+            if text:
+                member = _int(text)
+                if member is None:
+                    self.warn(
+                        number, position + 1, f"team {team.name!r}: player {text!r} is not a start rank"
+                    )
+                else:
+                    team.members.append(member)
+            position += 5
+
+    def read_team_013(self, line: str, number: int) -> None:
+        team = TrfTeam(number=len(self.teams_013) + 1, name=line[4:36].strip(), line=number, record="013")
+        self.read_team_members(line, number, 36, team)
+        self.teams_013.append(team)
+
+    def read_team_310(self, line: str, number: int) -> None:
+        team_number = _int(line[4:7])
+        if team_number is None:
+            self.warn(
+                number, 5, f"record 310: team number {line[4:7].strip()!r} is not a number; team ignored"
+            )
+            return
+        team = TrfTeam(
+            number=team_number,
+            name=line[8:40].strip(),
+            nickname=line[41:46].strip(),
+            strength=_int(line[47:53]),
+            match_points=_number(line[54:60]),
+            game_points=_number(line[61:67]),
+            rank=_int(line[68:71]),
+            line=number,
+            record="310",
+        )
+        self.read_team_members(line, number, 73, team)
+        self.teams_310.append(team)
+
+    def read_bye(self, line: str, number: int) -> None:
+        kind = line[4:5].upper()
+        round_number = _int(line[6:9])
+        if kind not in ("F", "H", "Z") or round_number is None:
+            self.warn(
+                number,
+                5,
+                f"record 240: expected bye type F/H/Z at column 5 and a round at 7-9, "
+                f"found {line[4:9]!r}; record ignored",
+            )
+            return
+        bye = TrfBye(kind, round_number, line=number)
+        position = 10
+        while position < len(line):
+            text = line[position : position + 4].strip()
+            if text:
+                player = _int(text)
+                if player is None:
+                    self.warn(number, position + 1, f"record 240: {text!r} is not a player or team id")
+                else:
+                    bye.ids.append(player)
+            position += 5
+        self.t.byes.append(bye)
+
+    def read_national(self, code: str, line: str, number: int) -> None:
+        padded = line.ljust(80)
+        birth_date, birth_year, understood = _birth(padded[69:79])
+        if not understood:
+            self.warn(
+                number, 70, f"national record {code}: birth date {padded[69:79].strip()!r} not understood"
+            )
+        rating = _int(padded[48:52])
+        self.t.national_ratings.append(
+            TrfNationalRating(
+                federation=code,
+                start_rank=int(padded[4:8]),
+                sex=padded[9].strip(),
+                classification=padded[10:13].strip(),
+                name=padded[14:47].strip(),
+                rating=rating or None,
+                origin=padded[53:56].strip(),
+                national_id=padded[57:68].strip(),
+                birth_date=birth_date,
+                birth_year=birth_year,
+                line=number,
+            )
+        )
+
+    def read_player(self, line: str, number: int) -> None:
+        padded = line.ljust(92)
+        start_rank = _int(padded[4:8])
+        if start_rank is None or start_rank == 0:
+            self.error(
+                number,
+                5,
+                f"starting rank {padded[4:8].strip()!r} at columns 5-8 is not a number "
+                "from 1 to 9999; player ignored",
+            )
+            return
+        player = TrfPlayer(start_rank=start_rank, line=number)
+        sex = _sex(padded[9])
+        if sex is None:
+            self.warn(number, 10, f"player {start_rank}: sex {padded[9]!r} is not m or w; ignored")
+        player.sex = sex or ""
+        player.title = _title(padded[10:13])
+        if player.title and player.title not in _TITLES.values():
+            self.warn(number, 11, f"player {start_rank}: title {player.title!r} is not a FIDE title")
+        player.name = padded[14:47].strip()
+        if not player.name:
+            self.warn(number, 15, f"player {start_rank}: no name at columns 15-47")
+        rating_text = padded[48:52].strip()
+        player.rating = _int(rating_text) or None
+        if rating_text and _int(rating_text) is None:
+            self.warn(
+                number,
+                49,
+                f"player {start_rank}: rating {rating_text!r} at columns 49-52 is not a "
+                "number; treated as unrated",
+            )
+        player.federation = padded[53:56].strip()
+        player.fide_id, id_ok = _fide_id(padded[57:68])
+        if not id_ok:
+            self.warn(
+                number,
+                58,
+                f"player {start_rank}: FIDE ID {padded[57:68].strip()!r} at columns 58-68 "
+                "is not a number; ignored",
+            )
+        # Birth date 70-79; some writers shift it by one column (echecsjs trf26_team.trf), so read 69-80.
+        birth_text = padded[68:80]
+        player.birth_date, player.birth_year, understood = _birth(birth_text)
+        if not understood:
+            self.warn(
+                number,
+                70,
+                f"player {start_rank}: birth date {birth_text.strip()!r} at columns 70-79 "
+                "not understood; ignored",
+            )
+        elif birth_text.strip() and (padded[68] != " " or padded[79] != " "):
+            self.warn(
+                number, 70, f"player {start_rank}: birth date {birth_text.strip()!r} is not at columns 70-79"
+            )
+        points_text = padded[80:84].strip()
+        player.points = _number(points_text)
+        if points_text and player.points is None:
+            self.warn(
+                number, 81, f"player {start_rank}: points {points_text!r} at columns 81-84 is not a number"
+            )
+        rank_text = padded[85:89].strip()
+        player.rank = _int(rank_text) or None
+        if rank_text and _int(rank_text) is None:
+            self.warn(number, 86, f"player {start_rank}: rank {rank_text!r} at columns 86-89 is not a number")
+        if padded[89:91].strip():
+            self.error(
+                number,
+                90,
+                f"player {start_rank}: columns 90-91 must be blank before round 1 at 92, "
+                f"found {padded[89:91]!r}",
+            )
+        round_number = 1
+        while 91 + 10 * (round_number - 1) < len(line):
+            entry = self.read_round(padded, number, player, round_number)
+            if entry is not None:
+                player.rounds.append(entry)
+            round_number += 1
+        self.t.players.append(player)
+
+    def read_round(
+        self, padded: str, number: int, player: TrfPlayer, round_number: int
+    ) -> TrfRoundEntry | None:
+        start = 91 + 10 * (round_number - 1)  # 0-based index of the opponent field (position 92, 102, ...)
+        block = padded[start : start + 10].ljust(10)
+        if not block.strip():
+            return None  # not in this round at all (team leagues, late entries)
+        who = f"player {player.start_rank}, round {round_number}"
+        if block[4] != " " or block[6] != " " or block[8:].strip():
+            self.error(
+                number,
+                start + 1,
+                f"{who}: field at columns {start + 1}-{start + 10} is misaligned: "
+                f"{block!r} (expected opponent at {start + 1}-{start + 4}, colour at "
+                f"{start + 6}, result at {start + 8})",
+            )
+            return None
+        opponent_text = block[:4].strip()
+        opponent = _int(opponent_text) if opponent_text else 0
+        if opponent is None:
+            self.error(
+                number,
+                start + 1,
+                f"{who}: opponent {opponent_text!r} at columns {start + 1}-"
+                f"{start + 4} is not a starting rank",
+            )
+            return None
+        colour = block[5].lower().strip() or "-"
+        if colour not in ("w", "b", "-"):
+            self.error(
+                number, start + 6, f"{who}: colour {block[5]!r} at column {start + 6} is not w, b or -"
+            )
+            return None
+        result = block[7].strip().upper()
+        if result not in _RESULT_CODES:
+            self.error(
+                number,
+                start + 8,
+                f"{who}: result {block[7]!r} at column {start + 8} is not a TRF "
+                "result code (1 = 0 + - W D L H F U Z or blank)",
+            )
+            return None
+        if opponent == 0:
+            if colour != "-":
+                self.warn(
+                    number,
+                    start + 6,
+                    f"{who}: colour {colour!r} given for a round without opponent; read as -",
+                )
+            return TrfRoundEntry(round_number, None, "-", result)
+        if result in _BYE_CODES:
+            self.error(
+                number,
+                start + 8,
+                f"{who}: result {result!r} is a bye but opponent {opponent} is given "
+                f"at columns {start + 1}-{start + 4}",
+            )
+            return None
+        return TrfRoundEntry(round_number, opponent, colour, result)
+
+    # -- after all lines
+
+    def finish(self) -> None:
+        t = self.t
+        self.resolve_dates()
+        if self.r142 and self.xxr and self.r142[0] != self.xxr[0]:
+            self.warn(
+                self.xxr[1],
+                5,
+                f"XXR says {self.xxr[0]} rounds, record 142 on line {self.r142[1]} says "
+                f"{self.r142[0]}; 142 is used",
+            )
+        declared = self.r142 or self.xxr
+        t.rounds_declared = declared[0] if declared else None
+        # TRF-2026 replaces 013 by 310; a file carrying both describes the same teams twice.
+        t.teams = self.teams_310 or self.teams_013
+        if not t.players:
+            self.error(0, None, "no player records (001): nothing to import")
+            return
+        self.check_players()
+        self.check_pairings()
+        self.check_points()
+        self.check_references()
+
+    def resolve_dates(self) -> None:
+        t = self.t
+        start_text, start_line = self.date_texts.get("042", ("", 0))
+        end_text, end_line = self.date_texts.get("052", ("", 0))
+        starts, ends = _date_candidates(start_text), _date_candidates(end_text)
+        # Read 042 and 052 together: "11.09.26"-"12.04.01" is YY.MM.DD because the other reading ends first.
+        pairs = [(s, e) for s in starts for e in ends if s <= e]
+        if pairs:
+            t.start_date, t.end_date = pairs[0]
+        else:
+            t.start_date = starts[0] if starts else None
+            t.end_date = ends[0] if ends else None
+            if t.start_date and t.end_date:
+                self.warn(end_line, 5, f"end date {t.end_date} is before the start date {t.start_date}")
+        for code, text, line_number, value in (
+            ("042", start_text, start_line, t.start_date),
+            ("052", end_text, end_line, t.end_date),
+        ):
+            if text and value is None:
+                self.warn(line_number, 5, f"record {code}: date {text!r} not understood")
+            if not text:
+                self.warn(0, None, f"no {'start' if code == '042' else 'end'} date (record {code})")
+        if not t.name:
+            self.warn(0, None, "no tournament name (record 012)")
+        for round_number, text, line_number, column in self.round_date_texts:
+            candidates = _date_candidates(text, near=t.start_date or t.end_date)
+            week = dt.timedelta(days=7)
+            low = t.start_date - week if t.start_date else dt.date.min
+            high = (t.end_date or t.start_date) + week if (t.end_date or t.start_date) else dt.date.max
+            inside = [c for c in candidates if low <= c <= high]
+            chosen = (inside or candidates or [None])[0]
+            if chosen is None:
+                self.warn(
+                    line_number, column, f"record 132: round {round_number} date {text!r} not understood"
+                )
+            elif not inside and (t.start_date or t.end_date):
+                self.warn(
+                    line_number,
+                    column,
+                    f"record 132: round {round_number} date {chosen} is outside the tournament dates",
+                )
+            while len(t.round_dates) < round_number:
+                t.round_dates.append(None)
+            t.round_dates[round_number - 1] = chosen
+        while t.round_dates and t.round_dates[-1] is None:
+            t.round_dates.pop()
+
+    def check_players(self) -> None:
+        t = self.t
+        seen: dict[int, TrfPlayer] = {}
+        unique: list[TrfPlayer] = []
+        for player in t.players:
+            if player.start_rank in seen:
+                self.error(
+                    player.line,
+                    5,
+                    f"starting rank {player.start_rank} used twice (also on line "
+                    f"{seen[player.start_rank].line})",
+                )
+                continue
+            seen[player.start_rank] = player
+            unique.append(player)
+        t.players = sorted(unique, key=lambda p: p.start_rank)
+        if t.players_declared is not None and t.players_declared != len(t.players):
+            self.warn(
+                0, None, f"record 062 declares {t.players_declared} players, the file has {len(t.players)}"
+            )
+        played = t.rounds_played
+        if t.rounds_declared is not None and t.rounds_declared < played:
+            self.warn(
+                0, None, f"{t.rounds_declared} rounds declared (142/XXR) but results reach round {played}"
+            )
+        for round_number in range(1, played + 1):
+            pab = [p.start_rank for p in t.players if (e := p.entry(round_number)) and e.result == "U"]
+            if len(pab) > 1:
+                self.warn(
+                    0,
+                    None,
+                    f"round {round_number}: {len(pab)} pairing-allocated byes (U) for players "
+                    f"{pab}; TRF allows at most one per round",
+                )
+
+    def check_pairings(self) -> None:
+        by_rank = {p.start_rank: p for p in self.t.players}
+        for player in self.t.players:
+            for entry in player.rounds:
+                if entry.opponent is None:
+                    continue
+                column = 92 + 10 * (entry.round - 1)
+                who = f"round {entry.round}: player {player.start_rank} ({player.name or 'no name'})"
+                opponent = by_rank.get(entry.opponent)
+                if entry.opponent == player.start_rank:
+                    self.error(player.line, column, f"{who} is paired with himself")
+                    continue
+                if opponent is None:
+                    self.error(
+                        player.line,
+                        column,
+                        f"{who} is paired with {entry.opponent}, but there is no "
+                        f"player with starting rank {entry.opponent}",
+                    )
+                    continue
+                other = opponent.entry(entry.round)
+                if other is None or other.opponent != player.start_rank:
+                    said = (
+                        "nothing"
+                        if other is None
+                        else ("a bye" if other.opponent is None else f"opponent {other.opponent}")
+                    )
+                    self.error(
+                        player.line,
+                        column,
+                        f"{who} says he played {entry.opponent} "
+                        f"({opponent.name or 'no name'}) as {_colour_name(entry.colour)},"
+                        f" but line {opponent.line} of player {entry.opponent} shows "
+                        f"{said} in round {entry.round}",
+                    )
+                    continue
+                if player.start_rank > entry.opponent:
+                    continue  # each pairing checked once, from the lower starting rank
+                if entry.colour == other.colour and entry.colour in ("w", "b"):
+                    self.error(
+                        player.line,
+                        column + 5,
+                        f"{who} and player {entry.opponent} (line {opponent.line})"
+                        f" both have {_colour_name(entry.colour)}",
+                    )
+                elif (entry.colour == "-") != (other.colour == "-") and (
+                    entry.result in "1=0WDL" and entry.result
+                ):
+                    self.warn(
+                        player.line,
+                        column + 5,
+                        f"{who} vs {entry.opponent}: only one side gives a colour; the other is inferred",
+                    )
+                elif entry.colour == other.colour == "-" and entry.result and entry.result in "1=0":
+                    self.warn(
+                        player.line,
+                        column + 5,
+                        f"{who} vs {entry.opponent}: played game without colours; "
+                        "the lower starting rank is taken as white",
+                    )
+                if not (_MIRROR.get(entry.result) == other.result or (entry.result == other.result == "-")):
+                    self.error(
+                        player.line,
+                        column + 7,
+                        f"{who} has result {entry.result or 'blank'!r} against "
+                        f"{entry.opponent}, who has {other.result or 'blank'!r} "
+                        f"(line {opponent.line}): impossible combination",
+                    )
+                elif entry.result == "":
+                    self.warn(
+                        player.line, column + 7, f"{who} vs {entry.opponent}: no result (not played yet)"
+                    )
+
+    def points_table(self) -> dict[str, float]:
+        """Points per kind of result under 162 (TRF-2026) and XXS (JaVaFo), defaults from TRF §2.2."""
+        s = self.t.scoring
+        win, draw, loss, absent = s.get("W", 1.0), s.get("D", 0.5), s.get("L", 0.0), s.get("A", 0.0)
+        table = {
+            "win": win,
+            "draw": draw,
+            "loss": loss,
+            "forfeit_win": win,
+            "forfeit_loss": absent,
+            "fpb": win,
+            "hpb": draw,
+            "zpb": absent,
+            "pab": s.get("P", win),
+        }
+        x = self.xxs
+        for key, names in (
+            ("win", ("W", "WW", "BW")),
+            ("draw", ("D", "WD", "BD")),
+            ("loss", ("WL", "BL")),
+            ("forfeit_win", ("FW",)),
+            ("forfeit_loss", ("FL",)),
+            ("fpb", ("FPB",)),
+            ("hpb", ("HPB",)),
+            ("zpb", ("ZPB",)),
+            ("pab", ("PAB",)),
+        ):
+            for name in names:
+                if name in x:
+                    table[key] = x[name]
+        return table
+
+    def check_points(self) -> None:
+        table = self.points_table()
+        kind_of = {
+            "1": "win",
+            "W": "win",
+            "=": "draw",
+            "D": "draw",
+            "0": "loss",
+            "L": "loss",
+            "+": "forfeit_win",
+            "-": "forfeit_loss",
+        }
+        bye_kind = {HALF_POINT_BYE: "hpb", FULL_POINT_BYE: "fpb", PAIRING_BYE: "pab", ZERO_POINT_BYE: "zpb"}
+        for player in self.t.players:
+            if player.points is None:
+                continue
+            total = 0.0
+            blank_byes: list[int] = []
+            for entry in player.rounds:
+                if entry.opponent is None:
+                    total += table[bye_kind[_BYE_RESULT[entry.result]]]
+                    if entry.result == "":
+                        blank_byes.append(entry.round)
+                elif entry.result:
+                    total += table[kind_of[entry.result]]
+            if abs(total - player.points) < 1e-6:
+                continue
+            difference = player.points - total
+            if blank_byes and 0 < difference <= table["fpb"] * len(blank_byes) + 1e-6:
+                # Swiss-Manager exports a requested half-point bye (sometimes a full one) as a blank result,
+                # which TRF defines as a zero-point bye, yet counts it in the points column (data/trf/README).
+                rounds = ", ".join(str(r) for r in blank_byes)
+                self.warn(
+                    player.line,
+                    81,
+                    f"player {player.start_rank}: points column {player.points:g} counts {difference:g} "
+                    f"point(s) for the blank-result bye in round {rounds}, but TRF reads a blank result as a "
+                    f"zero-point bye (results total {total:g}); the points column is not used and those "
+                    "rounds are not rated either way",
+                )
+            else:
+                self.warn(
+                    player.line,
+                    81,
+                    f"player {player.start_rank}: points column {player.points:g} "
+                    f"disagrees with the results, which total {total:g}",
+                )
+
+    def check_references(self) -> None:
+        t = self.t
+        ranks = {p.start_rank for p in t.players}
+        for team in t.teams:
+            missing = [m for m in team.members if m not in ranks]
+            if missing:
+                self.warn(
+                    team.line, None, f"team {team.name!r}: players {missing} are not in the player list"
+                )
+        for record in t.national_ratings:
+            if record.start_rank not in ranks:
+                self.warn(
+                    record.line,
+                    5,
+                    f"national record {record.federation}: starting rank "
+                    f"{record.start_rank} is not in the player list",
+                )
+
+
+def _colour_name(colour: str) -> str:
+    return {"w": "white", "b": "black"}.get(colour, "no colour")
+
+
+def parse_trf(data: bytes | str, *, source_name: str = "") -> TrfParseResult:
+    """Read a TRF file (TRF16, TRF06 or TRF-2026; any encoding, any line ending). Never raises on bad input.
+
+    The result carries everything that could be read plus ``problems``; any problem of severity ``error``
+    means the file must be refused (``result.ok`` is False).
+    """
+    text, encoding = _decode(data)
+    reader = _Reader(_LINE_BREAK.split(text))
+    reader.read()
+    try:
+        reader.finish()
+    except Exception as exc:  # see _Reader.read: report, never crash an upload
+        reader.error(0, None, f"could not check the file ({type(exc).__name__}: {exc})")
+    problems = sorted(reader.problems, key=lambda p: (p.line, p.column or 0))
+    return TrfParseResult(
+        tournament=reader.t,
+        problems=problems,
+        source_name=source_name,
+        encoding=encoding,
+        version=reader.version,
+        unknown_records=reader.unknown,
+    )
+
+
+# --------------------------------------------------------------------------------------------------- games
+
+
+def games(result: TrfParseResult | TrfTournament) -> list[TrfGame]:
+    """Every pairing once, ordered by round then the lower starting rank; byes have ``black`` None.
+
+    Pairings the parser reported as errors (not mutual, impossible results) are left out.
+    """
+    tournament = result.tournament if isinstance(result, TrfParseResult) else result
+    by_rank = {p.start_rank: p for p in tournament.players}
+    found: list[TrfGame] = []
+    for player in tournament.players:
+        for entry in player.rounds:
+            if entry.opponent is None:
+                found.append(TrfGame(entry.round, player.start_rank, None, _BYE_RESULT[entry.result]))
+                continue
+            if entry.opponent <= player.start_rank and entry.opponent in by_rank:
+                continue  # taken from the opponent's (lower starting rank) line
+            opponent = by_rank.get(entry.opponent)
+            other = opponent.entry(entry.round) if opponent else None
+            if other is None or other.opponent != player.start_rank:
+                continue
+            game = _game(entry, other, player.start_rank, entry.opponent)
+            if game is not None:
+                found.append(game)
+    found.sort(key=lambda g: (g.round, g.black is None, min(g.white, g.black or g.white)))
+    return found
+
+
+def _game(a: TrfRoundEntry, b: TrfRoundEntry, rank_a: int, rank_b: int) -> TrfGame | None:
+    """The game between a (lower starting rank) and b, white first; None when the two lines disagree."""
+    if a.colour == b.colour and a.colour != "-":
+        return None
+    a_is_white = a.colour == "w" or (a.colour == "-" and b.colour != "w")
+    white, black = (a, b) if a_is_white else (b, a)
+    white_rank, black_rank = (rank_a, rank_b) if a_is_white else (rank_b, rank_a)
+    if white.result in ("+", "-"):
+        code = {("+", "-"): WHITE_FORFEIT_WIN, ("-", "+"): BLACK_FORFEIT_WIN, ("-", "-"): DOUBLE_FORFEIT}.get(
+            (white.result, black.result)
+        )
+    elif _MIRROR.get(white.result) == black.result:
+        code = _GAME_RESULT[white.result]
+    else:
+        code = None
+    return None if code is None else TrfGame(a.round, white_rank, black_rank, code)
+
+
+# -------------------------------------------------------------------------------------------------- writer
+
+
+def _cut(text: str, width: int) -> str:
+    return text[:width].ljust(width)
+
+
+def _points_text(points: float | None) -> str:
+    """TRF's ``11.5`` format; more decimals only when a scoring system needs them."""
+    if points is None:
+        return ""
+    text = f"{points:.1f}"
+    return text if float(text) == points else f"{points:g}"
+
+
+def _birth_text(date: dt.date | None, year: int | None) -> str:
+    if date is not None:
+        return f"{date.year:04d}/{date.month:02d}/{date.day:02d}"
+    return f"{year:04d}/00/00" if year else ""
+
+
+def _player_line(player: TrfPlayer, rounds: int) -> str:
+    # 001 layout (TRF §2.1): 5-8 rank, 10 sex, 11-13 title, 15-47 name, 49-52 rating, 54-56 federation,
+    # 58-68 FIDE ID, 70-79 birth date, 81-84 points, 86-89 rank, rounds from 92 every 10 columns.
+    head = (
+        f"001 {player.start_rank:>4} {_cut(player.sex, 1)}{_cut(player.title, 3)} {_cut(player.name, 33)} "
+        f"{player.rating or '':>4} {_cut(player.federation, 3)} {player.fide_id[:11]:>11} "
+        f"{_birth_text(player.birth_date, player.birth_year):<10} {_points_text(player.points):>4} "
+        f"{player.rank or '':>4}  "
+    )
+    by_round = {entry.round: entry for entry in player.rounds}
+    cells = []
+    for round_number in range(1, rounds + 1):
+        entry = by_round.get(round_number)
+        if entry is None:
+            cells.append(" " * 10)
+        else:
+            opponent = "0000" if entry.opponent is None else f"{entry.opponent:>4}"
+            colour = "-" if entry.opponent is None else (entry.colour or "-")
+            cells.append(f"{opponent} {colour} {entry.result or ' '}  ")
+    return (head + "".join(cells)).rstrip()
+
+
+def _national_line(record: TrfNationalRating) -> str:
+    # NRS (TRF-2026): the 001 columns; 11-13 national classification, 49-52 national rating,
+    # 54-56 national origin, 58-68 national number.
+    r = record
+    return (
+        f"{_cut(r.federation, 3)} {r.start_rank:>4} {_cut(r.sex, 1)}{_cut(r.classification, 3)} "
+        f"{_cut(r.name, 33)} {r.rating or '':>4} {_cut(r.origin, 3)} {r.national_id[:11]:>11} "
+        f"{_birth_text(r.birth_date, r.birth_year)}"
+    ).rstrip()
+
+
+def _team_line(team: TrfTeam) -> str:
+    # 310 (TRF-2026): 5-7 number, 9-40 name, 42-46 nickname, 48-53 strength, 55-60 match points,
+    # 62-67 game points, 69-71 rank, players from 74-77 every 5 columns.
+    head = (
+        f"310 {team.number:>3} {_cut(team.name, 32)} {_cut(team.nickname, 5)} {team.strength or '':>6} "
+        f"{_points_text(team.match_points):>6} {_points_text(team.game_points):>6} {team.rank or '':>3} "
+    )
+    return (head + "".join(f" {member:>4}" for member in team.members)).rstrip()
+
+
+def write_trf(event: TrfTournament, *, line_ending: str = "\r\n", comment: str | None = None) -> str:
+    """The tournament as TRF-2026 text (formats.md §2.4).
+
+    Lines end with CR LF (TRF: "each line shall have a CR as last character"). Declared counts (062, 072,
+    082) are recomputed from the data; records kept verbatim by the parser are written back at the end.
+    """
+    t = event
+    lines: list[str] = []
+    if comment:
+        lines += [f"### {text}".rstrip() for text in comment.splitlines()]
+
+    def text(code: str, value: str) -> None:
+        if value:
+            lines.append(f"{code} {value}")
+
+    text("012", t.name)
+    text("022", t.city)
+    text("032", t.federation)
+    if t.start_date:
+        lines.append(f"042 {t.start_date:%Y/%m/%d}")
+    if t.end_date:
+        lines.append(f"052 {t.end_date:%Y/%m/%d}")
+    lines.append(f"062 {len(t.players)}")
+    lines.append(f"072 {sum(1 for p in t.players if p.rating)}")
+    if t.teams:
+        lines.append(f"082 {len(t.teams)}")
+    text("092", t.tournament_type)
+    text("102", t.chief_arbiter)
+    for arbiter in t.deputy_arbiters:
+        text("112", arbiter)
+    text("122", t.time_control)
+    if t.rounds_declared is not None:
+        lines.append(f"142 {t.rounds_declared}")
+    text("152", t.initial_colour)
+    if t.scoring:
+        # 162: result letter at 6, points at 7-10, repeated every 9 columns
+        lines.append(
+            ("162  " + "".join(f"{code}{points:4.1f}    " for code, points in t.scoring.items())).rstrip()
+        )
+    if t.nrs_federation or t.starting_rank_method:
+        lines.append(f"172 {_cut(t.nrs_federation, 3)} {t.starting_rank_method}".rstrip())
+    for code in ("182", "192", "202", "212", "222", "352", "362"):
+        text(code, getattr(t, _TEXT_RECORDS[code]))
+    if any(t.round_dates):
+        cells = "".join(f"{date:%y/%m/%d}  " if date else " " * 10 for date in t.round_dates)
+        lines.append(("132" + " " * 88 + cells).rstrip())
+    rounds = max((entry.round for p in t.players for entry in p.rounds), default=0)
+    lines += [_player_line(player, rounds) for player in sorted(t.players, key=lambda p: p.start_rank)]
+    lines += [_national_line(record) for record in t.national_ratings]
+    lines += [_team_line(team) for team in t.teams]
+    for bye in t.byes:
+        lines.append(f"240 {bye.kind} {bye.round:>3}" + "".join(f" {player:>4}" for player in bye.ids))
+    lines += [record.text for record in t.records]
+    return line_ending.join(lines) + line_ending
