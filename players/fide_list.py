@@ -1,0 +1,727 @@
+"""FIDE rating-list downloads (https://ratings.fide.com/download_lists.phtml): streaming reader and writers.
+
+Pure: no Django. ``iter_fide_list`` reads every layout FIDE has published (reference/formats.md §4): the
+combined TXT with the FOA column (``players_list_foa.txt``), the combined "legacy" TXT without it, the
+single-type standard / rapid / blitz TXT lists, the pre-2012 single list and the XML. Column offsets come
+from the header line (the header tokens start where the fields start), never from constants alone. It
+streams: one row at a time, memory independent of the file size (the combined list has 1.9 million lines).
+Problems in a line (a bad ID, a rating that is not a number) are reported and never stop the file; only
+an unrecognisable header does (``FideListFormatError``). ``events``/``players`` services persist the rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any, Literal
+from xml.etree.ElementTree import ParseError, XMLParser
+from xml.sax.saxutils import escape
+
+__all__ = [
+    "RATING_TYPES",
+    "FideListRating",
+    "FideListRow",
+    "FideListProblem",
+    "FideListFormatError",
+    "FideListLayout",
+    "FideListReader",
+    "iter_fide_list",
+    "write_fide_list_txt",
+    "write_fide_list_xml",
+    "write_fide_list_csv",
+    "COMBINED_FOA_HEADER",
+    "COMBINED_LEGACY_HEADER",
+]
+
+RATING_TYPES = ("standard", "rapid", "blitz")
+_TYPE_PREFIX = {"standard": "S", "rapid": "R", "blitz": "B"}
+
+# Exact header of players_list_foa.txt (formats.md §4.2); every token starts where its field starts.
+COMBINED_FOA_HEADER = (
+    "ID Number      Name                                                         Fed Sex Tit  WTit OTit"
+    "           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag"
+)
+COMBINED_LEGACY_HEADER = (
+    "ID Number      Name                                                         Fed Sex Tit  WTit OTit"
+    "           SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag"
+)
+_SINGLE_HEADER_HEAD = COMBINED_FOA_HEADER[:113]  # single-type lists share the columns up to FOA [109,113)
+
+# Header token (lower case) -> field key. Keys "single.*" are the one rating of a single-type list.
+_LABELS = {
+    "id": "id",
+    "name": "name",
+    "fed": "federation",
+    "sex": "sex",
+    "tit": "title",
+    "titl": "title",
+    "wtit": "women_title",
+    "otit": "other_titles",
+    "foa": "foa_title",
+    "srtng": "standard.rating",
+    "sgm": "standard.games",
+    "sk": "standard.k",
+    "rrtng": "rapid.rating",
+    "rgm": "rapid.games",
+    "rk": "rapid.k",
+    "brtng": "blitz.rating",
+    "bgm": "blitz.games",
+    "bk": "blitz.k",
+    "rtng": "single.rating",
+    "gms": "single.games",
+    "games": "single.games",
+    "game": "single.games",
+    "k": "single.k",
+    "b-day": "birth_year",
+    "born": "birth_year",
+    "flag": "flag",
+}
+_IGNORED_LABELS = {"number"}  # "ID Number" is one field
+_MONTH_TOKEN = re.compile(r"[a-z]{3}\d{2}")  # the rating column of a single-type list is headed by its month
+_FOA_CODES = ("AWGM", "AWIM", "AWFM", "AWCM", "AGM", "AIM", "AFM", "ACM")
+_TITLES = {  # pre-2012 lists used one-letter titles
+    "g": "GM",
+    "m": "IM",
+    "f": "FM",
+    "c": "CM",
+    "wg": "WGM",
+    "wm": "WIM",
+    "wf": "WFM",
+    "wc": "WCM",
+}
+_XML_FIELDS = (
+    "fideid",
+    "name",
+    "country",
+    "sex",
+    "title",
+    "w_title",
+    "o_title",
+    "foa_title",
+    "rating",
+    "games",
+    "k",
+    "rapid_rating",
+    "rapid_games",
+    "rapid_k",
+    "blitz_rating",
+    "blitz_games",
+    "blitz_k",
+    "birthday",
+    "flag",
+)
+_XML_PREFIX = {"standard": "", "rapid": "rapid_", "blitz": "blitz_"}
+_MAX_KEPT_PROBLEMS = 10_000  # FideListReader.problems keeps this many; the count goes on
+
+
+# --------------------------------------------------------------------------------------------------- data
+
+
+@dataclass(slots=True)  # not frozen: a frozen __init__ costs 3x, and there are 2 million rows
+class FideListRating:
+    """One rating type of one row: rating (None: unrated, FIDE writes 0), games in the period, K."""
+
+    rating: int | None
+    games: int = 0
+    k_factor: int | None = None
+
+
+@dataclass(slots=True)
+class FideListRow:
+    fide_id: int
+    name: str  # as FIDE writes it: "Surname, Given names" (mononyms have no comma)
+    surname: str
+    given_names: str
+    federation: str
+    sex: str = ""  # "M" / "F"
+    title: str = ""
+    women_title: str = ""
+    other_titles: tuple[str, ...] = ()
+    foa_title: str = ""
+    standard: FideListRating | None = None  # None: the file has no such rating type
+    rapid: FideListRating | None = None
+    blitz: FideListRating | None = None
+    birth_year: int | None = None
+    flag: str = ""  # "i" inactive, "w" woman, "wi" both
+    line: int = field(default=0, compare=False)
+
+    @property
+    def inactive(self) -> bool:
+        return "i" in self.flag.lower()
+
+    @property
+    def woman(self) -> bool:
+        return "w" in self.flag.lower()
+
+    def rating(self, rating_type: str) -> FideListRating | None:
+        return getattr(self, rating_type)
+
+
+@dataclass(frozen=True)
+class FideListProblem:
+    """``line``: 1-based line of a TXT file, or the 1-based number of the ``<player>`` element in an XML."""
+
+    line: int
+    column: int | None
+    severity: Literal["error", "warning"]
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
+        return f"{where}: {self.severity}: {self.message}"
+
+
+class FideListFormatError(ValueError):
+    """The file is not a FIDE rating list this reader knows (unrecognisable header / root element)."""
+
+
+@dataclass(frozen=True)
+class FideListLayout:
+    kind: Literal["txt", "xml"]
+    rating_types: tuple[str, ...]
+    fields: dict[str, tuple[int, int | None]] = field(default_factory=dict)  # TXT: key -> [start, end)
+    header: str = ""
+
+    @property
+    def has_foa(self) -> bool:
+        return "foa_title" in self.fields
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    surname, comma, given = name.partition(",")
+    return surname.strip(), given.strip() if comma else ""
+
+
+def _title(text: str) -> str:
+    return _TITLES.get(text.lower(), text) if text else ""
+
+
+# -------------------------------------------------------------------------------------------- TXT header
+
+
+def _split_token(token: str) -> list[str] | None:
+    """``titlfed`` -> [``titl``, ``fed``]: the pre-2012 header glues some labels together."""
+    if token in _LABELS or token in _IGNORED_LABELS or _MONTH_TOKEN.fullmatch(token):
+        return [token]
+    for cut in range(len(token) - 1, 0, -1):
+        head = token[:cut]
+        if head in _LABELS or _MONTH_TOKEN.fullmatch(head):
+            rest = _split_token(token[cut:])
+            if rest is not None:
+                return [head, *rest]
+    return None
+
+
+def _txt_layout(header: str, rating_type: str | None) -> FideListLayout:
+    starts: list[tuple[int, str]] = []
+    unknown: list[str] = []
+    for match in re.finditer(r"\S+", header):
+        parts = _split_token(match.group().lower())
+        if parts is None:
+            unknown.append(match.group())
+            continue
+        position = match.start()
+        for part in parts:
+            if part not in _IGNORED_LABELS:
+                key = "single.rating" if _MONTH_TOKEN.fullmatch(part) else _LABELS[part]
+                starts.append((position, key))
+            position += len(part)
+    keys = [key for _, key in starts]
+    has_rating = any(key.endswith(".rating") for key in keys)
+    if "id" not in keys or "name" not in keys or not has_rating or len(set(keys)) != len(keys) or unknown:
+        why = f"unknown column(s) {unknown}" if unknown else "expected ID, Name and a rating column"
+        raise FideListFormatError(f"line 1: not a FIDE rating-list header ({why}): {header[:120]!r}")
+    typed = [key.split(".")[0] for key in keys if key.endswith(".rating") and not key.startswith("single.")]
+    single = "single.rating" in keys or (len(typed) == 1 and any(k.startswith("single.") for k in keys))
+    # A single-type list: FIDE heads its rating with the month (OCT26), so the caller names the type;
+    # a header written by write_fide_list_txt without a date says it (SRtng / RRtng / BRtng).
+    single_type = rating_type or (typed[0] if len(typed) == 1 else "standard")
+    fields: dict[str, tuple[int, int | None]] = {}
+    for index, (start, key) in enumerate(starts):
+        end = starts[index + 1][0] if index + 1 < len(starts) else None
+        if single and "." in key:
+            key = f"{single_type}.{key.split('.', 1)[1]}"
+        fields[key] = (start, end)
+    types = tuple(t for t in RATING_TYPES if f"{t}.rating" in fields)
+    return FideListLayout("txt", types, fields, header)
+
+
+# -------------------------------------------------------------------------------------------- the reader
+
+
+def _chunks(stream: Any) -> Iterator[str | bytes]:
+    """Text or bytes pieces of a binary/text file object, or of an iterable of lines."""
+    if hasattr(stream, "read"):
+        while chunk := stream.read(1 << 16):
+            yield chunk
+        return
+    for item in stream:
+        if isinstance(item, bytes | bytearray):
+            yield bytes(item) if item.endswith(b"\n") else bytes(item) + b"\n"
+        else:
+            yield item if item.endswith("\n") else item + "\n"
+
+
+def _decode_line(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+
+
+class _XmlTarget:
+    """ElementTree parser target: one dict per <player>, no tree kept, so memory stays bounded."""
+
+    def __init__(self) -> None:
+        self.players: list[dict[str, str]] = []
+        self.current: dict[str, str] | None = None
+        self.text = ""
+        self.root: str | None = None
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        if self.root is None:
+            self.root = tag
+        elif tag == "player":
+            self.current = {}
+        self.text = ""
+
+    def end(self, tag: str) -> None:
+        current = self.current
+        if current is not None:
+            if tag == "player":
+                self.players.append(current)
+                self.current = None
+            else:
+                current[tag] = self.text.strip()
+
+    def data(self, data: str) -> None:
+        self.text += data
+
+    def close(self) -> None:
+        return None
+
+
+class FideListReader:
+    """Iterate a FIDE list: ``for row in FideListReader(stream): ...``; then ``.problems``, ``.layout``.
+
+    ``stream``: a binary or text file object, or an iterable of lines (str or bytes). ``rating_type``
+    names the rating of a single-type list (FIDE heads it with the month, e.g. ``OCT26``; default
+    standard). ``on_problem`` receives every problem as it is found; ``problems`` keeps the first 10,000
+    (``problem_count`` counts all).
+    """
+
+    def __init__(
+        self,
+        stream: IO[bytes] | IO[str] | Iterable[str] | Iterable[bytes],
+        *,
+        rating_type: str | None = None,
+        on_problem: Callable[[FideListProblem], None] | None = None,
+    ):
+        if rating_type is not None and rating_type not in RATING_TYPES:
+            raise ValueError(f"rating_type must be one of {RATING_TYPES}, not {rating_type!r}")
+        self.stream = stream
+        self.rating_type = rating_type
+        self.on_problem = on_problem
+        self.problems: list[FideListProblem] = []
+        self.problem_count = 0
+        self.layout: FideListLayout | None = None
+
+    def problem(self, line: int, column: int | None, severity: str, message: str) -> None:
+        problem = FideListProblem(line, column, severity, message)  # type: ignore[arg-type]
+        self.problem_count += 1
+        if len(self.problems) < _MAX_KEPT_PROBLEMS:
+            self.problems.append(problem)
+        if self.on_problem is not None:
+            self.on_problem(problem)
+
+    def __iter__(self) -> Iterator[FideListRow]:
+        chunks = _chunks(self.stream)
+        first: Any = None
+        for chunk in chunks:
+            first = chunk if first is None else first + chunk  # leading blank lines keep their numbers
+            stripped = chunk.lstrip(b"\xef\xbb\xbf \t\r\n" if isinstance(chunk, bytes) else "\ufeff \t\r\n")
+            if stripped:
+                break
+        else:
+            raise FideListFormatError("the file is empty")
+        if isinstance(first, bytes):
+            first = first.removeprefix(b"\xef\xbb\xbf")
+            is_xml = first.lstrip().startswith(b"<")
+        else:
+            first = first.removeprefix("\ufeff")
+            is_xml = first.lstrip().startswith("<")
+        if is_xml:
+            yield from self._iter_xml(first, chunks)
+        else:
+            yield from self._iter_txt(first, chunks)
+
+    # -- TXT
+
+    def _lines(self, first: str | bytes, chunks: Iterator[str | bytes]) -> Iterator[str]:
+        newline = b"\n" if isinstance(first, bytes) else "\n"
+        buffer = first
+        for chunk in chunks:
+            buffer += chunk  # type: ignore[operator]
+            if newline not in chunk:
+                continue
+            *lines, buffer = buffer.split(newline)  # type: ignore[arg-type]
+            for line in lines:
+                yield _decode_line(line) if isinstance(line, bytes) else line
+        parts = buffer.split(newline)  # type: ignore[arg-type]
+        for line in parts:
+            if line:
+                yield _decode_line(line) if isinstance(line, bytes) else line
+
+    def _iter_txt(self, first: str | bytes, chunks: Iterator[str | bytes]) -> Iterator[FideListRow]:
+        lines = self._lines(first, chunks)
+        number = 0
+        for raw in lines:
+            number += 1
+            header = raw.rstrip("\r\n")
+            if header.strip():
+                break
+        else:
+            raise FideListFormatError("the file has no header line")
+        self.layout = layout = _txt_layout(header.rstrip(), self.rating_type)
+        parse = self._line_parser(layout)
+        for raw in lines:
+            number += 1
+            line = raw.rstrip("\r\n")
+            if not line.strip():
+                continue
+            row = parse(line, number)
+            if row is not None:
+                yield row
+
+    def _line_parser(self, layout: FideListLayout) -> Callable[[str, int], FideListRow | None]:
+        fields = layout.fields
+        otit_start, otit_end = fields.get("other_titles", (0, None))
+        otit_width = otit_end - otit_start if "other_titles" in fields and otit_end is not None else None
+        next_is_foa = "foa_title" in fields and fields["foa_title"][0] == otit_end
+        rating_types = layout.rating_types
+        name_column = fields["name"][0] + 1
+        problem = self.problem
+        spans_by_shift: dict[int, tuple[tuple[str, int, int | None], ...]] = {}
+
+        def spans(shift: int) -> tuple[tuple[str, int, int | None], ...]:
+            """Field slices; fields after OTit move right by ``shift`` when OTit overflows."""
+            if shift not in spans_by_shift:
+                moved = []
+                for key, (start, end) in fields.items():
+                    if otit_end is not None and start >= otit_end:
+                        start += shift
+                    if otit_end is not None and end is not None and end >= otit_end:
+                        end += shift
+                    moved.append((key, start, end))
+                spans_by_shift[shift] = tuple(moved)
+            return spans_by_shift[shift]
+
+        def overflow(line: str) -> int:
+            """Columns by which OTit overflows its field (FIDE writes "SI,FI,LSI,SLI,NAAFM": 163 chars)."""
+            token = line[otit_start:].split(" ", 1)[0]
+            if otit_width is None or len(token) <= otit_width:
+                return 0
+            if next_is_foa:
+                titles = next((token[: -len(c)] for c in _FOA_CODES if token.endswith(c)), token)
+            else:
+                titles = token.rstrip("0123456789")
+            return max(0, len(titles) - otit_width)
+
+        def bad_number(line_number: int, key: str, value: str, shift: int) -> None:
+            column = next(start for k, start, _ in spans(shift) if k == key) + 1
+            what = key.replace(".k", " K").replace(".", " ").replace("_", " ")
+            problem(line_number, column, "warning", f"{what} {value!r} is not a number; ignored")
+
+        number_keys = (
+            "birth_year",
+            *(f"{t}.{part}" for t in rating_types for part in ("rating", "games", "k")),
+        )
+        rating_keys = tuple((t, f"{t}.rating", f"{t}.games", f"{t}.k") for t in rating_types)
+        has_otit = otit_width is not None
+
+        def parse(line: str, line_number: int) -> FideListRow | None:
+            shift = overflow(line) if has_otit and line[otit_start : otit_start + 1] not in ("", " ") else 0
+            v = {key: line[start:end].strip() for key, start, end in spans(shift)}
+            id_text = v["id"]
+            if not (id_text.isdigit() and id_text.isascii()) or int(id_text) == 0:
+                problem(line_number, 1, "error", f"FIDE ID {id_text!r} is not a number; row skipped")
+                return None
+            numbers: dict[str, int | None] = {}
+            for key in number_keys:
+                value = v.get(key, "")
+                if value.isdigit() and value.isascii():
+                    numbers[key] = int(value)
+                else:
+                    numbers[key] = None
+                    if value:
+                        bad_number(line_number, key, value, shift)
+            ratings = {
+                t: FideListRating(numbers[r] or None, numbers[g] or 0, numbers[k] or None)
+                for t, r, g, k in rating_keys
+            }
+            name = v["name"]
+            if not name:
+                problem(line_number, name_column, "warning", "no name")
+            surname, given = _split_name(name)
+            other = v.get("other_titles", "")
+            return FideListRow(
+                int(id_text),
+                name,
+                surname,
+                given,
+                v.get("federation", ""),
+                v.get("sex", ""),
+                _title(v.get("title", "")),
+                v.get("women_title", ""),
+                tuple(t.strip() for t in other.split(",") if t.strip()) if other else (),
+                v.get("foa_title", ""),
+                ratings.get("standard"),
+                ratings.get("rapid"),
+                ratings.get("blitz"),
+                numbers["birth_year"] or None,
+                v.get("flag", ""),
+                line_number,
+            )
+
+        return parse
+
+    # -- XML
+
+    def _iter_xml(self, first: str | bytes, chunks: Iterator[str | bytes]) -> Iterator[FideListRow]:
+        target = _XmlTarget()
+        parser = XMLParser(target=target)
+        count = 0
+        self.layout = None
+        pending = [first]
+        try:
+            while True:
+                for chunk in pending:
+                    parser.feed(chunk)
+                if target.root is not None and target.root != "playerslist":
+                    raise FideListFormatError(f"XML root element is <{target.root}>, expected <playerslist>")
+                for player in target.players:
+                    count += 1
+                    if self.layout is None:
+                        self.layout = self._xml_layout(player)
+                    row = self._xml_row(player, count)
+                    if row is not None:
+                        yield row
+                target.players.clear()
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending = [chunk]
+            parser.close()
+        except ParseError as exc:
+            if count == 0 and not target.players:
+                raise FideListFormatError(f"not a FIDE XML list: {exc}") from exc
+            self.problem(
+                count + 1, None, "error", f"XML broken after player {count}: {exc}; rest of file skipped"
+            )
+        for player in target.players:  # anything completed before close()
+            count += 1
+            row = self._xml_row(player, count)
+            if row is not None:
+                yield row
+        if self.layout is None:
+            self.layout = FideListLayout("xml", ())
+
+    def _xml_layout(self, player: dict[str, str]) -> FideListLayout:
+        combined = "rapid_rating" in player or "blitz_rating" in player
+        types = RATING_TYPES if combined else (self.rating_type or "standard",)
+        return FideListLayout("xml", types)
+
+    def _xml_row(self, player: dict[str, str], count: int) -> FideListRow | None:
+        id_text = player.get("fideid", "")
+        if not (id_text.isdigit() and id_text.isascii()) or int(id_text) == 0:
+            self.problem(count, None, "error", f"player {count}: fideid {id_text!r} is not a number; skipped")
+            return None
+        # A single-type XML list has rating/games/k only; the combined one adds rapid_* and blitz_*.
+        if "rapid_rating" in player or "blitz_rating" in player:
+            sources = [(t, _XML_PREFIX[t]) for t in RATING_TYPES if f"{_XML_PREFIX[t]}rating" in player]
+        else:
+            sources = [(self.rating_type or "standard", "")] if "rating" in player else []
+        numbers: dict[str, int | None] = {}
+        for tag in (
+            "birthday",
+            *(f"{prefix}{part}" for _, prefix in sources for part in ("rating", "games", "k")),
+        ):
+            value = player.get(tag, "")
+            if value.isdigit() and value.isascii():
+                numbers[tag] = int(value)
+            else:
+                numbers[tag] = None
+                if value:
+                    message = f"player {count} ({id_text}): <{tag}> {value!r} is not a number; ignored"
+                    self.problem(count, None, "warning", message)
+        ratings = {
+            t: FideListRating(
+                numbers[f"{p}rating"] or None, numbers[f"{p}games"] or 0, numbers[f"{p}k"] or None
+            )
+            for t, p in sources
+        }
+        name = player.get("name", "")
+        surname, given = _split_name(name)
+        other = player.get("o_title", "")
+        return FideListRow(
+            fide_id=int(id_text),
+            name=name,
+            surname=surname,
+            given_names=given,
+            federation=player.get("country", ""),
+            sex=player.get("sex", ""),
+            title=_title(player.get("title", "")),
+            women_title=player.get("w_title", ""),
+            other_titles=tuple(t.strip() for t in other.split(",") if t.strip()) if other else (),
+            foa_title=player.get("foa_title", ""),
+            birth_year=numbers["birthday"] or None,
+            flag=player.get("flag", ""),
+            line=count,
+            **ratings,  # type: ignore[arg-type]
+        )
+
+
+def iter_fide_list(
+    stream: IO[bytes] | IO[str] | Iterable[str] | Iterable[bytes],
+    *,
+    rating_type: str | None = None,
+    on_problem: Callable[[FideListProblem], None] | None = None,
+) -> Iterator[FideListRow]:
+    """Rows of a FIDE list, one at a time (see ``FideListReader``; use it directly to get ``.problems``).
+
+    Raises ``FideListFormatError`` only when the header (TXT) or the root element (XML) is not recognised.
+    """
+    return iter(FideListReader(stream, rating_type=rating_type, on_problem=on_problem))
+
+
+# -------------------------------------------------------------------------------------------- the writers
+
+
+def _rating_cells(rating: FideListRating | None) -> tuple[str, str, str]:
+    if rating is None:
+        return "0", "0", "0"
+    return str(rating.rating or 0), str(rating.games or 0), str(rating.k_factor or 0)
+
+
+def _head_cells(row: FideListRow, foa: bool) -> str:
+    # ID [0,15) Name [15,76) Fed [76,80) Sex [80,84) Tit [84,89) WTit [89,94) OTit [94,109) FOA [109,113)
+    # (formats.md §4.2). An OTit longer than 15 overflows into FOA, as in FIDE's own file.
+    head = (
+        f"{row.fide_id:<15}{row.name[:60]:<61}{row.federation[:3]:<4}{row.sex[:3]:<4}{row.title[:4]:<5}"
+        f"{row.women_title[:4]:<5}{','.join(row.other_titles):<15}"
+    )
+    return head + (f"{row.foa_title[:4]:<4}" if foa else "")
+
+
+def write_fide_list_txt(
+    rows: Iterable[FideListRow], rating_type: str | None = None, *, list_date: dt.date | None = None
+) -> Iterator[str]:
+    """Lines (ending CR LF, as FIDE's files) of a FIDE fixed-width list.
+
+    ``rating_type`` None: the combined list with FOA (``players_list_foa.txt``, 162 columns). A rating
+    type: that single-type list (``standard_rating_list.txt`` etc., 136 columns), its rating column headed
+    by the month of ``list_date`` (``OCT26``) as FIDE does, or by SRtng/RRtng/BRtng when no date is given
+    so that ``iter_fide_list`` knows the type without being told.
+    """
+    if rating_type is None:
+        yield COMBINED_FOA_HEADER + "\r\n"
+        for row in rows:
+            cells = [_head_cells(row, True)]
+            for each in RATING_TYPES:
+                rating, games, k = _rating_cells(row.rating(each))
+                cells.append(f"{rating:<6}{games:<4}{k:<3}")
+            cells.append(f"{row.birth_year or 0:<6}{row.flag[:4]:<4}")
+            yield "".join(cells) + "\r\n"
+        return
+    if rating_type not in RATING_TYPES:
+        raise ValueError(f"rating_type must be one of {RATING_TYPES} or None, not {rating_type!r}")
+    token = list_date.strftime("%b%y").upper() if list_date else f"{_TYPE_PREFIX[rating_type]}Rtng"
+    yield f"{_SINGLE_HEADER_HEAD}{token:<6}Gms K  B-day Flag\r\n"
+    for row in rows:
+        rating, games, k = _rating_cells(row.rating(rating_type))
+        tail = f"{rating:<6}{games:<4}{k:<3}{row.birth_year or 0:<6}{row.flag[:4]:<4}"
+        yield f"{_head_cells(row, True)}{tail}\r\n"
+
+
+def write_fide_list_xml(rows: Iterable[FideListRow], rating_type: str | None = None) -> Iterator[str]:
+    """FIDE's XML layout (formats.md §4.4): ``<playerslist>``, no declaration, children in FIDE's order.
+
+    With a ``rating_type``, only ``rating``/``games``/``k`` of that type are written (single-type list).
+    """
+    if rating_type is not None and rating_type not in RATING_TYPES:
+        raise ValueError(f"rating_type must be one of {RATING_TYPES} or None, not {rating_type!r}")
+    yield "<playerslist>\n"
+    for row in rows:
+        values = {
+            "fideid": str(row.fide_id),
+            "name": row.name,
+            "country": row.federation,
+            "sex": row.sex,
+            "title": row.title,
+            "w_title": row.women_title,
+            "o_title": ",".join(row.other_titles),
+            "foa_title": row.foa_title,
+            "birthday": str(row.birth_year or ""),
+            "flag": row.flag,
+        }
+        for each in RATING_TYPES if rating_type is None else (rating_type,):
+            prefix = _XML_PREFIX[each] if rating_type is None else ""
+            rating, games, k = _rating_cells(row.rating(each))
+            values.update({f"{prefix}rating": rating, f"{prefix}games": games, f"{prefix}k": k})
+        parts = "".join(f"<{tag}>{escape(values[tag])}</{tag}>" for tag in _XML_FIELDS if tag in values)
+        yield f"<player>{parts}</player>\n"
+    yield "</playerslist>\n"
+
+
+def write_fide_list_csv(rows: Iterable[FideListRow], rating_type: str | None = None) -> Iterator[str]:
+    """CSV with a header row: ID, names, federation, titles, rating/games/K per type, birth year, flag."""
+    types = RATING_TYPES if rating_type is None else (rating_type,)
+    columns = [
+        "fide_id",
+        "name",
+        "surname",
+        "given_names",
+        "federation",
+        "sex",
+        "title",
+        "women_title",
+        "other_titles",
+        "foa_title",
+    ]
+    for each in types:
+        columns += [f"{each}_rating", f"{each}_games", f"{each}_k_factor"]
+    columns += ["birth_year", "flag"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+
+    def flush() -> str:
+        value = buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+        return value
+
+    writer.writerow(columns)
+    yield flush()
+    for row in rows:
+        record: list[object] = [
+            row.fide_id,
+            row.name,
+            row.surname,
+            row.given_names,
+            row.federation,
+            row.sex,
+            row.title,
+            row.women_title,
+            ",".join(row.other_titles),
+            row.foa_title,
+        ]
+        for each in types:
+            rating = row.rating(each)
+            record += [rating.rating or "", rating.games, rating.k_factor or ""] if rating else ["", "", ""]
+        record += [row.birth_year or "", row.flag]
+        writer.writerow(record)
+        yield flush()
