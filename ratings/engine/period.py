@@ -199,6 +199,22 @@ class PeriodResult:
     next_k_factor: np.ndarray  # K to publish with the new list
 
 
+def _group(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distinct keys ascending, one member index per key, group id of every element).
+
+    Like np.unique(return_index, return_inverse) but with an unstable sort (any member will do as the
+    representative): about twice as fast on millions of game sides."""
+    n = key.shape[0]
+    perm = np.argsort(key)
+    sorted_key = key[perm]
+    start = np.empty(n, dtype=bool)
+    start[:1] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=start[1:])
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[perm] = np.cumsum(start) - 1
+    return sorted_key[start], perm[start], inverse
+
+
 def _first_bad(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
@@ -309,6 +325,8 @@ def rate_period(
     c_score = side_score[counted]
     c_opp = opp_rating[counted]
     c_own = own_rating[counted]
+    del side_player, side_event, seen_rating, opp_rating, side_score, own_rating, opp_known, self_rated
+    del pooled_candidate  # the side arrays are not needed again: keep peak memory down
 
     scale = rules.expected_score.result_scale
     r_pos = np.flatnonzero(c_rated)
@@ -322,8 +340,7 @@ def rate_period(
     c_dr[r_pos] = c_score[r_pos] * scale - pd_scaled  # exact hundredths with the table
 
     key = c_player * np.int64(num_events) + c_event
-    pe_key, pe_first, pe_inv = np.unique(key, return_index=True, return_inverse=True)
-    pe_inv = pe_inv.reshape(-1)
+    pe_key, pe_first, pe_inv = _group(key)
     pe_player = pe_key // num_events
     pe_event = pe_key % num_events
     num_pe = pe_key.shape[0]

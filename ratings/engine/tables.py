@@ -128,6 +128,9 @@ PD_BAND_UPPER = np.array(
     dtype=np.int64,
 )
 
+# PD(H) in hundredths for |D| = 0..736 (736 stands for every |D| > 735).
+PD_HIGH_BY_ABS_DIFFERENCE = 50 + np.searchsorted(PD_BAND_UPPER, np.arange(737), side="left").astype(np.int64)
+
 # dp for every whole percentage 0..100 (index = p100).
 DP_BY_PERCENT = np.concatenate([-DP_BY_DISTANCE_FROM_100[:50], DP_BY_DISTANCE_FROM_100[::-1]])
 
@@ -141,8 +144,14 @@ def pd_hundredths(difference: np.ndarray | float) -> np.ndarray:
     d = np.asarray(difference, dtype=np.float64)
     if np.isnan(d).any():
         raise ValueError("pd_hundredths: rating difference is NaN (an unrated player has no expected score)")
-    # first band i with |D| <= UPPER[i] gives H = 50 + i; beyond 735 searchsorted returns 50 -> 1.00
-    high = 50 + np.searchsorted(PD_BAND_UPPER, np.abs(d), side="left").astype(np.int64)
+    magnitude = np.abs(d)
+    whole = np.minimum(magnitude, PD_BAND_UPPER[-1] + 1).astype(np.int64)
+    if np.array_equal(whole, np.minimum(magnitude, PD_BAND_UPPER[-1] + 1)):
+        # integer ratings (FIDE): direct look-up of |D| = 0..736
+        high = PD_HIGH_BY_ABS_DIFFERENCE[whole]
+    else:
+        # first band i with |D| <= UPPER[i] gives H = 50 + i; beyond 735 searchsorted returns 50 -> 1.00
+        high = 50 + np.searchsorted(PD_BAND_UPPER, magnitude, side="left").astype(np.int64)
     return np.where(d >= 0, high, 100 - high)
 
 
