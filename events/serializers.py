@@ -36,34 +36,39 @@ class EventSerializer(serializers.ModelSerializer):
 
 class CrosstableCellSerializer(serializers.Serializer):
     round = serializers.IntegerField()
-    opponent_rank = serializers.IntegerField(
-        allow_null=True, help_text="Final rank of the opponent; null: bye"
+    opponent = serializers.IntegerField(
+        source="opponent_rank",
+        allow_null=True,
+        help_text="The opponent's starting number; null: bye or not paired",
     )
-    opponent_start_rank = serializers.IntegerField(allow_null=True)
-    colour = serializers.CharField(allow_blank=True, help_text="w, b, or empty for a bye")
+    colour = serializers.CharField(allow_blank=True, help_text="w, b, or empty for a bye / not paired")
+    result = serializers.CharField(
+        allow_blank=True, help_text="The stored result code; empty when not paired"
+    )
     points = serializers.FloatField()
-    result_text = serializers.CharField()
-    rated = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="Only played games are rated (B.02 1.2)")
+    text = serializers.CharField(allow_blank=True, help_text="As printed in the crosstable, e.g. 12w1")
 
 
 class StandingSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    start_rank = serializers.IntegerField(source="participant.start_rank")
-    id_number = serializers.IntegerField(source="participant.player.id_number")
-    name = serializers.CharField(source="participant.player.name")
-    title = serializers.CharField(source="participant.player.title")
-    federation = serializers.CharField(source="participant.player.federation_id", allow_null=True)
-    rating = serializers.IntegerField(allow_null=True, help_text="Rating used (list in force at the start)")
-    points = serializers.FloatField()
-    buchholz = serializers.FloatField()
-    sonneborn_berger = serializers.FloatField()
-    rated_games = serializers.IntegerField()
+    rank = serializers.IntegerField(source="standing.rank")
+    start_rank = serializers.IntegerField(source="standing.start_rank")
+    id_number = serializers.IntegerField(source="standing.id_number")
+    name = serializers.CharField(source="standing.name")
+    title = serializers.CharField(source="standing.title")
+    federation = serializers.CharField(source="standing.federation")
+    rating = serializers.IntegerField(
+        source="standing.rating", allow_null=True, help_text="Rating used (list in force at the start)"
+    )
+    points = serializers.FloatField(source="standing.points")
+    buchholz = serializers.FloatField(source="standing.buchholz")
+    rated_games = serializers.IntegerField(source="standing.rated_games")
     performance = serializers.IntegerField(
         allow_null=True, help_text="Ra + dp over rated games (Title Regs 1.4)"
     )
     rating_change = serializers.FloatField(allow_null=True, help_text="K x sum(score - PD); null until rated")
     k_factor = serializers.FloatField(allow_null=True)
-    results = CrosstableCellSerializer(source="cells", many=True, allow_null=True)
+    results = CrosstableCellSerializer(source="standing.cells", many=True)
 
 
 class EventDetailSerializer(serializers.Serializer):

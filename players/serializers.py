@@ -22,6 +22,9 @@ class RankedRatingSerializer(CurrentRatingSerializer):
     )
     federation_rank = serializers.IntegerField(allow_null=True)
     rated_games_total = serializers.IntegerField()
+    rating_class = serializers.CharField(
+        source="rating_class.label", allow_null=True, help_text="Rating class (seed 000 classification)"
+    )
 
 
 class PlayerRatingsSerializer(serializers.Serializer):

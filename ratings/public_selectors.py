@@ -8,14 +8,17 @@ number of queries whatever the number of rows (pinned in tests/public/test_query
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
+from players.fide_list import FideListRating, FideListRow
 from players.models import Player, Title, WomenTitle
 from ratings.engine.calculator import calculate_change
+from ratings.engine.classes import rating_class
 from ratings.engine.presets import get_preset
 from ratings.models import (
     PlayerRating,
@@ -201,8 +204,11 @@ def count_entries(rating_list: RatingList, entries: QuerySet, filters: EntryFilt
     return entries.count()
 
 
-def download_entries(rating_list: RatingList, chunk_size: int = 2000):
-    """Every rated entry of a list as plain dicts, best first, read in chunks (server-side cursor on PG)."""
+def download_rows(rating_list: RatingList, chunk_size: int = 2000) -> Iterator[FideListRow]:
+    """Every rated entry of a list as FIDE list rows, best first, read in chunks (server-side cursor on PG).
+
+    Title, federation, sex and birth year are the values as published on the list.
+    """
     rows = (
         RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False)
         .order_by("-rating", "player__search_name", "player_id")
@@ -223,6 +229,7 @@ def download_entries(rating_list: RatingList, chunk_size: int = 2000):
         )
         .iterator(chunk_size=chunk_size)
     )
+    rating_type = rating_list.rating_type
     for (
         id_number,
         surname,
@@ -238,23 +245,21 @@ def download_entries(rating_list: RatingList, chunk_size: int = 2000):
         birth_year,
         inactive,
     ) in rows:
-        # FIDE flag column: i inactive, w woman, wi both (formats.md 4.2)
-        flag = ("w" if sex == "F" else "") + ("i" if inactive else "")
-        yield {
-            "id_number": id_number,
-            "name": f"{surname}, {given_names}" if given_names else surname,
-            "federation": federation,
-            "sex": sex,
-            "title": title,
-            "women_title": women_title,
-            "other_titles": other_titles,
-            "rating": rating,
-            "games": games,
-            "k_factor": k_factor,
-            "birth_year": birth_year,
-            "inactive": inactive,
-            "flag": flag,
-        }
+        yield FideListRow(
+            fide_id=id_number,
+            name=f"{surname}, {given_names}" if given_names else surname,
+            surname=surname,
+            given_names=given_names,
+            federation=federation,
+            sex=sex,
+            title=title,
+            women_title=women_title,
+            other_titles=tuple(t for t in other_titles.replace(" ", "").split(",") if t),
+            birth_year=birth_year,
+            # FIDE flag column: i inactive, w woman, wi both (formats.md 4.2)
+            flag=("w" if sex == "F" else "") + ("i" if inactive else ""),
+            **{rating_type: FideListRating(rating=rating, games=games, k_factor=k_factor)},
+        )
 
 
 def list_movers(
@@ -324,6 +329,7 @@ def player_ratings(player: Player) -> dict[str, dict]:
             "inactive": row.inactive,
             "rated_games_total": row.rated_games_total,
             "list_date": row.rating_list.list_date,
+            "rating_class": rating_class(row.rating),
             "world_rank": world + 1 if world is not None else None,
             "federation_rank": federation + 1 if federation is not None else None,
         }

@@ -1,15 +1,13 @@
 """Public rating-list pages and downloads, and the home page. Thin: selectors fetch, templates render."""
 
-import csv
 import datetime
-from collections.abc import Iterator
-from xml.sax.saxutils import escape
 
 from django.core.paginator import Paginator
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
+from players.fide_list import write_fide_list_csv, write_fide_list_txt, write_fide_list_xml
 from players.models import Federation
 from ratings.models import RatingList
 from ratings.public_selectors import (
@@ -20,7 +18,7 @@ from ratings.public_selectors import (
     count_entries,
     current_list,
     current_lists,
-    download_entries,
+    download_rows,
     latest_current_lists,
     list_dates_by_type,
     list_entries,
@@ -110,81 +108,24 @@ def list_detail(request, list_date: datetime.date, rating_type: str):
 
 # --- downloads ----------
 
-CSV_COLUMNS = [
-    "id_number",
-    "name",
-    "federation",
-    "sex",
-    "title",
-    "women_title",
-    "other_titles",
-    "rating",
-    "games",
-    "k_factor",
-    "birth_year",
-    "flag",
-]
-
-
-class _Echo:
-    """A write() that hands the line back, so csv.writer can feed a streaming response."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
-def _csv_lines(rows: Iterator[dict]) -> Iterator[str]:
-    writer = csv.writer(_Echo())
-    yield writer.writerow(CSV_COLUMNS)
-    for row in rows:
-        yield writer.writerow(["" if row[column] is None else row[column] for column in CSV_COLUMNS])
-
-
-def _xml_lines(rows: Iterator[dict], rating_type: str) -> Iterator[str]:
-    # FIDE's single-type XML layout (formats.md 4.4): <playerslist><player>fideid, name, country, sex, title,
-    # w_title, o_title, foa_title, rating, games, k, birthday, flag</player>...
-    prefix = "" if rating_type == "standard" else f"{rating_type}_"
-    yield "<playerslist>\n"
-    for row in rows:
-        fields = [
-            ("fideid", row["id_number"]),
-            ("name", row["name"]),
-            ("country", row["federation"]),
-            ("sex", row["sex"]),
-            ("title", row["title"]),
-            ("w_title", row["women_title"]),
-            ("o_title", row["other_titles"]),
-            ("foa_title", ""),
-            (f"{prefix}rating", row["rating"]),
-            (f"{prefix}games", row["games"]),
-            (f"{prefix}k", row["k_factor"]),
-            ("birthday", row["birth_year"]),
-            ("flag", row["flag"]),
-        ]
-        body = "".join(
-            f"<{tag}>{escape('' if value is None else str(value))}</{tag}>" for tag, value in fields
-        )
-        yield f"<player>{body}</player>\n"
-    yield "</playerslist>\n"
-
-
-def _txt_lines(rows: Iterator[dict], rating_list: RatingList) -> Iterator[str]:
-    from players.fide_list import fide_list_txt_lines  # FIDE's fixed-width layout lives with the importer
-
-    yield from fide_list_txt_lines(rows, rating_type=rating_list.rating_type, list_date=rating_list.list_date)
+DOWNLOAD_FORMATS = {
+    "txt": (write_fide_list_txt, "text/plain; charset=utf-8"),
+    "csv": (write_fide_list_csv, "text/csv; charset=utf-8"),
+    "xml": (write_fide_list_xml, "application/xml; charset=utf-8"),
+}
 
 
 def list_download(request, list_date: datetime.date, rating_type: str, fmt: str):
     """The whole list, streamed row by row (server-side cursor / chunked iterator), never held in memory."""
     rating_list = _published_list(list_date, rating_type)
-    rows = download_entries(rating_list, chunk_size=DOWNLOAD_CHUNK)
-    if fmt == "csv":
-        content, content_type = _csv_lines(rows), "text/csv; charset=utf-8"
-    elif fmt == "xml":
-        content, content_type = _xml_lines(rows, rating_type), "application/xml; charset=utf-8"
+    rows = download_rows(rating_list, chunk_size=DOWNLOAD_CHUNK)
+    writer, content_type = DOWNLOAD_FORMATS[fmt]
+    if fmt == "txt":
+        # FIDE's single-type layout, the rating column headed by the list month (MAR26) as FIDE does
+        lines = writer(rows, rating_type, list_date=list_date)
     else:
-        content, content_type = _txt_lines(rows, rating_list), "text/plain; charset=ascii"
-    response = StreamingHttpResponse(content, content_type=content_type)
+        lines = writer(rows, rating_type)
+    response = StreamingHttpResponse(lines, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{rating_type}_{list_date:%Y-%m-%d}.{fmt}"'
     patch_cache_control(response, public=True, max_age=DOWNLOAD_MAX_AGE)
     return response

@@ -7,6 +7,8 @@ import datetime
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from ratings.engine.classes import roman as engine_roman
+
 register = template.Library()
 
 RATING_TYPE_LABELS = {"standard": _("Standard"), "rapid": _("Rapid"), "blitz": _("Blitz")}
@@ -19,7 +21,6 @@ STATUS_LABELS = {
     "draft": _("Draft"),
 }
 SYSTEM_LABELS = {"swiss": _("Swiss"), "round_robin": _("Round robin"), "match": _("Match"), "team": _("Team")}
-ROMAN = [(50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
 
 
 @register.filter
@@ -67,14 +68,8 @@ def decimal2(value) -> str:
 
 @register.filter
 def roman(value) -> str:
-    if not value:
-        return ""
-    number, out = int(value), ""
-    for size, letters in ROMAN:
-        while number >= size:
-            out += letters
-            number -= size
-    return out
+    """Tournament categories are printed in Roman numerals (XX = 20)."""
+    return engine_roman(int(value)) if value else ""
 
 
 @register.filter

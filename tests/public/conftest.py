@@ -54,7 +54,7 @@ def build_federation(
     titles = ["GM", "IM", "FM", "", "", "WGM", "", "CM"]
     created = []
     for i in range(players):
-        female = i % 3 == 1
+        female = i % 3 == 1 or i % 8 == 5
         created.append(
             Player(
                 id_number=id_start + i,
@@ -95,7 +95,7 @@ def build_federation(
             for i, player in enumerate(created):
                 base = 2600 - (1100 * i) // players + (5 if rating_type == "rapid" else 0)
                 rating = (
-                    None if i == players - 1 else base + (7 * n * (1 if i % 2 else -1) + (n * n * 3) % 17)
+                    None if i == players - 1 else base + (15 * n * (1 if i % 2 else -1) + (n * n * 3) % 17)
                 )
                 result.ratings[(player.pk, rating_type, list_date)] = rating
                 entries.append(
@@ -108,7 +108,7 @@ def build_federation(
                         inactive=i == 3,
                         change=None
                         if (n == 0 or rating is None)
-                        else rating - (base + 7 * (n - 1) * (1 if i % 2 else -1) + ((n - 1) ** 2 * 3) % 17),
+                        else rating - (base + 15 * (n - 1) * (1 if i % 2 else -1) + ((n - 1) ** 2 * 3) % 17),
                         title=player.title,
                         women_title=player.women_title,
                         federation=player.federation_id,
