@@ -111,17 +111,21 @@ class PeriodPlayers:
         pool_events=None,
     ) -> PeriodPlayers:
         """Build with defaults: no pool, unknown birth year, 30 games played, never 2400."""
-        r = _array(
-            [np.nan if v is None else v for v in np.ravel(np.asarray(rating, dtype=object))], np.float64
-        )
+
+        def converted(values, default, dtype):
+            if isinstance(values, np.ndarray) and values.dtype != object:
+                return _array(values, dtype)  # fast path for arrays (None cannot occur)
+            return _array(
+                [default if v is None else v for v in np.ravel(np.asarray(values, dtype=object))], dtype
+            )
+
+        r = converted(rating, np.nan, np.float64)
         n = r.shape[0]
 
         def filled(values, default, dtype):
             if values is None:
                 return np.full(n, default, dtype=dtype)
-            return _array(
-                [default if v is None else v for v in np.ravel(np.asarray(values, dtype=object))], dtype
-            )
+            return converted(values, default, dtype)
 
         return cls(
             rating=r,
