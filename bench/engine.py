@@ -78,9 +78,11 @@ def main() -> None:
     tracemalloc.stop()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    print(f"rate_period [{rules.slug}]: {args.games:,} games, {args.players:,} players, {args.events:,} events")
+    print(f"rate_period [{rules.slug}]: {args.games:,} games, {args.players:,} players, "
+          f"{args.events:,} events")
     print(f"  best of {args.repeat}: {min(times):.3f} s (all: {', '.join(f'{t:.3f}' for t in times)})")
-    print(f"  peak memory allocated by rate_period: {peak / 2**20:.0f} MiB; process peak RSS: {rss_mb:.0f} MiB")
+    print(f"  peak memory allocated by rate_period: {peak / 2**20:.0f} MiB; "
+          f"process peak RSS: {rss_mb:.0f} MiB")
     print(f"  rated players changed: {int(np.count_nonzero(result.rounded_change)):,}; "
           f"new initial ratings: {int(result.initial_published.sum()):,}")
 
