@@ -88,7 +88,10 @@ class PlayerDetailSerializer(PlayerSerializer):
     @extend_schema_field(RankedPlayerRatingsSerializer)
     def get_ratings(self, player: Player) -> dict:
         ranked = self.context["ratings"]
-        return {rating_type: ranked.get(rating_type) for rating_type in RATING_TYPES}
+        return {
+            rating_type: RankedRatingSerializer(ranked[rating_type]).data if rating_type in ranked else None
+            for rating_type in RATING_TYPES
+        }
 
 
 class HistoryEventSerializer(serializers.Serializer):

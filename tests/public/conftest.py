@@ -261,3 +261,13 @@ def _round_robin(event: Event, participants: list[Participant]):
 @pytest.fixture
 def federation(db) -> Federation:
     return build_federation()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle_counters():
+    """The anonymous API throttle counts requests in the cache; each test starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
