@@ -1,7 +1,8 @@
 """Read-only event endpoints: /api/v1/events/ and /api/v1/events/<pk>/ (with crosstable)."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.response import Response
 
@@ -23,7 +24,12 @@ class EventDetailAPI(PublicReadMixin, generics.GenericAPIView):
     serializer_class = EventDetailSerializer
     pagination_class = None
 
-    @extend_schema(responses=EventDetailSerializer)
+    @extend_schema(
+        responses=EventDetailSerializer,
+        parameters=[
+            OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The event's id")
+        ],
+    )
     def get(self, request, pk: int):
         event = get_object_or_404(public_event_list(), pk=pk)
         return Response(EventDetailSerializer(event_crosstable(event)).data)

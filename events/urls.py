@@ -6,5 +6,5 @@ app_name = "events"
 
 urlpatterns = [
     path("", views.event_list, name="list"),
-    path("<int:pk>/", views.event_detail, name="detail"),
+    path("<key:pk>/", views.event_detail, name="detail"),
 ]

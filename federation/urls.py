@@ -34,13 +34,27 @@ class RatingTypeConverter:
         return value
 
 
+class KeyConverter:
+    """An ID number or primary key: at most 18 digits, so it always fits a 64-bit integer column (a longer
+    number is a 404, never a database overflow)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int | str) -> str:
+        return str(value)
+
+
+register_converter(KeyConverter, "key")
 register_converter(ListDateConverter, "list_date")
 register_converter(RatingTypeConverter, "rating_type")
 
 api_v1 = [
     path("players/", PlayerListAPI.as_view(), name="api-players"),
-    path("players/<int:id_number>/", PlayerDetailAPI.as_view(), name="api-player"),
-    path("players/<int:id_number>/history/", PlayerHistoryAPI.as_view(), name="api-player-history"),
+    path("players/<key:id_number>/", PlayerDetailAPI.as_view(), name="api-player"),
+    path("players/<key:id_number>/history/", PlayerHistoryAPI.as_view(), name="api-player-history"),
     path("rating-lists/", RatingListListAPI.as_view(), name="api-rating-lists"),
     path(
         "rating-lists/<list_date:list_date>/<rating_type:rating_type>/entries/",
@@ -48,7 +62,7 @@ api_v1 = [
         name="api-rating-list-entries",
     ),
     path("events/", EventListAPI.as_view(), name="api-events"),
-    path("events/<int:pk>/", EventDetailAPI.as_view(), name="api-event"),
+    path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
     path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),
     path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", DocsView.as_view(), name="api-docs"),

@@ -52,7 +52,7 @@ class PlayerListAPI(PublicReadMixin, generics.ListAPIView):
         query = self.request.query_params.get("q", "").strip()
         if query:
             players = (
-                players.filter(id_number=int(query))
+                players.filter(id_number=int(query) if len(query) <= 18 else 0)
                 if query.isdigit()
                 else players.filter(search_name__startswith=query.upper())
             )

@@ -6,9 +6,9 @@ app_name = "players"
 
 urlpatterns = [
     path("", views.player_search, name="search"),
-    path("<int:id_number>/", views.player_profile, name="profile"),
+    path("<key:id_number>/", views.player_profile, name="profile"),
     path(
-        "<int:id_number>/calculations/<list_date:list_date>/<rating_type:rating_type>/",
+        "<key:id_number>/calculations/<list_date:list_date>/<rating_type:rating_type>/",
         views.player_calculations,
         name="calculations",
     ),

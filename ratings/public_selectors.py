@@ -284,6 +284,8 @@ def search_players(query: str, limit: int = 50) -> list[Player]:
         return []
     players = Player.objects.filter(merged_into__isnull=True).select_related("federation")
     if query.isdigit():
+        if len(query) > 18:  # longer than any ID number a 64-bit column holds
+            return []
         players = players.filter(id_number=int(query))
     else:
         players = players.filter(search_name__startswith=query.upper())
@@ -387,14 +389,16 @@ DETAIL_KEYS: dict[str, tuple[str, ...]] = {
     "round": ("round",),
     "colour": ("colour", "color"),
     "opponent": ("opponent", "opponent_id_number", "opponent_id"),
-    "opponent_rating": ("opponent_rating", "opponent_rating_used", "rating_used"),
+    # the rating as used, after the 400-point rule (the engine's GameLine calls it opponent_rating_used)
+    "opponent_rating": ("opponent_rating_used", "rating_used", "opponent_rating"),
     "opponent_rating_actual": ("opponent_rating_actual", "opponent_rating_real", "opponent_rating_list"),
     "capped": ("capped",),
     "difference": ("difference", "d", "D"),
     "expected_score": ("expected_score", "pd", "PD"),
     "score": ("score",),
-    "delta": ("delta", "dr", "delta_r", "score_minus_expected"),
-    "change": ("change", "rating_change"),
+    # ΔR = score - PD (the engine's GameLine: rating_change) and K x ΔR (GameLine: weighted_change)
+    "delta": ("delta", "dr", "delta_r", "rating_change"),
+    "change": ("change", "weighted_change"),
 }
 
 
@@ -403,6 +407,8 @@ def calculation_line(detail: dict) -> dict:
     line = {}
     for key, aliases in DETAIL_KEYS.items():
         line[key] = next((detail[alias] for alias in aliases if alias in detail), None)
+    if line["opponent_rating_actual"] is None and "opponent_rating_used" in detail:
+        line["opponent_rating_actual"] = detail.get("opponent_rating")  # engine style: the rating as given
     if line["delta"] is None and line["score"] is not None and line["expected_score"] is not None:
         line["delta"] = round(float(line["score"]) - float(line["expected_score"]), 4)
     return line

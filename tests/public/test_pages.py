@@ -301,3 +301,44 @@ def test_every_public_page_translates_its_headings(client, federation, url):
     spanish = text(client.get(url, HTTP_ACCEPT_LANGUAGE="es"))
     heading = lambda page: re.search(r"<h1>(.*?)</h1>", page, re.S).group(1)  # noqa: E731
     assert heading(english) != heading(spanish)
+
+
+def test_calculation_lines_read_the_engines_game_line_names_too():
+    from ratings.public_selectors import calculation_line
+
+    engine_style = {
+        "opponent": 5000002,
+        "opponent_rating": 2700.0,
+        "opponent_rating_used": 2500.0,
+        "capped": True,
+        "difference": -400.0,
+        "expected_score": 0.08,
+        "score": 1.0,
+        "rating_change": 0.92,
+        "weighted_change": 9.2,
+    }
+    line = calculation_line(engine_style)
+    assert (line["opponent_rating"], line["opponent_rating_actual"]) == (2500.0, 2700.0)
+    assert (line["delta"], line["change"], line["capped"]) == (0.92, 9.2, True)
+    documented = calculation_line(
+        {"opponent": 1, "opponent_rating": 2000, "expected_score": 0.36, "score": 0.5}
+    )
+    assert documented["opponent_rating"] == 2000 and documented["delta"] == pytest.approx(0.14)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/players/99999999999999999999999/",
+        "/events/99999999999999999999999/",
+        "/api/v1/players/99999999999999999999999/",
+        "/api/v1/events/99999999999999999999999/",
+    ],
+)
+def test_an_id_too_long_for_the_database_is_404_not_an_error(client, db, url):
+    assert client.get(url).status_code == 404
+
+
+def test_searching_an_impossibly_long_number_finds_nobody(client, federation):
+    assert "No player matches" in text(client.get("/players/", {"q": "9" * 30}))
+    assert client.get("/api/v1/players/", {"q": "9" * 30}).json()["count"] == 0
