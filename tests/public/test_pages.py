@@ -342,3 +342,9 @@ def test_an_id_too_long_for_the_database_is_404_not_an_error(client, db, url):
 def test_searching_an_impossibly_long_number_finds_nobody(client, federation):
     assert "No player matches" in text(client.get("/players/", {"q": "9" * 30}))
     assert client.get("/api/v1/players/", {"q": "9" * 30}).json()["count"] == 0
+
+
+def test_spanish_distinguishes_the_rating_change_column_from_the_language_button(client, federation):
+    page = text(client.get("/lists/2026-03-01/standard/", HTTP_ACCEPT_LANGUAGE="es"))
+    assert '<button type="submit">Cambiar</button>' in page
+    assert ">Variación</a></th>" in page
