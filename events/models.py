@@ -59,6 +59,12 @@ class Event(models.Model):
             models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="event_ends_after_start"),
             models.CheckConstraint(condition=Q(rounds__gte=1), name="event_has_rounds"),
         ]
+        # The "Arbiters" and "Rating officers" groups (events/roles.py) are built from these.
+        permissions = [
+            ("submit_event", "Can submit an event for rating"),
+            ("correct_event", "Can correct the results of a rated event"),
+            ("manage_all_events", "Can see and edit every event, not only those assigned to them"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.start_date:%Y-%m-%d})"
@@ -157,3 +163,26 @@ class Game(models.Model):
     @property
     def is_rated_result(self) -> bool:
         return self.result in RATED_RESULTS
+
+
+class EventCorrection(models.Model):
+    """A change to the results of a rated event: who, when, why and what (before/after per game).
+
+    Rated results are read-only; this record is the only way they change. The event is left in status
+    ``corrected`` until the rating officer republishes the lists it was rated on.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="corrections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField()
+    status_before = models.CharField(max_length=10, choices=EventStatus.choices)
+    changes = models.JSONField(
+        default=dict, help_text='{"games": [{"game": pk, "action": "changed|added|deleted", "before", "after"}]}'
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Correction of {self.event} on {self.created_at:%Y-%m-%d %H:%M}"

@@ -72,6 +72,7 @@ class Player(models.Model):
             models.CheckConstraint(condition=Q(id_number__gt=0), name="player_id_number_positive"),
             models.CheckConstraint(condition=~Q(merged_into=models.F("id")), name="player_not_merged_into_self"),
         ]
+        permissions = [("merge_player", "Can merge duplicate players and reverse merges")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.id_number})"

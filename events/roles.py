@@ -1,0 +1,155 @@
+"""Who may do what with events: the two staff roles and the access rules every admin view applies.
+
+Two groups are kept in step with the code after every ``migrate`` (a ``post_migrate`` handler rather than a
+one-off data migration, so that permissions added later — e.g. a ratings ``publish`` permission — reach the
+groups, and so that test databases flushed between tests get them back):
+
+- **Arbiters** see and edit only the events they are assigned to (``Event.chief_arbiter`` or
+  ``Event.arbiters``), with their participants and games; they may submit them for rating.
+- **Rating officers** see everything (``events.manage_all_events``), correct rated events, publish lists and
+  merge duplicate players: every permission of the players, events, ratings and schedule apps.
+
+Access is decided by permissions, never by group names, so a federation may regroup them in the admin.
+"""
+
+from django.apps import apps as global_apps
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Q, QuerySet
+
+from events.models import Event, EventStatus
+from events.services import CORRECTABLE_STATUSES
+from federation.security import ARBITERS_GROUP as ARBITERS
+from federation.security import RATING_OFFICERS_GROUP as RATING_OFFICERS
+
+__all__ = ["ARBITERS", "RATING_OFFICERS"]  # re-exported: the one spelling of the group names
+
+# "app_label.codename", or "app_label.*" for every permission of the app (including ones added later).
+ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
+    ARBITERS: (
+        "events.view_event",
+        "events.add_event",
+        "events.change_event",
+        "events.delete_event",
+        "events.submit_event",
+        "events.view_participant",
+        "events.add_participant",
+        "events.change_participant",
+        "events.delete_participant",
+        "events.view_game",
+        "events.add_game",
+        "events.change_game",
+        "events.delete_game",
+        "events.view_eventcorrection",
+        # Looking players up while entering participants; newcomers they register are marked needs_review.
+        "players.view_player",
+        "players.add_player",
+        "players.view_federation",
+    ),
+    RATING_OFFICERS: ("events.*", "players.*", "ratings.*", "audit.*", "django_celery_beat.*"),
+}
+
+
+def user_sees_all_events(user) -> bool:
+    return bool(user.is_active and user.has_perm("events.manage_all_events"))
+
+
+def events_visible_to(user) -> QuerySet[Event]:
+    """Every event for rating officers; for anyone else the events they are chief arbiter or arbiter of."""
+    events = Event.objects.all()
+    if user_sees_all_events(user):
+        return events
+    if isinstance(user, AnonymousUser) or not user.is_active:
+        return events.none()
+    assigned = Event.arbiters.through.objects.filter(user_id=user.pk).values("event_id")
+    return events.filter(Q(chief_arbiter_id=user.pk) | Q(pk__in=assigned))
+
+
+def events_editable_by(user) -> QuerySet[Event]:
+    """The events whose games ``user`` may enter through the ordinary forms (event_results_editable_by)."""
+    statuses = (
+        [EventStatus.DRAFT, EventStatus.SUBMITTED] if user_sees_all_events(user) else [EventStatus.DRAFT]
+    )
+    return events_visible_to(user).filter(status__in=statuses)
+
+
+def event_is_visible_to(event: Event, user) -> bool:
+    if user_sees_all_events(user):
+        return True
+    if not user.is_active or event.pk is None:
+        return False
+    if event.chief_arbiter_id == user.pk:
+        return True
+    # Asked several times per admin page (view/change/inline permissions): remember the answer on the event.
+    cache = event.__dict__.setdefault("_assigned_users", {})
+    if user.pk not in cache:
+        cache[user.pk] = event.arbiters.filter(pk=user.pk).exists()
+    return cache[user.pk]
+
+
+def event_results_editable_by(event: Event, user) -> bool:
+    """May ``user`` change the event, its participants and games through the ordinary forms?
+
+    Arbiters edit their events while in draft; a submitted event is frozen for them (the rating officer
+    checks it, and may edit it or send it back to draft). Rated and corrected events change only through a
+    correction (events.services.event_correct).
+    """
+    if event.pk is None:
+        return True
+    if event.status == EventStatus.DRAFT:
+        return event_is_visible_to(event, user)
+    if event.status == EventStatus.SUBMITTED:
+        return user_sees_all_events(user)
+    return False
+
+
+def event_correctable_by(event: Event, user) -> bool:
+    return (
+        event.status in CORRECTABLE_STATUSES
+        and user.has_perm("events.correct_event")
+        and event_is_visible_to(event, user)
+    )
+
+
+def event_submittable_by(event: Event, user) -> bool:
+    return (
+        event.status == EventStatus.DRAFT
+        and user.has_perm("events.submit_event")
+        and event_is_visible_to(event, user)
+    )
+
+
+def event_returnable_to_draft_by(event: Event, user) -> bool:
+    return (
+        event.status == EventStatus.SUBMITTED
+        and user.has_perm("events.submit_event")
+        and event_is_visible_to(event, user)
+    )
+
+
+def roles_sync(sender=None, *, using: str = "default", apps=global_apps, **kwargs) -> None:
+    """Create the two groups and add any permission they lack (``post_migrate`` receiver; idempotent).
+
+    Only adds: permissions an administrator granted by hand stay. Runs once, after the last application's
+    post_migrate (when every app's permissions exist).
+    """
+    last = [config for config in global_apps.get_app_configs() if config.models_module is not None][-1]
+    if sender is not None and sender.label != last.label:
+        return
+    try:
+        group_model = apps.get_model("auth", "Group")
+        permission_model = apps.get_model("auth", "Permission")
+    except LookupError:
+        return
+    for group_name, specs in ROLE_PERMISSIONS.items():
+        group, _ = group_model.objects.using(using).get_or_create(name=group_name)
+        query = Q(pk__in=[])
+        for spec in specs:
+            app_label, codename = spec.split(".", 1)
+            if codename == "*":
+                query |= Q(content_type__app_label=app_label)
+            else:
+                query |= Q(content_type__app_label=app_label, codename=codename)
+        wanted = set(permission_model.objects.using(using).filter(query).values_list("pk", flat=True))
+        have = set(group.permissions.values_list("pk", flat=True))
+        if wanted - have:
+            group.permissions.add(*(wanted - have))
