@@ -1,0 +1,492 @@
+"""Forms for entering events, participants and games in the admin.
+
+Games are entered by starting rank (the pairing numbers arbiters work with), not by picking from a list of
+every participant. Every rule the database enforces (migration 0003 triggers, the check constraints) is
+checked here first, with a message naming the round, board and players, so a mistake is a form error and
+never an IntegrityError; the database stays the last line of defence.
+"""
+
+from collections import defaultdict
+from functools import cached_property
+
+from django import forms
+from django.contrib.admin.widgets import ForeignKeyRawIdWidget
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.urls import NoReverseMatch, reverse
+from django.utils.text import Truncator
+
+from events.models import BYE_RESULTS, Event, Game, Participant, Result
+from events.services import GameEdit
+
+# --- descriptions used in messages ---------------------------------------------------------------------
+
+
+def participant_label(participant: Participant) -> str:
+    return f"{participant.player.name} (rank {participant.start_rank})"
+
+
+def place_label(round_: int | None, board: int | None) -> str:
+    place = f"Round {round_}" if round_ else "Game"
+    return f"{place}, board {board}" if board else place
+
+
+# --- events --------------------------------------------------------------------------------------------
+
+
+class EventForm(forms.ModelForm):
+    class Meta:
+        model = Event
+        fields = ["name", "city", "federation", "start_date", "end_date", "rating_type", "system", "rounds",
+                  "time_control", "chief_arbiter", "arbiters", "source_file_name"]
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error(
+                "end_date", f"The event ends ({end:%Y-%m-%d}) before it starts ({start:%Y-%m-%d})."
+            )
+        rounds = data.get("rounds")
+        if rounds is not None and rounds < 1:
+            self.add_error("rounds", "An event has at least one round.")
+        return data
+
+
+# --- participants --------------------------------------------------------------------------------------
+
+
+class CachedModelChoiceField(forms.ModelChoiceField):
+    """A model choice that resolves primary keys from a dict loaded once per page, not one query per row."""
+
+    def __init__(self, *args, cache: dict[str, object], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cache = cache
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        cached = self.cache.get(str(value))
+        return cached if cached is not None else super().to_python(value)
+
+
+class CachedRawIdWidget(ForeignKeyRawIdWidget):
+    """The admin's raw-id widget, labelled from the same dict instead of a query per rendered row."""
+
+    def __init__(self, rel, admin_site, *, cache: dict[str, object], **kwargs):
+        super().__init__(rel, admin_site, **kwargs)
+        self.cache = cache
+
+    def label_and_url_for_value(self, value):
+        obj = self.cache.get(str(value))
+        if obj is None:
+            return super().label_and_url_for_value(value)
+        opts = obj._meta
+        try:
+            url = reverse(f"{self.admin_site.name}:{opts.app_label}_{opts.model_name}_change", args=(obj.pk,))
+        except NoReverseMatch:
+            url = ""
+        return Truncator(obj).words(14), url
+
+
+class ParticipantForm(forms.ModelForm):
+    class Meta:
+        model = Participant
+        fields = ["start_rank", "player", "rating"]
+
+    def clean_start_rank(self):
+        start_rank = self.cleaned_data["start_rank"]
+        if start_rank is not None and start_rank < 1:
+            raise ValidationError("Starting ranks start at 1.")
+        return start_rank
+
+    def clean_player(self):
+        player = self.cleaned_data["player"]
+        if player is not None and player.merged_into_id:
+            raise ValidationError(
+                f"{player} was merged into another record (player #{player.merged_into_id}); "
+                "enter that player."
+            )
+        return player
+
+    def validate_unique(self):
+        # The formset checks "once per event" and "rank unique" over the whole event with clearer messages.
+        pass
+
+
+class BaseParticipantFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        if any(self.errors):
+            return
+        problems: list[str] = []
+        by_player: dict[int, list[int]] = defaultdict(list)
+        by_rank: dict[int, list[str]] = defaultdict(list)
+        deleted_ids = []
+        for form in self.forms:
+            if not hasattr(form, "cleaned_data") or not form.cleaned_data:
+                continue
+            if self._should_delete_form(form):
+                if form.instance.pk:
+                    deleted_ids.append(form.instance.pk)
+                continue
+            player, rank = form.cleaned_data.get("player"), form.cleaned_data.get("start_rank")
+            if player is None or rank is None:
+                continue
+            by_player[player.pk].append(rank)
+            by_rank[rank].append(player.name)
+        names = {
+            form.cleaned_data["player"].pk: str(form.cleaned_data["player"])
+            for form in self.forms
+            if getattr(form, "cleaned_data", None) and form.cleaned_data.get("player")
+        }
+        for player_pk, ranks in by_player.items():
+            if len(ranks) > 1:
+                problems.append(
+                    f"{names[player_pk]} is entered twice (starting ranks "
+                    f"{', '.join(map(str, sorted(ranks)))}); a player takes part in an event once."
+                )
+        for rank, players in sorted(by_rank.items()):
+            if len(players) > 1:
+                problems.append(
+                    f"Starting rank {rank} is given to {' and '.join(players)}; ranks are unique."
+                )
+        if deleted_ids:
+            played = defaultdict(set)
+            games = Game.objects.filter(event=self.instance).filter(
+                Q(white_id__in=deleted_ids) | Q(black_id__in=deleted_ids)
+            )
+            for white, black, round_ in games.values_list("white_id", "black_id", "round"):
+                for participant_id in (white, black):
+                    if participant_id in deleted_ids:
+                        played[participant_id].add(round_)
+            labels = {form.instance.pk: participant_label(form.instance) for form in self.deleted_forms}
+            for participant_id, rounds in played.items():
+                problems.append(
+                    f"{labels[participant_id]} has games in round {', '.join(map(str, sorted(rounds)))};"
+                    " delete those games before removing the participant."
+                )
+        if problems:
+            raise ValidationError(problems)
+
+
+# --- games ---------------------------------------------------------------------------------------------
+
+
+class VersionField(forms.IntegerField):
+    """The version of the game the editor saw (optimistic lock). Never counts as a change by itself."""
+
+    widget = forms.HiddenInput
+
+    def has_changed(self, initial, data) -> bool:
+        return False
+
+
+class GameForm(forms.ModelForm):
+    """One game: round, board, white and black by starting rank (black empty for a bye), result, date."""
+
+    white_rank = forms.IntegerField(
+        label="White",
+        min_value=1,
+        help_text="Starting rank of the white player",
+        widget=forms.NumberInput(attrs={"style": "width: 5em", "min": 1}),
+    )
+    black_rank = forms.IntegerField(
+        label="Black",
+        min_value=1,
+        required=False,
+        help_text="Starting rank of the black player; empty for a bye",
+        widget=forms.NumberInput(attrs={"style": "width: 5em", "min": 1}),
+    )
+    expected_version = VersionField(required=False)
+
+    class Meta:
+        model = Game
+        fields = ["round", "board", "white_rank", "black_rank", "result", "date"]
+        widgets = {
+            "round": forms.NumberInput(attrs={"style": "width: 4em", "min": 1}),
+            "board": forms.NumberInput(attrs={"style": "width: 4em", "min": 1}),
+        }
+
+    def __init__(
+        self, *args, event: Event | None = None, participants: dict[int, Participant] | None = None, **kwargs
+    ):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self._participants = participants
+        # The values the editor saw travel with the form, so "changed" means changed by this editor — not
+        # "differs from the database", which after someone else's save would overwrite their result.
+        for name in ("round", "board", "white_rank", "black_rank", "result", "date"):
+            if name in self.fields:
+                self.fields[name].show_hidden_initial = True
+        instance = self.instance
+        if instance.pk:
+            self.initial.setdefault("white_rank", instance.white.start_rank)
+            self.initial.setdefault("black_rank", instance.black.start_rank if instance.black_id else None)
+            self.initial.setdefault("expected_version", instance.version)
+
+    # The event and its participants: given by the formset, or (stand-alone form) from the chosen event.
+    def event_for(self, data) -> Event | None:
+        return self.event
+
+    def participants_for(self, event: Event) -> dict[int, Participant]:
+        if self._participants is None:
+            self._participants = participants_by_rank(event)
+        return self._participants
+
+    def clean_round(self):
+        round_ = self.cleaned_data.get("round")
+        if round_ is not None and round_ < 1:
+            raise ValidationError("Rounds are numbered from 1.")
+        return round_
+
+    def clean(self):
+        data = super().clean()
+        event = self.event_for(data)
+        if event is None:
+            return data
+        participants = self.participants_for(event)
+        round_, board, result = data.get("round"), data.get("board"), data.get("result")
+        place = place_label(round_, board)
+        white = self._participant(data, "white_rank", participants, event, place)
+        black = self._participant(data, "black_rank", participants, event, place)
+        pairing = " – ".join(participant_label(p) for p in (white, black) if p is not None)
+        if round_ and round_ > event.rounds:
+            self.add_error(
+                "round", f"Round {round_} is beyond the {event.rounds} rounds of {event.name} ({pairing})."
+            )
+        if white is not None and black is not None and white.pk == black.pk:
+            self.add_error(
+                "black_rank", f"{place}: {participant_label(white)} cannot play against themselves."
+            )
+        if result in BYE_RESULTS and data.get("black_rank") is not None:
+            opponent = participant_label(black) if black else f"rank {data['black_rank']}"
+            self.add_error(
+                "black_rank",
+                f"{place}: a {Result(result).label.lower()} for "
+                f"{participant_label(white) if white else 'white'} has no opponent — remove {opponent} "
+                "or choose a game result.",
+            )
+        if result and result not in BYE_RESULTS and data.get("black_rank") is None and white is not None:
+            self.add_error(
+                "black_rank",
+                f"{place}: {participant_label(white)} has result {Result(result).label} but no opponent — "
+                "enter black's starting rank or choose a bye.",
+            )
+        self._check_version(data, place, pairing)
+        self.instance.white = white
+        self.instance.black = black
+        return data
+
+    def _participant(self, data, field: str, participants, event: Event, place: str) -> Participant | None:
+        rank = data.get(field)
+        if rank is None:
+            return None
+        participant = participants.get(rank)
+        if participant is None:
+            known = f"ranks 1–{max(participants)}" if participants else "no participants yet; save them first"
+            self.add_error(
+                field, f"{place}: starting rank {rank} is not a participant of {event.name} ({known})."
+            )
+        return participant
+
+    def _check_version(self, data, place: str, pairing: str) -> None:
+        """Optimistic lock: refuse to overwrite a game someone else saved since this form was loaded."""
+        expected = data.get("expected_version")
+        if not self.instance.pk or expected is None or expected == self.instance.version:
+            return
+        if not self.has_changed():
+            return
+        self.add_error(None, stale_game_message(self.instance, place, pairing))
+
+    def to_edit(self, *, delete: bool = False) -> GameEdit:
+        data = self.cleaned_data
+        if delete:
+            return GameEdit(
+                game_id=self.instance.pk, delete=True, expected_version=data.get("expected_version")
+            )
+        return GameEdit(
+            game_id=self.instance.pk,
+            round=data["round"],
+            board=data.get("board"),
+            white_id=self.instance.white.pk,
+            black_id=self.instance.black.pk if self.instance.black else None,
+            result=data["result"],
+            date=data.get("date"),
+            expected_version=data.get("expected_version"),
+        )
+
+
+def stale_game_message(game: Game, place: str, pairing: str) -> str:
+    return (
+        f"{place} ({pairing}) was changed by someone else while you were editing it (now: {game.result}); "
+        "your change was not saved. Reload the page and enter it again."
+    )
+
+
+def participants_by_rank(event: Event) -> dict[int, Participant]:
+    if event.pk is None:
+        return {}
+    return {p.start_rank: p for p in Participant.objects.filter(event=event).select_related("player")}
+
+
+def pairing_problems(
+    event: Event, rows: dict[object, tuple], participants: dict[int, Participant]
+) -> list[str]:
+    """Rules across games of the event: a participant plays at most once per round; no round beyond the
+    event's rounds. ``rows`` maps a game key to (round, board, white_id, black_id) for the state to be saved.
+    """
+    labels = {p.pk: participant_label(p) for p in participants.values()}
+    seen: dict[tuple[int, int], list[tuple[int | None, int | None]]] = defaultdict(list)
+    beyond: set[int] = set()
+    for round_, board, white_id, black_id in rows.values():
+        if round_ > event.rounds:
+            beyond.add(round_)
+        seen[(round_, white_id)].append((board, black_id))
+        if black_id is not None:
+            seen[(round_, black_id)].append((board, white_id))
+    problems = []
+    for (round_, participant_id), games in sorted(seen.items(), key=lambda item: item[0]):
+        if len(games) < 2:
+            continue
+        where = "; ".join(
+            f"{'board ' + str(board) if board else 'no board'} against "
+            f"{labels.get(opponent, 'nobody (bye)') if opponent else 'nobody (bye)'}"
+            for board, opponent in games
+        )
+        problems.append(
+            f"Round {round_}: {labels.get(participant_id, f'participant #{participant_id}')} is paired "
+            f"{len(games)} times ({where}); a player plays once per round."
+        )
+    for round_ in sorted(beyond):
+        problems.append(f"Round {round_} has games but {event.name} has only {event.rounds} rounds.")
+    return problems
+
+
+class BaseGameFormSet(forms.BaseInlineFormSet):
+    """Games of one event (all, or one round); checks the whole event after the edits are applied."""
+
+    entry_round: int | None = None  # set by the admin when the page shows one round
+
+    @cached_property
+    def participants(self) -> dict[int, Participant]:
+        return participants_by_rank(self.instance)
+
+    def get_form_kwargs(self, index):
+        kwargs = super().get_form_kwargs(index)
+        kwargs["event"] = self.instance
+        kwargs["participants"] = self.participants
+        return kwargs
+
+    def _construct_form(self, i, **kwargs):
+        form = super()._construct_form(i, **kwargs)
+        if i >= self.initial_form_count() and self.entry_round and not form.is_bound:
+            form.initial.setdefault("round", self.entry_round)
+        return form
+
+    @property
+    def empty_form(self):
+        form = super().empty_form
+        if self.entry_round:
+            form.initial.setdefault("round", self.entry_round)
+        return form
+
+    def clean(self):
+        # Replaces BaseModelFormSet.validate_unique: the pairing rules below cover the unique constraints.
+        if self.instance.pk is None:
+            return
+        rows: dict[object, tuple] = {
+            pk: (round_, board, white, black)
+            for pk, round_, board, white, black in Game.objects.filter(event=self.instance).values_list(
+                "pk", "round", "board", "white_id", "black_id"
+            )
+        }
+        problems = []
+        for index, form in enumerate(self.forms):
+            if self.can_delete and self._should_delete_form(form):
+                if form.instance.pk:
+                    rows.pop(form.instance.pk, None)
+                    expected = (
+                        form.cleaned_data.get("expected_version") if hasattr(form, "cleaned_data") else None
+                    )
+                    if expected is not None and expected != form.instance.version:
+                        problems.append(
+                            stale_game_message(
+                                form.instance,
+                                place_label(form.instance.round, form.instance.board),
+                                str(form.instance),
+                            )
+                        )
+                continue
+            if form.errors or not form.has_changed():
+                continue
+            data = form.cleaned_data
+            key = form.instance.pk or f"new-{index}"
+            black = form.instance.black
+            rows[key] = (
+                data["round"],
+                data.get("board"),
+                form.instance.white.pk,
+                black.pk if black else None,
+            )
+        problems.extend(pairing_problems(self.instance, rows, self.participants))
+        if problems:
+            raise ValidationError(problems)
+
+    def edits(self) -> list[GameEdit]:
+        """The changes to apply, for events.services (call after is_valid())."""
+        edits = []
+        for form in self.initial_forms:
+            if self.can_delete and self._should_delete_form(form):
+                edits.append(form.to_edit(delete=True))
+            elif form.has_changed():
+                edits.append(form.to_edit())
+        for form in self.extra_forms:
+            if form.has_changed() and not (self.can_delete and self._should_delete_form(form)):
+                edits.append(form.to_edit())
+        return edits
+
+
+class GameAdminForm(GameForm):
+    """The stand-alone game form (Game admin): the event is a field; participants come from it."""
+
+    class Meta(GameForm.Meta):
+        fields = ["event", "round", "board", "white_rank", "black_rank", "result", "date"]
+
+    def event_for(self, data) -> Event | None:
+        return self.instance.event if self.instance.pk else data.get("event")
+
+    def clean(self):
+        data = super().clean()
+        event = self.event_for(data)
+        if event is None or self.errors:
+            return data
+        rows: dict[object, tuple] = {
+            pk: (round_, board, white, black)
+            for pk, round_, board, white, black in Game.objects.filter(event=event).values_list(
+                "pk", "round", "board", "white_id", "black_id"
+            )
+        }
+        black = self.instance.black
+        rows[self.instance.pk or "new"] = (
+            data["round"],
+            data.get("board"),
+            self.instance.white.pk,
+            black.pk if black else None,
+        )
+        for problem in pairing_problems(event, rows, self.participants_for(event)):
+            self.add_error(None, problem)
+        return data
+
+
+class CorrectionForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
+        help_text="Why the rated results change "
+        "(e.g. 'round 4 board 2: result reported reversed by the arbiter').",
+    )
+
+    def clean_reason(self):
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise ValidationError("Give the reason for the correction.")
+        return reason

@@ -1,0 +1,228 @@
+"""Reads about one event shared by the admin preview and the public event page: standings and crosstable.
+
+``event_standings(event)`` runs two queries (participants with their players, games); the ranking itself is
+the pure ``standings_compute`` so it can be tested and reused without a database.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from events.models import BYE_RESULTS, RATED_RESULTS, RESULT_POINTS, Event, Game, Participant, Result
+
+# Results that count as a game over the board for Buchholz (forfeits and pending games do not: the
+# opponent never sat down, so their score says nothing about the strength of the field met).
+_FORFEITS = (Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT, Result.PENDING)
+
+# How a result is printed in a crosstable cell, for (white, black).
+_SYMBOLS: dict[str, tuple[str, str]] = {
+    Result.WHITE_WIN: ("1", "0"),
+    Result.DRAW: ("½", "½"),
+    Result.BLACK_WIN: ("0", "1"),
+    Result.WHITE_FORFEIT_WIN: ("+", "−"),
+    Result.BLACK_FORFEIT_WIN: ("−", "+"),
+    Result.DOUBLE_FORFEIT: ("−", "−"),
+    Result.WHITE_WIN_UNPLAYED: ("1", "0"),
+    Result.DRAW_UNPLAYED: ("½", "½"),
+    Result.BLACK_WIN_UNPLAYED: ("0", "1"),
+    Result.HALF_POINT_BYE: ("½", ""),
+    Result.FULL_POINT_BYE: ("1", ""),
+    Result.PAIRING_BYE: ("1", ""),
+    Result.ZERO_POINT_BYE: ("0", ""),
+    Result.PENDING: ("*", "*"),
+}
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """The input row for one participant (what ``standings_compute`` needs to know)."""
+
+    participant_id: int
+    start_rank: int
+    player_id: int
+    id_number: int
+    name: str
+    title: str = ""
+    federation: str = ""
+    rating: int | None = None
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """The input row for one game: participants by primary key, ``black_id`` None for a bye."""
+
+    round: int
+    white_id: int
+    black_id: int | None
+    result: str
+    board: int | None = None
+
+
+@dataclass(frozen=True)
+class RoundCell:
+    """One participant's round in the crosstable, e.g. ``12w1``: opponent 12, white, won."""
+
+    round: int
+    opponent_rank: int | None  # the opponent's starting rank; None for a bye or when not paired
+    colour: str  # "w", "b", or "" (bye / not paired)
+    result: str  # the stored Result code, "" when not paired this round
+    symbol: str  # "1", "½", "0", "+", "−", "*" (pending); "" when not paired
+    points: float
+    rated: bool  # only played games are rated (B.02 §1.2)
+
+    @property
+    def text(self) -> str:
+        if not self.result:
+            return ""
+        if self.opponent_rank is None:
+            return f"bye {self.symbol}".strip() if self.result != Result.ZERO_POINT_BYE else "−"
+        return f"{self.opponent_rank}{self.colour}{self.symbol}"
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    rank: int  # shared by participants equal on points and Buchholz
+    participant_id: int
+    start_rank: int
+    player_id: int
+    id_number: int
+    name: str
+    title: str
+    federation: str
+    rating: int | None
+    points: float
+    buchholz: float
+    rated_games: int
+    cells: tuple[RoundCell, ...]  # one per round 1..rounds
+
+
+@dataclass(frozen=True)
+class Standings:
+    rounds: int
+    rows: tuple[StandingsRow, ...]
+    pending_games: int
+
+    @property
+    def round_numbers(self) -> range:
+        return range(1, self.rounds + 1)
+
+
+def standings_compute(players: Iterable[PlayerLine], games: Iterable[GameLine], rounds: int) -> Standings:
+    """Points, Buchholz and per-round cells; order: points, then Buchholz, then starting rank.
+
+    Buchholz here is the plain sum of the final points of every opponent met over the board (forfeits,
+    byes and pending games add nothing) — a simple, well-known tie-break, not the full FIDE tie-break
+    regulations with virtual opponents.
+    """
+    players = list(players)
+    by_id = {p.participant_id: p for p in players}
+    points: dict[int, float] = defaultdict(float)
+    rated_games: dict[int, int] = defaultdict(int)
+    cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
+    met: dict[int, list[int]] = defaultdict(list)
+    last_round = rounds
+    pending = 0
+    for game in games:
+        last_round = max(last_round, game.round)
+        white_points, black_points = RESULT_POINTS[game.result]
+        white_symbol, black_symbol = _SYMBOLS[game.result]
+        rated = game.result in RATED_RESULTS
+        pending += game.result == Result.PENDING
+        points[game.white_id] += white_points
+        if game.black_id is None or game.result in BYE_RESULTS:
+            cells[game.white_id][game.round] = RoundCell(
+                game.round, None, "", game.result, white_symbol, white_points, False
+            )
+            continue
+        points[game.black_id] += black_points
+        white_rank = by_id[game.white_id].start_rank if game.white_id in by_id else None
+        black_rank = by_id[game.black_id].start_rank if game.black_id in by_id else None
+        cells[game.white_id][game.round] = RoundCell(
+            game.round, black_rank, "w", game.result, white_symbol, white_points, rated
+        )
+        cells[game.black_id][game.round] = RoundCell(
+            game.round, white_rank, "b", game.result, black_symbol, black_points, rated
+        )
+        if rated:
+            rated_games[game.white_id] += 1
+            rated_games[game.black_id] += 1
+        if game.result not in _FORFEITS:
+            met[game.white_id].append(game.black_id)
+            met[game.black_id].append(game.white_id)
+
+    def buchholz(participant_id: int) -> float:
+        return sum(points[opponent] for opponent in met[participant_id])
+
+    ordered = sorted(
+        players, key=lambda p: (-points[p.participant_id], -buchholz(p.participant_id), p.start_rank)
+    )
+    rows: list[StandingsRow] = []
+    for index, player in enumerate(ordered):
+        score, tie_break = points[player.participant_id], buchholz(player.participant_id)
+        previous = rows[-1] if rows else None
+        rank = (
+            previous.rank
+            if previous and (previous.points, previous.buchholz) == (score, tie_break)
+            else index + 1
+        )
+        row_cells = tuple(
+            cells[player.participant_id].get(number) or RoundCell(number, None, "", "", "", 0.0, False)
+            for number in range(1, last_round + 1)
+        )
+        rows.append(
+            StandingsRow(
+                rank=rank,
+                participant_id=player.participant_id,
+                start_rank=player.start_rank,
+                player_id=player.player_id,
+                id_number=player.id_number,
+                name=player.name,
+                title=player.title,
+                federation=player.federation,
+                rating=player.rating,
+                points=score,
+                buchholz=tie_break,
+                rated_games=rated_games[player.participant_id],
+                cells=row_cells,
+            )
+        )
+    return Standings(rounds=last_round, rows=tuple(rows), pending_games=pending)
+
+
+def event_standings(event: Event) -> Standings:
+    """The event's standings and crosstable from the database (two queries)."""
+    participants = (
+        Participant.objects.filter(event=event)
+        .order_by("start_rank")
+        .values_list(
+            "pk",
+            "start_rank",
+            "player_id",
+            "player__id_number",
+            "player__surname",
+            "player__given_names",
+            "player__title",
+            "player__federation_id",
+            "rating",
+        )
+    )
+    players = [
+        PlayerLine(
+            participant_id=pk,
+            start_rank=start_rank,
+            player_id=player_id,
+            id_number=id_number,
+            name=f"{surname}, {given}" if given else surname,
+            title=title,
+            federation=federation or "",
+            rating=rating,
+        )
+        for pk, start_rank, player_id, id_number, surname, given, title, federation, rating in participants
+    ]
+    games = [
+        GameLine(round=round_, white_id=white, black_id=black, result=result, board=board)
+        for round_, white, black, result, board in Game.objects.filter(event=event)
+        .order_by("round", "board", "pk")
+        .values_list("round", "white_id", "black_id", "result", "board")
+    ]
+    return standings_compute(players, games, event.rounds)

@@ -1,0 +1,363 @@
+"""Writes to events: entering games, the status flow (draft → submitted → rated → corrected) and corrections.
+
+Every function is one transaction and refuses bad requests with ``django.core.exceptions.ValidationError``
+whose message names the event, round and players. Permissions (who may call) are the caller's business —
+the admin checks them with events/roles.py — except that each function refuses a status it does not apply to.
+"""
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+
+from audit.models import AuditAction
+from audit.services import audit_record
+from events.models import Event, EventCorrection, EventStatus, Game, Participant, Result
+
+ENTRY_STATUSES = (EventStatus.DRAFT, EventStatus.SUBMITTED)
+CORRECTABLE_STATUSES = (EventStatus.RATED, EventStatus.CORRECTED)
+GAME_FIELDS = ("round", "board", "white", "black", "result", "date")
+# Rounds parked out of the way while pairings are rewritten (see _games_apply); smallint max is 32767.
+_PARKING_ROUND = 32767
+
+
+@dataclass(frozen=True)
+class GameEdit:
+    """One change to an event's games: a new game (``game_id`` None), a change, or a deletion.
+
+    ``expected_version`` is the ``Game.version`` the editor saw (optimistic lock); None skips the check.
+    """
+
+    game_id: int | None = None
+    round: int | None = None
+    board: int | None = None
+    white_id: int | None = None
+    black_id: int | None = None
+    result: str = Result.PENDING
+    date: datetime.date | None = None
+    expected_version: int | None = None
+    delete: bool = False
+
+
+@dataclass
+class GamesUpdate:
+    """What ``event_games_update`` / ``event_correct`` did; ``changes`` is the before/after record."""
+
+    created: list[Game] = field(default_factory=list)
+    changed: list[tuple[Game, list[str]]] = field(default_factory=list)
+    deleted: list[Game] = field(default_factory=list)
+    changes: list[dict] = field(default_factory=list)
+
+
+def event_games_update(event: Event, *, user, edits: list[GameEdit]) -> GamesUpdate:
+    """Apply entered games (draft or submitted events). Rated results change only via ``event_correct``."""
+    with transaction.atomic():
+        locked = _event_lock(event)
+        if locked.status not in ENTRY_STATUSES:
+            raise ValidationError(
+                f"{locked.name} is {locked.get_status_display().lower()}: its results change only through a "
+                "correction (with the reason recorded)."
+            )
+        return _games_apply(locked, edits, user=user, reason="")
+
+
+def event_submit(event: Event, *, user) -> Event:
+    """draft → submitted: the event goes to the rating officer. Refused while any game has no result."""
+    with transaction.atomic():
+        locked = _event_lock(event)
+        if locked.status != EventStatus.DRAFT:
+            raise ValidationError(
+                f"{locked.name} is {locked.get_status_display().lower()}; "
+                "only a draft can be submitted for rating."
+            )
+        games = list(
+            Game.objects.filter(event=locked)
+            .select_related("white__player", "black__player")
+            .order_by("round", "board", "pk")
+            .only(
+                "round",
+                "board",
+                "result",
+                "white__start_rank",
+                "white__player__surname",
+                "white__player__given_names",
+                "black__start_rank",
+                "black__player__surname",
+                "black__player__given_names",
+            )
+        )
+        if not games:
+            raise ValidationError(f"{locked.name} has no games yet; enter the results before submitting.")
+        pending = [game for game in games if game.result == Result.PENDING]
+        if pending:
+            shown = "; ".join(_game_label(game) for game in pending[:10])
+            more = f" and {len(pending) - 10} more" if len(pending) > 10 else ""
+            raise ValidationError(
+                f"{locked.name} cannot be submitted: {len(pending)} game(s) have no result — {shown}{more}."
+            )
+        locked.status = EventStatus.SUBMITTED
+        locked.submitted_at = timezone.now()
+        locked._history_user = user
+        locked.save(update_fields=["status", "submitted_at", "updated_at"])
+        audit_record(
+            user,
+            AuditAction.EVENT_SUBMIT,
+            locked,
+            before={"status": EventStatus.DRAFT},
+            after={"status": locked.status, "submitted_at": locked.submitted_at, "games": len(games)},
+        )
+    _copy_state(locked, event)
+    return event
+
+
+def event_return_to_draft(event: Event, *, user) -> Event:
+    """submitted → draft: the arbiter (or the rating officer sending it back) can edit again."""
+    with transaction.atomic():
+        locked = _event_lock(event)
+        if locked.status != EventStatus.SUBMITTED:
+            raise ValidationError(
+                f"{locked.name} is {locked.get_status_display().lower()}; "
+                "only a submitted event returns to draft."
+            )
+        submitted_at = locked.submitted_at
+        locked.status = EventStatus.DRAFT
+        locked.submitted_at = None
+        locked._history_user = user
+        locked.save(update_fields=["status", "submitted_at", "updated_at"])
+        audit_record(
+            user,
+            "event.return_to_draft",
+            locked,
+            before={"status": EventStatus.SUBMITTED, "submitted_at": submitted_at},
+            after={"status": EventStatus.DRAFT},
+        )
+    _copy_state(locked, event)
+    return event
+
+
+def event_correct(event: Event, *, user, reason: str, edits: list[GameEdit]) -> EventCorrection:
+    """Change the games of a rated (or already corrected) event, recording who, when, why and what.
+
+    The event goes to status ``corrected``; the rating officer then republishes the lists it was rated on
+    (ratings.services). ``EventCorrection.changes["games"]`` holds one entry per game with ``before`` and
+    ``after`` (round, board, white/black participant and starting rank and ID number, result, date).
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("A correction needs a reason (it is kept with the event's record).")
+    if not edits:
+        raise ValidationError("Nothing to correct: no game was changed, added or deleted.")
+    with transaction.atomic():
+        locked = _event_lock(event)
+        if locked.status not in CORRECTABLE_STATUSES:
+            raise ValidationError(
+                f"{locked.name} is {locked.get_status_display().lower()}; corrections are for rated events "
+                "(edit a draft or submitted event directly)."
+            )
+        update = _games_apply(locked, edits, user=user, reason=f"correction: {reason}")
+        if not update.changes:
+            raise ValidationError("Nothing to correct: the games are already as entered.")
+        correction = EventCorrection.objects.create(
+            event=locked,
+            user=user,
+            reason=reason,
+            status_before=locked.status,
+            changes={"games": update.changes},
+        )
+        status_before = locked.status
+        locked.status = EventStatus.CORRECTED
+        locked._history_user = user
+        locked._change_reason = f"correction: {reason}"
+        locked.save(update_fields=["status", "updated_at"])
+        audit_record(
+            user,
+            AuditAction.EVENT_CORRECT,
+            locked,
+            reason=reason,
+            before={"status": status_before, "games": [c["before"] for c in update.changes]},
+            after={
+                "status": locked.status,
+                "games": [c["after"] for c in update.changes],
+                "correction": correction.pk,
+            },
+        )
+    _copy_state(locked, event)
+    return correction
+
+
+# --- internals -----------------------------------------------------------------------------------------
+
+
+def _event_lock(event: Event) -> Event:
+    # One writer per event at a time: status checks and game edits see a stable event.
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def _copy_state(source: Event, target: Event) -> None:
+    if source is not target:
+        target.status, target.submitted_at, target.updated_at = (
+            source.status,
+            source.submitted_at,
+            source.updated_at,
+        )
+
+
+def _game_label(game: Game) -> str:
+    place = f"round {game.round}" + (f" board {game.board}" if game.board else "")
+    black = game.black.player.name if game.black_id else "bye"
+    return f"{place}: {game.white.player.name} – {black}"
+
+
+def _snapshot(game: Game, participants: dict[int, Participant]) -> dict:
+    white = participants.get(game.white_id)
+    black = participants.get(game.black_id) if game.black_id else None
+    return {
+        "round": game.round,
+        "board": game.board,
+        "result": game.result,
+        "date": game.date.isoformat() if game.date else None,
+        "white": game.white_id,
+        "white_rank": white.start_rank if white else None,
+        "white_player": white.player.id_number if white else None,
+        "black": game.black_id,
+        "black_rank": black.start_rank if black else None,
+        "black_player": black.player.id_number if black else None,
+    }
+
+
+def _games_apply(event: Event, edits: list[GameEdit], *, user, reason: str) -> GamesUpdate:
+    """Apply edits to the locked event's games with a fixed number of queries, whatever the count.
+
+    Pairings are rewritten in two steps so that a swap (A–B, C–D → A–C, B–D) never passes through a state
+    the unique constraints and the 0003 triggers refuse: changed games are first parked each in a round of
+    its own, then written in their final state; deletions go first, new games last.
+    """
+    participants = {p.pk: p for p in Participant.objects.filter(event=event).select_related("player")}
+    ids = [edit.game_id for edit in edits if edit.game_id is not None]
+    games = {
+        g.pk: g
+        for g in Game.objects.select_for_update(of=("self",))
+        .filter(event=event, pk__in=ids)
+        .select_related("white__player", "black__player")
+    }
+    problems = []
+    for edit in edits:
+        if edit.game_id is not None and edit.game_id not in games:
+            problems.append(f"Game #{edit.game_id} is not a game of {event.name} (deleted meanwhile?).")
+            continue
+        game = games.get(edit.game_id)
+        if game is not None and edit.expected_version is not None and edit.expected_version != game.version:
+            problems.append(
+                f"{_place(game)} was changed by someone else (version {game.version}, you edited version "
+                f"{edit.expected_version}); reload and enter it again."
+            )
+        if not edit.delete:
+            for side, participant_id in (("white", edit.white_id), ("black", edit.black_id)):
+                if participant_id is not None and participant_id not in participants:
+                    problems.append(
+                        f"Round {edit.round}: the {side} player (participant #{participant_id}) is not a "
+                        f"participant of {event.name}."
+                    )
+            if edit.white_id is None or edit.round is None:
+                problems.append("A game needs a round and a white player.")
+    if problems:
+        raise ValidationError(problems)
+
+    update = GamesUpdate()
+    to_delete = [games[edit.game_id] for edit in edits if edit.delete]
+    to_change: list[Game] = []
+    parked: list[Game] = []
+    to_create: list[Game] = []
+    for edit in edits:
+        if edit.delete:
+            continue
+        values = {
+            "round": edit.round,
+            "board": edit.board,
+            "white_id": edit.white_id,
+            "black_id": edit.black_id,
+            "result": edit.result,
+            "date": edit.date,
+        }
+        white, black = participants[edit.white_id], participants.get(edit.black_id)
+        if edit.game_id is None:
+            to_create.append(
+                Game(
+                    event=event,
+                    version=1,
+                    white=white,
+                    black=black,
+                    round=edit.round,
+                    board=edit.board,
+                    result=edit.result,
+                    date=edit.date,
+                )
+            )
+            continue
+        game = games[edit.game_id]
+        before = _snapshot(game, participants)
+        changed = [name for name in values if getattr(game, name) != values[name]]
+        if not changed:
+            continue
+        if {"round", "white_id", "black_id"} & set(changed):
+            parked.append(Game(pk=game.pk, round=_PARKING_ROUND - len(parked)))
+        game.round, game.board, game.result, game.date = edit.round, edit.board, edit.result, edit.date
+        game.white, game.black = white, black  # objects, not ids: keeps str(game) free of queries
+        game.version += 1
+        to_change.append(game)
+        update.changed.append((game, [name.removesuffix("_id") for name in changed]))
+        update.changes.append(
+            {"game": game.pk, "action": "changed", "before": before, "after": _snapshot(game, participants)}
+        )
+    try:
+        with transaction.atomic():
+            for game in to_delete:
+                update.changes.append(
+                    {
+                        "game": game.pk,
+                        "action": "deleted",
+                        "before": _snapshot(game, participants),
+                        "after": None,
+                    }
+                )
+                game._history_user = user
+                game._change_reason = reason or None
+            for game in to_delete:
+                # One by one so simple_history records who deleted it; deletions come a few at a time.
+                game.delete()
+            update.deleted = to_delete
+            if parked:
+                Game.objects.bulk_update(parked, ["round"])
+            if to_change:
+                bulk_update_with_history(
+                    to_change,
+                    Game,
+                    [*GAME_FIELDS, "version"],
+                    default_user=user,
+                    default_change_reason=reason or None,
+                )
+            if to_create:
+                created = bulk_create_with_history(
+                    to_create, Game, default_user=user, default_change_reason=reason or None
+                )
+                update.created = list(created)
+                for game in update.created:
+                    update.changes.append(
+                        {
+                            "game": game.pk,
+                            "action": "added",
+                            "before": None,
+                            "after": _snapshot(game, participants),
+                        }
+                    )
+    except IntegrityError as exc:
+        # The forms check every rule first; reaching the database's refusal means a concurrent change.
+        raise ValidationError(f"The database refused the games of {event.name}: {exc}") from exc
+    return update
+
+
+def _place(game: Game) -> str:
+    return f"Round {game.round}" + (f", board {game.board}" if game.board else "")
