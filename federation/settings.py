@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_celery_beat",
     "simple_history",
     "federation",
@@ -58,7 +59,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "federation.security.RequestSizeLimitMiddleware",
+    "federation.security.RequestScreeningMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -93,6 +94,11 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # A file (not :memory:) so that a Celery worker process started by the tests sees the test database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+else:
+    # Test runs set a suffix so that concurrent runs on one server never share a test database.
+    DATABASES["default"]["TEST"] = {
+        "NAME": f"test_{DATABASES['default']['NAME']}{env_str('TEST_DATABASE_SUFFIX', '')}"
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -146,6 +152,8 @@ else:
     _default_backend = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "rpc://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_backend)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Tests give each run its own queue so concurrent runs on one Redis never take each other's tasks.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the message for another worker
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -188,6 +196,8 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+# e.g. "security.W021" where the domain must not be HSTS-preloaded (docs/operations.md, production environment).
+SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", [])
 # Admin sign-in throttling (federation/security.py): after LOGIN_FAILURE_LIMIT failures for one username, or
 # LOGIN_FAILURE_IP_LIMIT from one address, within the window, sign-in is refused until the window has passed.
 AUTHENTICATION_BACKENDS = ["federation.security.ThrottledModelBackend"]
