@@ -40,6 +40,9 @@ class Event(models.Model):
     chief_arbiter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="events_chief"
     )
+    chief_arbiter_name = models.CharField(
+        max_length=200, blank=True, help_text="As the tournament report names them (TRF record 102)"
+    )
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="events_assigned")
     status = models.CharField(max_length=10, choices=EventStatus.choices, default=EventStatus.DRAFT, db_index=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
