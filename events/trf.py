@@ -1294,7 +1294,8 @@ def _points_text(points: float | None) -> str:
     if points is None:
         return ""
     text = f"{points:.1f}"
-    return text if float(text) == points else f"{points:g}"
+    # Columns 81-84: "199" rather than "199.0", which would run into the rank column.
+    return text if float(text) == points and len(text) <= 4 else f"{points:g}"
 
 
 def _birth_text(date: dt.date | None, year: int | None) -> str:
@@ -1383,7 +1384,10 @@ def write_trf(event: TrfTournament, *, line_ending: str = "\r\n", comment: str |
     if t.scoring:
         # 162: result letter at 6, points at 7-10, repeated every 9 columns
         lines.append(
-            ("162  " + "".join(f"{code}{points:4.1f}    " for code, points in t.scoring.items())).rstrip()
+            (
+                "162  "
+                + "".join(f"{code}{_points_text(points):>4}    " for code, points in t.scoring.items())
+            ).rstrip()
         )
     if t.nrs_federation or t.starting_rank_method:
         lines.append(f"172 {_cut(t.nrs_federation, 3)} {t.starting_rank_method}".rstrip())

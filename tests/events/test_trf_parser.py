@@ -510,6 +510,17 @@ def test_round_trip_of_the_hand_written_fixture_is_identical():
     assert write_trf(second.tournament) == text
 
 
+def test_writer_keeps_large_scores_inside_their_columns():
+    # Found by the mutation test: 199.0 points written as "199.0" ran into the rank column.
+    header = ["012 Scores", "042 2024/05/01", "052 2024/05/03", "162  W12.5    D 6.0"]
+    first = parse_trf(trf(player(1, "Many, Points", "199"), header=header))
+
+    second = parse_trf(write_trf(first.tournament))
+
+    assert second.players[0].points == first.players[0].points == 199.0
+    assert second.tournament.scoring == first.tournament.scoring == {"W": 12.5, "D": 6.0}
+
+
 def test_trf_module_does_not_import_django():
     code = "import sys, events.trf; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
