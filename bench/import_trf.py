@@ -1,0 +1,141 @@
+"""Benchmark: import a 300-player, 11-round Swiss from TRF (target < 2 s on 2 cores, DESIGN.md Targets).
+
+Run from the repository root:
+
+    python bench/import_trf.py                      # a fresh SQLite file under /tmp (migrated first)
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_import python bench/import_trf.py
+
+The file is generated with events.trf.write_trf: random pairings, results 1/=/0 with a few forfeits and
+half-point byes, half of the players with ID numbers already registered (matched), half new (created with
+needs_review). Prints the wall time of ``event_import_trf`` (parsing included) for the first import (every
+new player created) and for repeats (every player matched), and the games written.
+"""
+import argparse
+import datetime
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def prepare_database() -> str:
+    """Point Django at a throwaway database (DATABASE_URL, or a fresh SQLite file) and migrate it."""
+    if "DATABASE_URL" not in os.environ:
+        folder = Path(tempfile.mkdtemp(prefix="bench-import-trf-"))
+        os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
+        os.environ.setdefault("FEDERATION_VAR_DIR", str(folder / "var"))
+    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
+    url = os.environ["DATABASE_URL"]
+    if url.startswith(("postgres://", "postgresql://")):
+        _create_postgres_database(url)
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    return url
+
+
+def _create_postgres_database(url: str) -> None:
+    from urllib.parse import urlparse
+
+    import psycopg
+
+    parts = urlparse(url)
+    name = parts.path.lstrip("/")
+    admin_url = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def make_trf(players: int, rounds: int, known_ids: list[int], seed: int = 2026) -> bytes:
+    from events.trf import TrfPlayer, TrfRoundEntry, TrfTournament, write_trf
+
+    rng = random.Random(seed)
+    start = datetime.date(2026, 3, 1)
+    field = []
+    for rank in range(1, players + 1):
+        registered = rank <= len(known_ids)
+        field.append(TrfPlayer(
+            start_rank=rank,
+            name=f"Bench{rank:04d}, Player",
+            sex=rng.choice("mw"),
+            rating=rng.randint(1400, 2700) if rng.random() < 0.9 else None,
+            federation=rng.choice(["ESP", "IRL", "GER", "FRA", ""]),
+            fide_id=str(known_ids[rank - 1]) if registered else (str(50_000_000 + rank) if rank % 3 else ""),
+            birth_year=rng.randint(1950, 2015),
+        ))
+    for round_number in range(1, rounds + 1):
+        order = list(range(1, players + 1))
+        rng.shuffle(order)
+        byes, order = order[:2], order[2:]  # two requested half-point byes per round
+        for rank in byes:
+            field[rank - 1].rounds.append(TrfRoundEntry(round_number, None, "-", "H"))
+        for white, black in zip(order[::2], order[1::2], strict=True):
+            code = rng.choices(["1", "=", "0", "+"], weights=[40, 25, 33, 2])[0]
+            mirror = {"1": "0", "=": "=", "0": "1", "+": "-"}[code]
+            field[white - 1].rounds.append(TrfRoundEntry(round_number, black, "w", code))
+            field[black - 1].rounds.append(TrfRoundEntry(round_number, white, "b", mirror))
+    points = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "H": 0.5}
+    for player in field:
+        player.points = sum(points[entry.result] for entry in player.rounds)
+    tournament = TrfTournament(
+        name="Bench Open", city="Bench", federation="ESP", start_date=start,
+        end_date=start + datetime.timedelta(days=rounds - 1), tournament_type="Swiss (standard)",
+        chief_arbiter="Arbiter, Bench", time_control="90 min + 30 s", rounds_declared=rounds,
+        round_dates=[start + datetime.timedelta(days=r) for r in range(rounds)], players=field,
+    )
+    return write_trf(tournament).encode("utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=11)
+    parser.add_argument("--repeat", type=int, default=3, help="imports after the first (players all matched)")
+    args = parser.parse_args()
+    url = prepare_database()
+
+    from events.models import Game
+    from events.trf_services import event_import_trf
+    from players.models import Player
+
+    first_id = 10_000_000 + Player.objects.count()
+    known = [first_id + i for i in range(args.players // 2)]
+    Player.objects.bulk_create(
+        [
+            Player(id_number=n, surname=f"Bench{i + 1:04d}", given_names="Player",
+                   search_name=f"BENCH{i + 1:04d}, PLAYER")
+            for i, n in enumerate(known)
+        ],
+        ignore_conflicts=True,
+    )
+    data = make_trf(args.players, args.rounds, known)
+    print(f"database: {url.split('@')[-1]}")
+    print(f"file: {args.players} players, {args.rounds} rounds, {len(data):,} bytes")
+    timings = []
+    for attempt in range(1 + args.repeat):
+        began = time.perf_counter()
+        outcome = event_import_trf(data, file_name="bench.trf", user=None, rating_type="standard")
+        elapsed = time.perf_counter() - began
+        if outcome.event is None:
+            sys.exit(f"import refused: {outcome.refusal_message()}")
+        games = Game.objects.filter(event=outcome.event).count()
+        label = "first import (new IDs created)" if attempt == 0 else f"repeat {attempt} (IDs matched)"
+        print(f"{label:34} {elapsed:6.3f} s  {len(outcome.created_players):>4} created  {games:,} games")
+        timings.append(elapsed)
+    print(f"event_import_trf: worst {max(timings):.3f} s, median {statistics.median(timings):.3f} s "
+          f"(target < 2 s)")
+
+
+if __name__ == "__main__":
+    main()

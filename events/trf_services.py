@@ -1,0 +1,665 @@
+"""Events from TRF files and back: ``event_import_trf`` (upload / ``import_trf``) and ``event_export_trf``.
+
+The pure parser (``events.trf``) reads the file and names every problem by line and column; this module
+decides what the file means for the registry and writes it in one transaction, in bulk:
+
+- **Refusal.** Any problem of severity ``error`` (the parser's, or this module's: no dates, a player twice,
+  a pending game when submitting) or a database refusal (``IntegrityError``) imports nothing; the outcome
+  lists the problems. Oddities that do not change what is rated are ``warning``s (e.g. a points column that
+  disagrees with the results, as Swiss-Manager writes for requested byes).
+- **Players** are matched by ID number: the file's FIDE ID column (columns 58-68), which ICU/Swiss-Manager
+  exports fill with national IDs — those match ``Player.id_number`` just the same. A player merged into
+  another counts as the kept one. Players not found are created, marked ``needs_review``, with:
+  the file's ID as ``id_number`` when it has one; otherwise an ID number allocated from the *reserved range*
+  ``max(highest id_number in the registry or the file, RESERVED_ID_START) + 1, + 2, ...`` — above any FIDE ID
+  in use today, so an allocated number is recognisable and never taken from a real player. Likely duplicates
+  (same surname and given names, or same surname and birth year) are suggested in the outcome.
+- **Federations**: a player's federation is set when the column holds a FIDE federation code (or one the
+  registry knows); a column of mostly other codes (ICU exports write club codes such as KIL, DUB) is read
+  as club codes: left empty, with a warning.
+- **Dates** are needed to rate an event: 042/052, else the first/last round date (132); otherwise refused.
+- **Games**: every pairing once (``events.trf.games``): 1/=/0 are rated results, +/- forfeits, W/D/L
+  unplayed results, H/F/U/Z and blank byes (blank = Z); a round with no entry creates nothing.
+"""
+from __future__ import annotations
+
+import datetime
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max, Q
+from simple_history.utils import bulk_create_with_history
+
+from audit.services import audit_record
+from events.models import (
+    RESULT_POINTS,
+    Event,
+    EventStatus,
+    EventSystem,
+    Game,
+    Participant,
+    RatingType,
+    Result,
+)
+from events.roles import user_sees_all_events
+from events.services import event_submit
+from events.trf import (
+    ERROR,
+    PENDING,
+    WARNING,
+    TrfParseResult,
+    TrfPlayer,
+    TrfProblem,
+    TrfRoundEntry,
+    TrfTournament,
+    parse_trf,
+    write_trf,
+)
+from players.fide_list_services import federations_ensure, is_fide_federation_code
+from players.models import Federation, Player, Title, WomenTitle
+
+__all__ = [
+    "RESERVED_ID_START",
+    "DuplicateSuggestion",
+    "TrfImportOutcome",
+    "event_export_trf",
+    "event_import_trf",
+]
+
+# Players without an ID get id_number above this (and above every id_number in use); see the module doc.
+RESERVED_ID_START = 900_000_000
+IMPORT_ACTION = "event.import_trf"
+_QUERY_CHUNK = 500  # ids / names per IN (...) or OR query: within SQLite's limits on variables and depth
+_CODE = re.compile(r"[A-Z]{3}")
+_TITLES = frozenset(Title.values)
+_WOMEN_TITLES = frozenset(WomenTitle.values)
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+# Words in 012/092/122 that name the rating type (Spanish, German and French forms seen in real files).
+_RATING_TYPE_WORDS = (
+    (RatingType.BLITZ, re.compile(r"blitz|\blightning\b|\bbullet\b", re.I)),
+    (RatingType.RAPID, re.compile(r"\br[aá]pid|schnell|semi-?rapid", re.I)),
+    (RatingType.STANDARD, re.compile(r"\bstandard\b|\bclassical\b|\bclassic\b", re.I)),
+)
+_ROUND_ROBIN_WORDS = re.compile(r"round[ -]?robin|\bberger\b|all[ -]play[ -]all|\brr\b|rundenturnier|"
+                                r"scheveningen|\bschev|\bdrr\b|\bsrr\b", re.I)
+_SWISS_WORDS = re.compile(r"swiss|dutch|dubov|burstein|\blim\b|monrad|schweizer|suizo", re.I)
+_SYSTEM_LABELS = {
+    EventSystem.SWISS: "Swiss",
+    EventSystem.ROUND_ROBIN: "Round robin",
+    EventSystem.MATCH: "Match",
+    EventSystem.TEAM: "Team",
+}
+# Game result -> (white's TRF code, black's TRF code); byes -> the player's code (TRF §2.2).
+_TRF_CODES = {
+    Result.WHITE_WIN: ("1", "0"),
+    Result.DRAW: ("=", "="),
+    Result.BLACK_WIN: ("0", "1"),
+    Result.WHITE_FORFEIT_WIN: ("+", "-"),
+    Result.BLACK_FORFEIT_WIN: ("-", "+"),
+    Result.DOUBLE_FORFEIT: ("-", "-"),
+    Result.WHITE_WIN_UNPLAYED: ("W", "L"),
+    Result.DRAW_UNPLAYED: ("D", "D"),
+    Result.BLACK_WIN_UNPLAYED: ("L", "W"),
+    Result.PENDING: ("", ""),
+    Result.HALF_POINT_BYE: ("H", ""),
+    Result.FULL_POINT_BYE: ("F", ""),
+    Result.PAIRING_BYE: ("U", ""),
+    Result.ZERO_POINT_BYE: ("Z", ""),
+}
+
+
+@dataclass
+class DuplicateSuggestion:
+    """A player the import created and registered players who may be the same person."""
+
+    player: Player
+    candidates: list[Player]
+    reasons: list[str]  # one per candidate: "same name" / "same surname and birth year 1990"
+
+
+@dataclass
+class TrfImportOutcome:
+    event: Event | None
+    problems: list[TrfProblem] = field(default_factory=list)
+    created_players: list[Player] = field(default_factory=list)
+    matched_players: list[Player] = field(default_factory=list)
+    likely_duplicates: list[DuplicateSuggestion] = field(default_factory=list)
+    version: str = ""  # TRF16 / TRF-2026 as read
+    encoding: str = ""
+    games: int = 0
+
+    @property
+    def errors(self) -> list[TrfProblem]:
+        return [p for p in self.problems if p.severity == ERROR]
+
+    @property
+    def warnings(self) -> list[TrfProblem]:
+        return [p for p in self.problems if p.severity == WARNING]
+
+    @property
+    def ok(self) -> bool:
+        return self.event is not None
+
+    def refusal_message(self) -> str:
+        """One line: why the file was refused (the first error, and how many more)."""
+        errors = self.errors
+        if not errors:
+            return ""
+        more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
+        return f"refused, nothing imported: {errors[0]}{more}"
+
+    def summary(self) -> str:
+        if self.event is None:
+            return self.refusal_message()
+        return (
+            f"imported {self.event.name!r} (event {self.event.pk}, "
+            f"{self.event.get_status_display().lower()}): "
+            f"{len(self.matched_players) + len(self.created_players)} players ({len(self.matched_players)} "
+            f"matched by ID number, {len(self.created_players)} created for review), {self.event.rounds} "
+            f"rounds, {self.games} games; {len(self.warnings)} warning(s), "
+            f"{len(self.likely_duplicates)} likely duplicate(s)"
+        )
+
+
+class _Refused(Exception):
+    """Raised inside the import transaction to roll it back; the problems are already in the outcome."""
+
+
+# ------------------------------------------------------------------------------------------------ import
+
+
+def event_import_trf(
+    data: bytes,
+    *,
+    file_name: str,
+    user,
+    rating_type: str | None = None,
+    submit: bool = False,
+) -> TrfImportOutcome:
+    """Create a draft event (submitted with ``submit``) from a TRF16 / TRF-2026 / TRF06 file.
+
+    ``rating_type``: standard, rapid or blitz; None reads it from the file's words (092 "…(rapid)",
+    "Blitz" in the name) and otherwise takes standard, with a warning saying so. ``user``: the uploader
+    (None from the command line); an arbiter who cannot see every event becomes the event's chief arbiter,
+    so the event is theirs to check and submit. Returns the outcome; ``outcome.event`` is None when refused.
+    """
+    parsed = parse_trf(data, source_name=file_name)
+    outcome = TrfImportOutcome(
+        event=None, problems=list(parsed.problems), version=parsed.version, encoding=parsed.encoding
+    )
+    if rating_type is not None and rating_type not in RatingType.values:
+        outcome.problems.append(TrfProblem(
+            0, None, ERROR, f"rating type {rating_type!r}: expected one of {', '.join(RatingType.values)}"
+        ))
+    if parsed.ok and not outcome.errors:
+        plan = _Plan(parsed, data, file_name, rating_type, submit, outcome)
+        plan.check()
+        if not outcome.errors:
+            try:
+                with transaction.atomic():
+                    plan.write(user)
+            except _Refused:
+                pass
+            except IntegrityError as exc:
+                outcome.problems.append(TrfProblem(
+                    0, None, ERROR, f"the database refused the import ({exc}); nothing was saved"
+                ))
+            except ValidationError as exc:  # event_submit's refusals
+                outcome.problems.append(TrfProblem(0, None, ERROR, " ".join(exc.messages)))
+            if outcome.errors:
+                outcome.event = None
+                outcome.created_players, outcome.matched_players, outcome.likely_duplicates = [], [], []
+                outcome.games = 0
+    outcome.problems.sort(key=lambda p: (p.line, p.column or 0))
+    return outcome
+
+
+def _record_line(data: bytes, code: str) -> int:
+    """The line number of the first ``code`` record (0 if none): where to point a problem about it."""
+    prefix = code.encode()
+    for number, line in enumerate(_LINE_BREAK.split(data.removeprefix(b"\xef\xbb\xbf")), start=1):
+        if line.startswith(prefix):
+            return number
+    return 0
+
+
+def _fold(text: str) -> str:
+    """Names compared without case, accents or punctuation ("Mícheál" = "MICHEAL")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if c.isalnum()).casefold()
+
+
+def _split_name(player: TrfPlayer) -> tuple[str, str]:
+    return player.surname[:100], player.given_names[:100]
+
+
+class _Plan:
+    """One import: checks that need no database, then the reads and writes inside the transaction."""
+
+    def __init__(
+        self, parsed: TrfParseResult, data: bytes, file_name: str, rating_type: str | None, submit: bool,
+        outcome: TrfImportOutcome,
+    ):
+        self.parsed = parsed
+        self.t: TrfTournament = parsed.tournament
+        self.data = data
+        self.file_name = file_name
+        self.rating_type = rating_type
+        self.submit = submit
+        self.outcome = outcome
+        self.games = parsed.games()
+        self.start_date: datetime.date | None = None
+        self.end_date: datetime.date | None = None
+
+    def error(self, line: int, column: int | None, message: str) -> None:
+        self.outcome.problems.append(TrfProblem(line, column, ERROR, message))
+
+    def warn(self, line: int, column: int | None, message: str) -> None:
+        self.outcome.problems.append(TrfProblem(line, column, WARNING, message))
+
+    # -- checks without the database
+
+    def check(self) -> None:
+        self.check_dates()
+        self.check_ids()
+        self.rating_type = self.rating_type or self.infer_rating_type()
+        if not self.games:
+            self.warn(0, None, "no results in the file: the event is created with its players only")
+        if self.submit:
+            by_rank = {p.start_rank: p for p in self.t.players}
+            for game in self.games:
+                if game.result == PENDING:
+                    player = by_rank[game.white]
+                    self.error(
+                        player.line, 99 + 10 * (game.round - 1),
+                        f"round {game.round}: {game.white} vs {game.black} has no result; an event is "
+                        "submitted for rating only with every result (import it without submitting and "
+                        "finish it in the admin)",
+                    )
+
+    def check_dates(self) -> None:
+        t = self.t
+        round_dates = [date for date in t.round_dates if date]
+        self.start_date = t.start_date or (min(round_dates) if round_dates else None)
+        self.end_date = t.end_date or (max(round_dates) if round_dates else None)
+        for code, value, what, fallback in (
+            ("042", t.start_date, "start", self.start_date), ("052", t.end_date, "end", self.end_date)
+        ):
+            line = _record_line(self.data, code)
+            if value is None and fallback is not None:
+                self.warn(line, 5 if line else None,
+                          f"no {what} date (record {code}); the {'first' if what == 'start' else 'last'} "
+                          f"round date {fallback:%Y-%m-%d} (record 132) is used")
+            elif value is None:
+                state = "is not a date this importer understands" if line else "is missing"
+                self.error(
+                    line, 5 if line else None,
+                    f"no {what} date: record {code} {state} (write YYYY/MM/DD) and there are no round dates "
+                    "(record 132); an event cannot be rated without its dates",
+                )
+        if self.start_date and self.end_date and self.end_date < self.start_date:
+            line = _record_line(self.data, "052")
+            self.error(line, 5 if line else None,
+                       f"end date {self.end_date:%Y-%m-%d} is before the start date "
+                       f"{self.start_date:%Y-%m-%d}")
+
+    def check_ids(self) -> None:
+        seen: dict[int, TrfPlayer] = {}
+        for player in self.t.players:
+            if not player.fide_id:
+                continue
+            number = int(player.fide_id)
+            if number in seen:
+                first = seen[number]
+                self.error(
+                    player.line, 58,
+                    f"player {player.start_rank}: ID number {number} is also player {first.start_rank} on "
+                    f"line {first.line}; one person cannot play twice in an event",
+                )
+            else:
+                seen[number] = player
+
+    def infer_rating_type(self) -> str:
+        t = self.t
+        for rating_type, words in _RATING_TYPE_WORDS:
+            for code, text in (("092", t.tournament_type), ("012", t.name), ("122", t.time_control)):
+                if text and words.search(text):
+                    if rating_type != RatingType.STANDARD:
+                        self.warn(
+                            _record_line(self.data, code), 5,
+                            f"rating type not given: read as {rating_type} from record {code} {text!r}",
+                        )
+                    return rating_type
+        self.warn(0, None, "rating type not given and not named in the file: standard assumed")
+        return RatingType.STANDARD
+
+    def system(self) -> str:
+        t = self.t
+        text = f"{t.tournament_type} {t.encoded_type}"
+        if t.teams or "team" in text.lower():
+            return EventSystem.TEAM
+        if _ROUND_ROBIN_WORDS.search(text):
+            return EventSystem.ROUND_ROBIN
+        if len(t.players) == 2:
+            return EventSystem.MATCH
+        if "match" in text.lower() and not _SWISS_WORDS.search(text):
+            return EventSystem.MATCH
+        if _SWISS_WORDS.search(text):
+            return EventSystem.SWISS
+        # Nothing said: everyone met everyone once -> a round robin.
+        pairs = {frozenset((g.white, g.black)) for g in self.games if g.black is not None}
+        n = len(t.players)
+        played = sum(g.black is not None for g in self.games)
+        if n > 2 and len(pairs) == n * (n - 1) // 2 == played:
+            return EventSystem.ROUND_ROBIN
+        return EventSystem.SWISS
+
+    # -- inside the transaction
+
+    def write(self, user) -> None:
+        t, outcome = self.t, self.outcome
+        matched = self.match_players()
+        if outcome.errors:
+            raise _Refused
+        federation_of = self.player_federations(matched)
+        event_federation = self.event_federation()
+        new_players = self.new_players(matched, federation_of)
+        if outcome.errors:
+            raise _Refused
+        duplicates = self.likely_duplicates(new_players)
+        created = bulk_create_with_history(new_players, Player, batch_size=500, default_user=user)
+        by_rank = dict(matched)
+        unmatched = [p for p in t.players if p.start_rank not in matched]
+        for trf_player, player in zip(unmatched, created, strict=True):
+            by_rank[trf_player.start_rank] = player
+        event = self.create_event(user, event_federation)
+        participants = bulk_create_with_history(
+            [
+                Participant(event=event, player=by_rank[p.start_rank], start_rank=p.start_rank,
+                            rating=p.rating)
+                for p in t.players
+            ],
+            Participant, batch_size=500, default_user=user,
+        )
+        participant_of = {participant.start_rank: participant for participant in participants}
+        dates = t.round_dates
+        games = [
+            Game(
+                event=event, round=game.round, white=participant_of[game.white],
+                black=participant_of[game.black] if game.black is not None else None, result=game.result,
+                date=dates[game.round - 1] if game.round <= len(dates) else None,
+            )
+            for game in self.games
+        ]
+        bulk_create_with_history(games, Game, batch_size=500, default_user=user)
+        audit_record(user, IMPORT_ACTION, event, after={
+            "file": self.file_name, "version": self.parsed.version, "players": len(participants),
+            "players_created": len(created), "games": len(games), "submitted": self.submit,
+        })
+        if self.submit:
+            event_submit(event, user=user)
+        outcome.event = event
+        outcome.games = len(games)
+        outcome.matched_players = [matched[p.start_rank] for p in t.players if p.start_rank in matched]
+        outcome.created_players = list(created)
+        new_by_identity = {id(player): player for player in created}
+        outcome.likely_duplicates = [
+            DuplicateSuggestion(new_by_identity.get(id(s.player), s.player), s.candidates, s.reasons)
+            for s in duplicates
+        ]
+
+    def match_players(self) -> dict[int, Player]:
+        """start rank -> registered player, by the ID number column (merged records -> the kept player)."""
+        wanted = {int(p.fide_id): p for p in self.t.players if p.fide_id}
+        found: dict[int, Player] = {}
+        numbers = list(wanted)
+        for start in range(0, len(numbers), _QUERY_CHUNK):
+            chunk = numbers[start:start + _QUERY_CHUNK]
+            for player in Player.objects.filter(id_number__in=chunk).select_related("merged_into"):
+                found[player.id_number] = player
+        matched: dict[int, Player] = {}
+        used: dict[int, TrfPlayer] = {}
+        for number, trf_player in wanted.items():
+            player = found.get(number)
+            if player is None:
+                continue
+            hops = 0
+            while player.merged_into_id is not None and hops < 10:
+                kept = player.merged_into
+                self.warn(trf_player.line, 58,
+                          f"player {trf_player.start_rank}: ID number {number} was merged into {kept}; "
+                          "the event uses the kept record")
+                player = Player.objects.select_related("merged_into").get(pk=kept.pk) if kept.merged_into_id \
+                    else kept
+                hops += 1
+            if player.pk in used:
+                other = used[player.pk]
+                self.error(trf_player.line, 58,
+                           f"player {trf_player.start_rank} and player {other.start_rank} (line "
+                           f"{other.line}) are the same registered player {player}; one person cannot play "
+                           "twice in an event")
+                continue
+            used[player.pk] = trf_player
+            matched[trf_player.start_rank] = player
+            surname, given = _split_name(trf_player)
+            if trf_player.name and _fold(surname) not in (_fold(player.surname), _fold(player.name)):
+                self.warn(trf_player.line, 15,
+                          f"player {trf_player.start_rank}: ID number {number} is registered as "
+                          f"{player.name!r} but the file says {trf_player.name!r}; check the ID")
+        return matched
+
+    def player_federations(self, matched: dict[int, Player]) -> dict[int, str]:
+        """start rank -> federation code for the players to be created (empty: unknown / a club code)."""
+        new = [p for p in self.t.players if p.start_rank not in matched]
+        codes = {p.federation for p in self.t.players if p.federation}
+        registered = set(Federation.objects.filter(code__in=codes).values_list("code", flat=True))
+
+        def is_federation(code: str) -> bool:
+            return code in registered or is_fide_federation_code(code)
+
+        federation_of: dict[int, str] = {}
+        written = [p for p in self.t.players if p.federation]
+        others = sorted({p.federation for p in written if not is_federation(p.federation)})
+        if written and sum(not is_federation(p.federation) for p in written) * 2 > len(written):
+            # ICU / Swiss-Manager exports put the player's club in the federation column.
+            first = next(p for p in written if not is_federation(p.federation))
+            shown = ", ".join(others[:8]) + (", ..." if len(others) > 8 else "")
+            self.warn(first.line, 54,
+                      "the federation column (54-56) mostly holds codes that are not FIDE federations "
+                      f"({shown}): read as club codes; new players' federations are left empty")
+            return {p.start_rank: "" for p in new}
+        for player in new:
+            code = player.federation
+            if code and not is_federation(code):
+                self.warn(player.line, 54,
+                          f"player {player.start_rank}: {code!r} is not a FIDE federation code; "
+                          "federation left empty")
+                code = ""
+            federation_of[player.start_rank] = code
+        federations_ensure(code for code in federation_of.values() if code)
+        return federation_of
+
+    def event_federation(self) -> str | None:
+        code = self.t.federation.strip()
+        if not code:
+            return None
+        if _CODE.fullmatch(code):
+            federations_ensure([code])
+            return code
+        line = _record_line(self.data, "032")
+        self.warn(line, 5, f"record 032: {code!r} is not a three-letter federation code; left empty")
+        return None
+
+    def new_players(self, matched: dict[int, Player], federation_of: dict[int, str]) -> list[Player]:
+        new = [p for p in self.t.players if p.start_rank not in matched]
+        if not new:
+            return []
+        without_id = [p for p in new if not p.fide_id]
+        next_id = 0
+        if without_id:
+            if connection.vendor == "postgresql":
+                # Two imports allocating at once would pick the same numbers: one waits for the other.
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RESERVED_ID_START])
+            highest = Player.objects.aggregate(highest=Max("id_number"))["highest"] or 0
+            in_file = max((int(p.fide_id) for p in self.t.players if p.fide_id), default=0)
+            next_id = max(highest, in_file, RESERVED_ID_START) + 1
+        players = []
+        for trf_player in new:
+            surname, given = _split_name(trf_player)
+            if not surname:
+                self.error(trf_player.line, 15,
+                           f"player {trf_player.start_rank} has no name (columns 15-47) and no ID number of "
+                           "a registered player: there is nothing to register them by")
+                continue
+            if trf_player.fide_id:
+                id_number = int(trf_player.fide_id)
+            else:
+                id_number, next_id = next_id, next_id + 1
+            title = trf_player.title if trf_player.title in _TITLES else ""
+            birth = trf_player.birth_date
+            players.append(Player(
+                id_number=id_number,
+                surname=surname,
+                given_names=given,
+                search_name=(f"{surname}, {given}" if given else surname).upper(),  # save() is bypassed
+                sex={"m": "M", "w": "F"}.get(trf_player.sex, ""),
+                birth_date=trf_player.birth_date,
+                birth_year=trf_player.birth_year or (birth.year if birth else None),
+                federation_id=federation_of.get(trf_player.start_rank) or None,
+                title=title,
+                women_title=title if title in _WOMEN_TITLES else "",
+                needs_review=True,
+            ))
+        return players
+
+    def likely_duplicates(self, new_players: list[Player]) -> list[DuplicateSuggestion]:
+        """Registered players with the same surname and given names, or the same surname and birth year."""
+        surnames = sorted({player.surname.upper() for player in new_players})
+        candidates: dict[str, list[Player]] = defaultdict(list)
+        for start in range(0, len(surnames), _QUERY_CHUNK // 2):
+            query = Q()
+            for surname in surnames[start:start + _QUERY_CHUNK // 2]:
+                # search_name is "SURNAME, GIVEN NAMES" (indexed; a prefix query uses the index).
+                query |= Q(search_name=surname) | Q(search_name__startswith=f"{surname}, ")
+            for player in Player.objects.filter(query, merged_into__isnull=True):
+                candidates[_fold(player.surname)].append(player)
+        suggestions = []
+        for player in new_players:
+            found, reasons = [], []
+            for candidate in candidates.get(_fold(player.surname), []):
+                if player.given_names and _fold(candidate.given_names) == _fold(player.given_names):
+                    found.append(candidate)
+                    reasons.append("same name")
+                elif player.birth_year and candidate.birth_year == player.birth_year:
+                    found.append(candidate)
+                    reasons.append(f"same surname and birth year {player.birth_year}")
+            if found:
+                suggestions.append(DuplicateSuggestion(player, found, reasons))
+        return suggestions
+
+    def create_event(self, user, federation: str | None) -> Event:
+        t = self.t
+        name = t.name or self.file_name.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "Imported event"
+        if not t.name:
+            self.warn(0, None, f"no tournament name (record 012): the event is called {name!r}")
+        rounds = max(t.number_of_rounds, 1)
+        event = Event(
+            name=name[:200],
+            city=t.city[:100],
+            federation_id=federation,
+            start_date=self.start_date,
+            end_date=self.end_date,
+            rating_type=self.rating_type,
+            system=self.system(),
+            rounds=rounds,
+            time_control=(t.time_control or t.encoded_time_control)[:100],
+            status=EventStatus.DRAFT,
+            source_file_name=self.file_name[:255],
+            chief_arbiter_name=t.chief_arbiter[:200],
+        )
+        if user is not None and getattr(user, "is_authenticated", False) and not user_sees_all_events(user):
+            event.chief_arbiter = user  # an arbiter's upload is theirs to check and submit (events/roles.py)
+        event._history_user = user
+        event.save()
+        return event
+
+
+# ------------------------------------------------------------------------------------------------ export
+
+
+def event_export_trf(event: Event) -> str:
+    """The event as TRF-2026 text (CR LF lines). Re-importing it gives the same players (by ID number),
+    start ranks, ratings, rounds, games and results; 092 carries the system and the rating type."""
+    participants = list(
+        Participant.objects.filter(event=event).select_related("player").order_by("start_rank")
+    )
+    games = list(
+        Game.objects.filter(event=event).order_by("round", "board", "pk")
+        .values_list("round", "white__start_rank", "black__start_rank", "result", "date")
+    )
+    entries: dict[int, list[TrfRoundEntry]] = defaultdict(list)
+    points: Counter[int] = Counter()
+    dates_by_round: dict[int, Counter] = defaultdict(Counter)
+    for round_number, white, black, result, date in games:
+        white_code, black_code = _TRF_CODES[result]
+        white_points, black_points = RESULT_POINTS[result]
+        points[white] += white_points
+        if black is None:
+            entries[white].append(TrfRoundEntry(round_number, None, "-", white_code))
+        else:
+            entries[white].append(TrfRoundEntry(round_number, black, "w", white_code))
+            entries[black].append(TrfRoundEntry(round_number, white, "b", black_code))
+            points[black] += black_points
+        if date:
+            dates_by_round[round_number][date] += 1
+    # TRF rank (86-89): by points, then starting rank (a tie-break the file does not claim to be official).
+    order = sorted(participants, key=lambda p: (-points[p.start_rank], p.start_rank))
+    rank_of = {p.start_rank: position for position, p in enumerate(order, start=1)}
+    players = []
+    for participant in participants:
+        player = participant.player
+        players.append(TrfPlayer(
+            start_rank=participant.start_rank,
+            name=player.name,
+            sex={"M": "m", "F": "w"}.get(player.sex, ""),
+            title=player.title or player.women_title,
+            rating=participant.rating,
+            federation=player.federation_id or "",
+            fide_id=str(player.id_number),
+            birth_date=player.birth_date,
+            birth_year=player.birth_year,
+            points=points[participant.start_rank],
+            rank=rank_of[participant.start_rank] if games else None,
+            rounds=sorted(entries[participant.start_rank], key=lambda entry: entry.round),
+        ))
+    last_round = max((number for number, *_ in games), default=0)
+    round_dates = [
+        dates_by_round[number].most_common(1)[0][0] if dates_by_round[number] else None
+        for number in range(1, last_round + 1)
+    ]
+    while round_dates and round_dates[-1] is None:
+        round_dates.pop()
+    chief = event.chief_arbiter_name
+    if not chief and event.chief_arbiter_id:
+        user = event.chief_arbiter
+        chief = user.get_full_name() or user.get_username()
+    tournament = TrfTournament(
+        name=event.name,
+        city=event.city,
+        federation=event.federation_id or "",
+        start_date=event.start_date,
+        end_date=event.end_date,
+        tournament_type=f"{_SYSTEM_LABELS.get(event.system, event.system)} ({event.rating_type})",
+        chief_arbiter=chief,
+        time_control=event.time_control,
+        round_dates=round_dates,
+        rounds_declared=event.rounds,
+        players=players,
+    )
+    comment = f"Event {event.pk} exported by the federation rating database ({event.get_status_display()})"
+    return write_trf(tournament, comment=comment)

@@ -1,0 +1,438 @@
+"""Importing a FIDE rating-list download as a published, imported rating list (``fide_list_import``).
+
+A federation starts from FIDE's ratings: every row of the file creates or updates the player (matched by
+``id_number`` = FIDE ID), and each rating type present in the file becomes a published ``RatingList``
+(``is_imported=True``, the ``fide-2024`` rules frozen in ``rules``) with one entry per player *rated* in that
+type, plus the players' current ``PlayerRating``. Players without a rating of a type get no entry of that type
+(FIDE's combined list has 1.1 million players with no rating at all; they are still registered).
+
+Reading is ``players.fide_list`` (pure, streaming); this module writes in batches of ``BATCH_ROWS`` rows
+(bulk upserts, a fixed number of queries per batch), so memory stays bounded whatever the file size. The
+whole import is one transaction: a refused or failed import leaves nothing behind.
+
+State the list cannot tell, set by documented rules (B.02 8.3.3, rating-rules.md):
+
+- ``rated_games_total``: FIDE publishes only the games of the period. K 20 or 10 means the player has
+  completed at least 30 rated games (K 40 applies "until he has completed events with at least 30 games"),
+  so it is recorded as ``max(30, games)``; otherwise (K 40 or no K) as the period's games.
+- ``ever_2400``: K 10 is given once a player "has reached 2400", and stays; so ``K == 10 or rating >= 2400``.
+- ``ever_2300`` (the junior K 40 stops at 2300): ``ever_2400 or rating >= 2300``.
+- ``inactive``: the row's flag contains ``i``; the combined list has one flag column for all three types.
+- ``last_game_date``, newcomer pools: unknown, left empty.
+
+Players' records are updated with what FIDE publishes (name, federation, sex, titles, birth year) through
+bulk upserts; these bypass the per-row model history, and one audit record per imported list says what was
+done. A player merged into another (``merged_into``) gets the entry on the kept record.
+"""
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import chain, islice
+from typing import IO
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from audit.models import AuditAction
+from audit.services import audit_record
+from players.fide_list import (
+    RATING_TYPES,
+    FideListFormatError,
+    FideListProblem,
+    FideListReader,
+    FideListRow,
+)
+from players.models import Federation, Player, Title, WomenTitle
+from ratings.engine import get_preset
+from ratings.models import PlayerRating, RatingList, RatingListEntry, RatingListStatus
+
+__all__ = [
+    "BATCH_ROWS",
+    "FIDE_FEDERATION_CODES",
+    "FideListImportOutcome",
+    "PROGRESS_EVERY",
+    "federations_ensure",
+    "fide_list_import",
+    "is_fide_federation_code",
+]
+
+BATCH_ROWS = 5_000
+PROGRESS_EVERY = 100_000
+IMPORT_RULES_PRESET = "fide-2024"
+_KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
+
+# FIDE member federations (and FID, players under FIDE's flag), as written on FIDE's lists and in TRF files.
+FIDE_FEDERATION_CODES = frozenset(
+    """
+    AFG ALB ALG AND ANG ANT ARG ARM ARU AUS AUT AZE BAH BAN BAR BDI BEL BER BHU BIH BLR BOL BOT BRA BRN BRU
+    BUL BUR CAF CAM CAN CAY CHA CHI CHN CIV CMR COD COL COM CPV CRC CRO CUB CYP CZE DEN DJI DMA DOM ECU EGY
+    ENG ERI ESA ESP EST ETH FAI FID FIJ FIN FRA GAB GAM GCI GEO GEQ GER GHA GRE GRN GUA GUM GUY HAI HKG HON
+    HUN INA IND IRI IRL IRQ ISL ISR ISV ITA IVB JAM JCI JOR JPN KAZ KEN KGZ KOR KOS KSA KUW LAO LAT LBA LBN
+    LBR LCA LES LIE LTU LUX MAC MAD MAR MAS MAW MDA MDV MEX MGL MKD MLI MLT MNC MNE MOZ MRI MTN MYA NAM NCA
+    NED NEP NGR NIG NOR NRU NZL OMA PAK PAN PAR PER PHI PLE PLW PNG POL POR PUR QAT ROU RSA RUS RWA SCO SEN
+    SEY SGP SKN SLE SLO SMR SOL SOM SRB SRI SSD STP SUD SUI SUR SVK SWE SWZ SYR TAN TGA TJK TKM TLS TOG TPE
+    TTO TUN TUR UAE UGA UKR URU USA UZB VAN VEN VIE VIN WLS YEM ZAM ZIM
+    """.split()
+)
+_CODE = re.compile(r"[A-Z]{3}")
+_TITLES = frozenset(Title.values)
+_WOMEN_TITLES = frozenset(WomenTitle.values)
+
+
+def is_fide_federation_code(code: str) -> bool:
+    """Three upper-case letters FIDE uses for a federation (not, e.g., an Irish club code such as KIL)."""
+    return code in FIDE_FEDERATION_CODES
+
+
+def federations_ensure(codes: Iterable[str], known: set[str] | None = None) -> set[str]:
+    """Create the Federation rows missing for ``codes`` (three upper-case letters each); returns them.
+
+    ``known``: codes already known to exist (updated in place), so a caller working in batches asks once.
+    """
+    wanted = {code for code in codes if code and _CODE.fullmatch(code)}
+    if known is not None:
+        wanted -= known
+    if not wanted:
+        return set()
+    existing = set(Federation.objects.filter(code__in=wanted).values_list("code", flat=True))
+    missing = wanted - existing
+    if missing:
+        Federation.objects.bulk_create(
+            [Federation(code=code) for code in sorted(missing)], ignore_conflicts=True
+        )
+    if known is not None:
+        known |= wanted
+    return missing
+
+
+@dataclass
+class FideListImportOutcome:
+    list_date: datetime.date
+    rating_lists: dict[str, RatingList] = field(default_factory=dict)  # rating type -> the published list
+    rows: int = 0  # player rows read (rows skipped for a bad ID are problems, not rows)
+    players_created: int = 0
+    players_updated: int = 0
+    entries: dict[str, int] = field(default_factory=dict)  # rating type -> entries written
+    federations_created: list[str] = field(default_factory=list)
+    problems: list[FideListProblem] = field(default_factory=list)  # the first few hundred
+    problem_count: int = 0
+    current_ratings_skipped: list[str] = field(default_factory=list)  # types with a later list already
+
+    def summary(self) -> str:
+        lists = ", ".join(f"{t} {self.entries.get(t, 0):,} entries" for t in self.rating_lists)
+        text = (
+            f"FIDE list of {self.list_date:%Y-%m-%d}: {self.rows:,} players read "
+            f"({self.players_created:,} created, {self.players_updated:,} updated); {lists}"
+        )
+        if self.federations_created:
+            text += f"; federations created: {' '.join(self.federations_created)}"
+        if self.problem_count:
+            text += f"; {self.problem_count:,} problem(s) in the file"
+        return text
+
+
+def _single_type_from_name(source_name: str) -> str | None:
+    """``rapid_rating_list.txt``, ``blitz_sep26frl.zip``: the type a month-headed single-type list has."""
+    name = source_name.lower().rsplit("/", 1)[-1]
+    found = [t for t in RATING_TYPES if t in name]
+    return found[0] if len(found) == 1 else None
+
+
+def fide_list_import(
+    stream: IO[bytes] | IO[str] | Iterable[str] | Iterable[bytes],
+    *,
+    list_date: datetime.date,
+    rating_types: Iterable[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+    user=None,
+    source_name: str = "",
+) -> FideListImportOutcome:
+    """Load a FIDE list download (combined TXT with or without FOA, single-type TXT, XML) as the published,
+    imported list of ``list_date`` for each rating type it carries.
+
+    ``rating_types``: import only these types (default: every type in the file). Naming exactly one type
+    also tells the type of a single-type list, whose header names only the month (``OCT26``); without it
+    the type is taken from ``source_name`` (``rapid_rating_list.txt``) or is standard.
+    ``progress(rows)`` is called every ``PROGRESS_EVERY`` rows and once at the end.
+
+    Raises ``ValidationError`` (nothing written) when the file is not a FIDE list, when a current published
+    list of that date and type exists, or when the database refuses a row.
+    """
+    wanted = tuple(dict.fromkeys(rating_types)) if rating_types else None
+    for rating_type in wanted or ():
+        if rating_type not in RATING_TYPES:
+            raise ValidationError(f"rating type {rating_type!r}: expected one of {', '.join(RATING_TYPES)}")
+    single_type = wanted[0] if wanted and len(wanted) == 1 else _single_type_from_name(source_name)
+    outcome = FideListImportOutcome(list_date=list_date)
+
+    def keep_problem(problem: FideListProblem) -> None:
+        outcome.problem_count += 1
+        if len(outcome.problems) < _KEPT_PROBLEMS:
+            outcome.problems.append(problem)
+
+    reader = FideListReader(stream, rating_type=single_type, on_problem=keep_problem)
+    rows = iter(reader)
+    try:
+        first = next(rows, None)
+    except FideListFormatError as exc:
+        raise ValidationError(f"{source_name or 'the file'}: {exc}") from None
+    layout = reader.layout
+    present = layout.rating_types if layout is not None else ()
+    if first is not None and layout is not None and layout.kind == "xml":
+        present = tuple(t for t in RATING_TYPES if first.rating(t) is not None)
+    types = tuple(t for t in present if wanted is None or t in wanted)
+    where = source_name or "the file"
+    if first is None:
+        raise ValidationError(f"{where}: no player rows after the header; nothing imported")
+    if not types:
+        what = f"ratings of type {', '.join(wanted)}" if wanted else "any rating column"
+        has = ", ".join(present) or "none"
+        raise ValidationError(f"{where}: no players with {what} (the file has {has})")
+    try:
+        with transaction.atomic():
+            _import(chain([first], rows), types, outcome, progress, user)
+    except FideListFormatError as exc:
+        raise ValidationError(f"{source_name or 'the file'}: {exc}") from None
+    except IntegrityError as exc:
+        raise ValidationError(
+            f"{source_name or 'the file'}: the database refused the import, nothing was saved ({exc})"
+        ) from None
+    return outcome
+
+
+def _refuse_existing_lists(list_date: datetime.date, types: tuple[str, ...]) -> None:
+    existing = list(
+        RatingList.objects.filter(
+            list_date=list_date, rating_type__in=types, status=RatingListStatus.PUBLISHED,
+            superseded_by__isnull=True,
+        ).values_list("rating_type", "is_imported")
+    )
+    if existing:
+        described = ", ".join(f"{t} ({'imported' if imported else 'computed'})" for t, imported in existing)
+        raise ValidationError(
+            f"a published rating list of {list_date:%Y-%m-%d} already exists for {described}; "
+            "nothing was imported (a published list is never replaced by an import)"
+        )
+
+
+def _new_lists(list_date: datetime.date, types: tuple[str, ...], user) -> dict[str, RatingList]:
+    preset = get_preset(IMPORT_RULES_PRESET)
+    versions: dict[str, int] = {}
+    same_date = RatingList.objects.filter(list_date=list_date, rating_type__in=types)
+    for rating_type, version in same_date.values_list("rating_type", "version"):
+        versions[rating_type] = max(versions.get(rating_type, 0), version)
+    now = timezone.now()
+    lists = {}
+    for rating_type in types:
+        lists[rating_type] = RatingList.objects.create(
+            rating_type=rating_type,
+            list_date=list_date,
+            # 1 unless a draft preview of that date holds version 1 (drafts are not replaced by an import).
+            version=versions.get(rating_type, 0) + 1,
+            closing_date=list_date,
+            status=RatingListStatus.PUBLISHED,
+            rules_preset=IMPORT_RULES_PRESET,
+            rules=preset.to_json(),
+            is_imported=True,
+            published_at=now,
+            published_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+    return lists
+
+
+def _batches(rows: Iterator[FideListRow], size: int) -> Iterator[list[FideListRow]]:
+    while batch := list(islice(rows, size)):
+        yield batch
+
+
+def _player(row: FideListRow, federations: set[str]) -> Player:
+    surname = (row.surname or row.name or f"FIDE {row.fide_id}")[:100]
+    given = row.given_names[:100]
+    title = row.title if row.title in _TITLES else ""
+    women_title = row.women_title if row.women_title in _WOMEN_TITLES else ""
+    if not women_title and title in _WOMEN_TITLES:
+        women_title = title
+    federation = row.federation if row.federation in federations else None
+    return Player(
+        id_number=row.fide_id,
+        surname=surname,
+        given_names=given,
+        # Player.save() keeps search_name in step; bulk writes bypass save().
+        search_name=(f"{surname}, {given}" if given else surname).upper(),
+        sex=row.sex if row.sex in ("M", "F") else "",
+        birth_year=row.birth_year,
+        federation_id=federation,
+        title=title,
+        women_title=women_title,
+        other_titles=",".join(row.other_titles)[:40],
+    )
+
+
+_PLAYER_UPDATE_FIELDS = [
+    "surname", "given_names", "search_name", "sex", "birth_year", "federation", "title", "women_title",
+    "other_titles", "updated_at",
+]
+
+
+def _import(
+    rows: Iterator[FideListRow],
+    types: tuple[str, ...],
+    outcome: FideListImportOutcome,
+    progress: Callable[[int], None] | None,
+    user,
+) -> None:
+    list_date = outcome.list_date
+    _refuse_existing_lists(list_date, types)
+    lists = _new_lists(list_date, types, user)
+    outcome.rating_lists = lists
+    # PlayerRating is the newest current list's copy: an older list imported later leaves it alone.
+    newer = set(
+        RatingList.objects.filter(
+            rating_type__in=types, list_date__gt=list_date, status=RatingListStatus.PUBLISHED,
+            superseded_by__isnull=True,
+        ).values_list("rating_type", flat=True)
+    )
+    outcome.current_ratings_skipped = [t for t in types if t in newer]
+    known_federations = set(Federation.objects.values_list("code", flat=True))
+    # Merged duplicates are few: one query for all of them, followed to the record that was kept.
+    merged = dict(Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into_id"))
+    counts = {t: {"entries": 0, "games": 0} for t in types}
+    # Rows of merged records, written at the end unless the kept record has its own row on the list.
+    redirected: list[tuple[int, FideListRow]] = []
+    next_progress = PROGRESS_EVERY
+    for batch in _batches(rows, BATCH_ROWS):
+        by_id: dict[int, FideListRow] = {}
+        for row in batch:
+            if row.fide_id in by_id:
+                outcome.problem_count += 1
+                if len(outcome.problems) < _KEPT_PROBLEMS:
+                    outcome.problems.append(FideListProblem(
+                        row.line, 1, "warning",
+                        f"FIDE ID {row.fide_id} repeated (first on line {by_id[row.fide_id].line}); "
+                        "the first row is used",
+                    ))
+                continue
+            by_id[row.fide_id] = row
+        created = federations_ensure((row.federation for row in by_id.values()), known_federations)
+        outcome.federations_created += sorted(created)
+        existing = Player.objects.filter(id_number__in=list(by_id)).count()
+        players = Player.objects.bulk_create(
+            [_player(row, known_federations) for row in by_id.values()],
+            batch_size=1000,
+            update_conflicts=True,
+            unique_fields=["id_number"],
+            update_fields=_PLAYER_UPDATE_FIELDS,
+        )
+        outcome.players_updated += existing
+        outcome.players_created += len(players) - existing
+        pk_by_id = {player.id_number: player.pk for player in players}
+        if any(pk is None for pk in pk_by_id.values()):  # a backend that cannot return upserted keys
+            pk_by_id = dict(Player.objects.filter(id_number__in=list(by_id)).values_list("id_number", "pk"))
+        entries: list[RatingListEntry] = []
+        ratings: list[PlayerRating] = []
+        for fide_id, row in by_id.items():
+            player_id = pk_by_id[fide_id]
+            if player_id in merged:
+                while player_id in merged:
+                    player_id = merged[player_id]
+                redirected.append((player_id, row))
+                continue
+            _add_lines(player_id, row, types, lists, newer, counts, entries, ratings)
+        _write_lines(entries, ratings)
+        outcome.rows += len(batch)
+        if progress is not None and outcome.rows >= next_progress:
+            progress(outcome.rows)
+            next_progress = (outcome.rows // PROGRESS_EVERY + 1) * PROGRESS_EVERY
+    if redirected:
+        on_list = set(
+            RatingListEntry.objects.filter(
+                rating_list__in=lists.values(), player_id__in=[pk for pk, _ in redirected]
+            ).values_list("rating_list__rating_type", "player_id")
+        )
+        entries, ratings = [], []
+        for player_id, row in redirected:
+            kept_types = tuple(t for t in types if (t, player_id) not in on_list)
+            on_list |= {(t, player_id) for t in kept_types}
+            _add_lines(player_id, row, kept_types, lists, newer, counts, entries, ratings)
+        _write_lines(entries, ratings)
+    for rating_type, rating_list in lists.items():
+        rating_list.entry_count = rating_list.rated_count = counts[rating_type]["entries"]
+        rating_list.game_count = counts[rating_type]["games"]
+        rating_list.save(update_fields=["entry_count", "rated_count", "game_count"])
+        outcome.entries[rating_type] = counts[rating_type]["entries"]
+        audit_record(
+            user, AuditAction.FIDE_LIST_IMPORT, rating_list,
+            after={
+                "list_date": list_date, "rating_type": rating_type, "entries": counts[rating_type]["entries"],
+                "rows": outcome.rows, "players_created": outcome.players_created,
+                "players_updated": outcome.players_updated, "problems": outcome.problem_count,
+            },
+        )
+    if progress is not None:
+        progress(outcome.rows)
+
+
+def _add_lines(
+    player_id: int,
+    row: FideListRow,
+    types: tuple[str, ...],
+    lists: dict[str, RatingList],
+    newer: set[str],
+    counts: dict[str, dict[str, int]],
+    entries: list[RatingListEntry],
+    ratings: list[PlayerRating],
+) -> None:
+    """The list entries (and current ratings) of one row, for each type it has a rating in."""
+    for rating_type in types:
+        rating = row.rating(rating_type)
+        if rating is None or rating.rating is None:
+            continue  # unrated in this type: registered, no line on the list
+        entry = _entry(lists[rating_type], player_id, row, rating.rating, rating.games, rating.k_factor)
+        entries.append(entry)
+        counts[rating_type]["entries"] += 1
+        counts[rating_type]["games"] += rating.games
+        if rating_type not in newer:
+            ratings.append(PlayerRating(
+                player_id=player_id, rating_type=rating_type, rating=entry.rating, k_factor=entry.k_factor,
+                games=entry.games, inactive=entry.inactive, rated_games_total=entry.rated_games_total,
+                rating_list=lists[rating_type], last_game_date=None,
+            ))
+
+
+def _write_lines(entries: list[RatingListEntry], ratings: list[PlayerRating]) -> None:
+    RatingListEntry.objects.bulk_create(entries, batch_size=1000)
+    if ratings:
+        PlayerRating.objects.bulk_create(
+            ratings, batch_size=1000, update_conflicts=True, unique_fields=["player", "rating_type"],
+            update_fields=["rating", "k_factor", "games", "inactive", "rated_games_total", "rating_list",
+                           "last_game_date"],
+        )
+
+
+def _entry(
+    rating_list: RatingList, player_id: int, row: FideListRow, rating: int, games: int, k_factor: int | None
+) -> RatingListEntry:
+    # B.02 8.3.3: K 20/10 only after 30 rated games; K 10 once 2400 has been reached (and it stays).
+    ever_2400 = k_factor == 10 or rating >= 2400
+    title = row.title if row.title in _TITLES else ""
+    return RatingListEntry(
+        rating_list=rating_list,
+        player_id=player_id,
+        rating=rating,
+        games=games,
+        k_factor=k_factor,
+        inactive=row.inactive,
+        title=title,
+        women_title=row.women_title if row.women_title in _WOMEN_TITLES else "",
+        other_titles=",".join(row.other_titles)[:40],
+        federation=row.federation[:3],
+        sex=row.sex if row.sex in ("M", "F") else "",
+        birth_year=row.birth_year,
+        rated_games_total=max(30, games) if k_factor in (20, 10) else games,
+        ever_2400=ever_2400,
+        ever_2300=ever_2400 or rating >= 2300,
+    )

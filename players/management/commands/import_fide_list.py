@@ -1,0 +1,115 @@
+"""import_fide_list: load a FIDE rating-list download as the published list of a date.
+
+    manage.py import_fide_list players_list_foa.txt --list-date 2026-10-01
+    manage.py import_fide_list players_list.zip --list-date 2026-10-01          (the ZIP as downloaded)
+    manage.py import_fide_list rapid_rating_list.txt --list-date 2026-10-01 --rating-type rapid
+
+A thin wrapper over players.fide_list_services.fide_list_import; progress goes to stderr every 100,000 rows.
+"""
+import datetime
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from players.fide_list import RATING_TYPES
+from players.fide_list_services import fide_list_import
+
+BAR_WIDTH = 30
+
+
+class CountingReader:
+    """A binary stream that counts the bytes read, for the progress bar."""
+
+    def __init__(self, stream, total: int):
+        self.stream = stream
+        self.total = total
+        self.done = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        self.done += len(data)
+        return data
+
+
+def _list_date(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise CommandError(f"--list-date {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a FIDE rating-list download (combined TXT with or without FOA, single-type TXT, XML, or the "
+        "ZIP holding one of them; recognised by content) as the published list of --list-date for each "
+        "rating type it carries: players created or updated by FIDE ID, ratings, games and K recorded."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the downloaded list: .txt, .xml, or the .zip as FIDE serves it")
+        parser.add_argument(
+            "--list-date", required=True, help="the list's date, YYYY-MM-DD (e.g. 2026-10-01)"
+        )
+        parser.add_argument(
+            "--rating-type", action="append", choices=RATING_TYPES, dest="rating_types",
+            help="import only this rating type (repeatable; default: every type in the file). For a "
+                 "single-type list, whose header names only the month, this names its type (else it is taken "
+                 "from the file name, or standard).",
+        )
+        parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+    def handle(self, *args, **options):
+        list_date = _list_date(options["list_date"])
+        path = Path(options["file"])
+        if not path.is_file():
+            raise CommandError(f"{path}: no such file")
+        started = time.monotonic()
+        with open(path, "rb") as handle:
+            if zipfile.is_zipfile(handle):
+                handle.seek(0)
+                archive = zipfile.ZipFile(handle)
+                members = [m for m in archive.infolist() if not m.is_dir()]
+                if len(members) != 1:
+                    names = ", ".join(m.filename for m in members) or "nothing"
+                    raise CommandError(f"{path}: expected one list in the ZIP, found {names}")
+                member = members[0]
+                source_name, size, raw = member.filename, member.file_size, archive.open(member)
+            else:
+                handle.seek(0)
+                source_name, size, raw = path.name, path.stat().st_size, handle
+            stream = CountingReader(raw, size)
+
+            def progress(rows: int) -> None:
+                if options["quiet"]:
+                    return
+                share = stream.done / stream.total if stream.total else 1.0
+                filled = int(BAR_WIDTH * share)
+                elapsed = max(time.monotonic() - started, 1e-9)
+                sys.stderr.write(
+                    f"[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {share:4.0%} {rows:>10,} rows "
+                    f"{rows / elapsed:>9,.0f} rows/s\n"
+                )
+                sys.stderr.flush()
+
+            try:
+                outcome = fide_list_import(
+                    stream, list_date=list_date, rating_types=options["rating_types"], progress=progress,
+                    source_name=source_name,
+                )
+            except ValidationError as exc:
+                raise CommandError(" ".join(exc.messages)) from None
+        for problem in outcome.problems[:20]:
+            self.stderr.write(f"{source_name}: {problem}")
+        if outcome.problem_count > 20:
+            self.stderr.write(f"{source_name}: ... {outcome.problem_count - 20:,} more problem(s)")
+        for rating_type in outcome.current_ratings_skipped:
+            self.stderr.write(
+                f"{rating_type}: a later {rating_type} list is already published; players' current ratings "
+                "were left as they are"
+            )
+        elapsed = time.monotonic() - started
+        self.stdout.write(f"{outcome.summary()} in {elapsed:.1f} s")
