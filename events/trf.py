@@ -189,6 +189,7 @@ _TRF2026_RECORDS = frozenset(
         "802",
     }
 )
+_BYE_PLAYER_NAMES = frozenset({"spielfrei", "bye", "free", "frei", "exempt", "libre", "bye, bye", "pab"})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
@@ -1015,6 +1016,14 @@ class _Reader:
                 continue
             seen[player.start_rank] = player
             unique.append(player)
+            if player.name.casefold() in _BYE_PLAYER_NAMES and not any(e.opponent for e in player.rounds):
+                # Swiss-Manager 2005 lists the bye as a player ("spielfrei", Karl-Mala file): not a person.
+                self.warn(
+                    player.line,
+                    15,
+                    f"player {player.start_rank} {player.name!r} looks like a stand-in "
+                    "for the bye, not a real player",
+                )
         t.players = sorted(unique, key=lambda p: p.start_rank)
         if t.players_declared is not None and t.players_declared != len(t.players):
             self.warn(

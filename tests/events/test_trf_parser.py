@@ -630,6 +630,8 @@ def test_real_file_quirks():
     )
     assert (vasquez.title, vasquez.fide_id, vasquez.birth_date) == ("GM", "3400042", dt.date(1969, 12, 6))
     assert sum(1 for p in karl.players if p.rating) == 146
+    (stand_in,) = problems_matching(karl, WARNING, "stand-in for the bye")
+    assert stand_in.line == karl.players[-1].line and karl.players[-1].name == "spielfrei"
 
     latin = parse_trf((CORPUS / "icu_latin-1.tab").read_bytes())
     assert latin.tournament.name == "Läs Végas National Opeñ" and latin.encoding == "cp1252"
