@@ -83,7 +83,8 @@ def _filtered(kind: str, history_model: type, filters: HistoryFilter, tz) -> Que
         queryset = queryset.filter(history_date__lt=end)
     if filters.object_id is not None:
         queryset = queryset.filter(id=filters.object_id)
-    return queryset.annotate(kind=Value(kind, output_field=CharField()), object_pk=F("id")).values(
+    # order_by(): no ORDER BY inside the parts of a UNION (the historical models order by date by default).
+    return queryset.order_by().annotate(kind=Value(kind, output_field=CharField()), object_pk=F("id")).values(
         "kind", "object_pk", "history_id", "history_date", "history_type", "history_user_id"
     )
 

@@ -26,6 +26,8 @@ from django.db.models import Count, Q
 from django.dispatch import receiver
 from django.http import HttpResponse
 from django.utils import timezone
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
 
 logger = logging.getLogger("federation.security")
 
@@ -169,32 +171,57 @@ class ThrottledAdminLoginForm(AdminAuthenticationForm):
 # --------------------------------------------------------------------------------------------- requests
 
 
-class RequestSizeLimitMiddleware:
-    """Refuse (413) a request whose declared body exceeds REQUEST_MAX_BYTES before anything reads it.
+class RequestScreeningMiddleware:
+    """Refuse, before any view runs, what no view should have to handle:
 
-    DATA_UPLOAD_MAX_MEMORY_SIZE covers form fields but not file parts (Django streams those to disk), so
-    without this an upload endpoint would accept a body of any size.
+    * a declared body above REQUEST_MAX_BYTES (413) — DATA_UPLOAD_MAX_MEMORY_SIZE covers form fields but not
+      file parts, which Django streams to disk, so without this an upload endpoint accepts any size;
+    * a malformed Content-Length (400);
+    * a NUL character in the path or the query string (400): it is never valid in this site's URLs, and
+      PostgreSQL refuses it in text, which would turn a search into a server error.
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        refusal = self.refusal(request)
+        if refusal is not None:
+            status, message = refusal
+            logger.warning("request refused (%s): %s %s: %s", status, request.method, request.path[:200],
+                           message)
+            return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+    @staticmethod
+    def refusal(request) -> tuple[int, str] | None:
         raw = request.META.get("CONTENT_LENGTH") or "0"
         try:
             length = int(raw)
         except ValueError:
-            return HttpResponse(f"Malformed Content-Length header: {raw[:40]!r}.\n", status=400,
-                                content_type="text/plain; charset=utf-8")
+            return 400, f"Malformed Content-Length header: {raw[:40]!r}."
+        if length < 0:
+            return 400, f"Malformed Content-Length header: {raw[:40]!r}."
         limit = settings.REQUEST_MAX_BYTES
         if length > limit:
-            logger.warning("request refused: %s bytes to %s exceeds REQUEST_MAX_BYTES=%s",
-                           length, request.path, limit)
-            return HttpResponse(
-                f"Request too large: {length} bytes; the limit is {limit} bytes.\n", status=413,
-                content_type="text/plain; charset=utf-8",
-            )
-        return self.get_response(request)
+            return 413, f"Request too large: {length} bytes; the limit is {limit} bytes."
+        if "\x00" in request.path:
+            return 400, "The URL contains a NUL character, which is never valid."
+        for key, values in request.GET.lists():
+            if "\x00" in key or any("\x00" in value for value in values):
+                return 400, f"The query parameter {key.replace(chr(0), '')[:40]!r} contains a NUL character."
+        return None
+
+
+class BoundedJSONParser(JSONParser):
+    """DRF's JSON parser, answering 400 (not 500) to JSON nested deeper than Python's recursion limit
+    (``[[[[…]]]]``); DRF itself turns only ValueError into a parse error."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type=media_type, parser_context=parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply") from None
 
 
 # ------------------------------------------------------------------------------------------ deploy checks
@@ -214,9 +241,9 @@ def check_production_security(app_configs=None, **kwargs):
             hint="Keep federation.security.ThrottledModelBackend in AUTHENTICATION_BACKENDS.",
             id="federation.W001",
         ))
-    if "federation.security.RequestSizeLimitMiddleware" not in settings.MIDDLEWARE:
+    if "federation.security.RequestScreeningMiddleware" not in settings.MIDDLEWARE:
         errors.append(checks.Warning(
             "Request bodies are not size-limited.",
-            hint="Keep federation.security.RequestSizeLimitMiddleware in MIDDLEWARE.", id="federation.W002",
+            hint="Keep federation.security.RequestScreeningMiddleware in MIDDLEWARE.", id="federation.W002",
         ))
     return errors

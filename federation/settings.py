@@ -179,6 +179,12 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_THROTTLE", "600/minute")},
 }
+# Hostile JSON (nested deeper than the recursion limit) is a 400, not a 500 (federation/security.py).
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
+    "federation.security.BoundedJSONParser",
+    "rest_framework.parsers.FormParser",
+    "rest_framework.parsers.MultiPartParser",
+]
 SPECTACULAR_SETTINGS = {
     "TITLE": "Federation rating database API",
     "DESCRIPTION": "Players, rating lists, events and the rating calculator (read-only for the public).",
@@ -196,7 +202,7 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
-# e.g. "security.W021" where the domain must not be HSTS-preloaded (docs/operations.md, production environment).
+# e.g. "security.W021" where the domain must not be HSTS-preloaded (docs/operations.md §1.1).
 SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", [])
 # Admin sign-in throttling (federation/security.py): after LOGIN_FAILURE_LIMIT failures for one username, or
 # LOGIN_FAILURE_IP_LIMIT from one address, within the window, sign-in is refused until the window has passed.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
@@ -22,6 +23,14 @@ from django.utils import timezone
 from .models import PendingTask
 
 logger = logging.getLogger("outbox")
+
+# A send made while the user waits gives up after this long (kombu's default is 4 s of reconnecting) ...
+ON_COMMIT_CONNECT_TIMEOUT = 1.0
+# The dispatcher runs every minute: no point in it waiting long for a broker that is down either.
+DISPATCH_CONNECT_TIMEOUT = 2.0
+# ... and after a failure this process stops trying on commit for OUTBOX_RETRY_AFTER_SECONDS, leaving new
+# rows to the dispatcher, so an outage costs one slow save per process, not every save.
+_pause_until = 0.0
 
 
 @dataclass(frozen=True)
@@ -49,10 +58,17 @@ def enqueue_after_commit(task_name: str, *args, queue: str = "") -> PendingTask:
 
 
 def _send_committed(pk: int) -> None:
+    global _pause_until
+    if time.monotonic() < _pause_until:
+        logger.info("outbox: broker failed recently; task row %s left to the dispatcher", pk)
+        return
     try:
-        _dispatch(PendingTask.objects.filter(pk=pk))
+        _, failed, _ = _dispatch(PendingTask.objects.filter(pk=pk), connect_timeout=ON_COMMIT_CONNECT_TIMEOUT)
     except Exception:  # an on-commit hook must never turn a saved change into an error page
         logger.exception("outbox: could not send pending task %s; the dispatcher will retry", pk)
+        failed = 1
+    if failed:
+        _pause_until = time.monotonic() + settings.OUTBOX_RETRY_AFTER_SECONDS
 
 
 def pending_tasks_dispatch(*, min_age_seconds: int | None = None, limit: int = 500) -> DispatchReport:
@@ -63,7 +79,9 @@ def pending_tasks_dispatch(*, min_age_seconds: int | None = None, limit: int = 5
         min_age_seconds = settings.OUTBOX_RETRY_AFTER_SECONDS
     cutoff = timezone.now() - timedelta(seconds=min_age_seconds)
     sent, failed, error = _dispatch(
-        PendingTask.objects.filter(created_at__lte=cutoff).order_by("created_at", "id"), limit=limit
+        PendingTask.objects.filter(created_at__lte=cutoff).order_by("created_at", "id"),
+        limit=limit,
+        connect_timeout=DISPATCH_CONNECT_TIMEOUT,
     )
     pending = PendingTask.objects.filter(sent_at__isnull=True).count()
     return DispatchReport(sent=sent, failed=failed, pending=pending, error=error)
@@ -71,12 +89,15 @@ def pending_tasks_dispatch(*, min_age_seconds: int | None = None, limit: int = 5
 
 def pending_tasks_send(queryset: QuerySet) -> DispatchReport:
     """Send the unsent tasks among ``queryset`` now, whatever their age (the admin's "send now")."""
-    sent, failed, error = _dispatch(queryset.order_by("created_at", "id"))
+    sent, failed, error = _dispatch(
+        queryset.order_by("created_at", "id"), connect_timeout=DISPATCH_CONNECT_TIMEOUT
+    )
     pending = PendingTask.objects.filter(sent_at__isnull=True).count()
     return DispatchReport(sent=sent, failed=failed, pending=pending, error=error)
 
 
-def _dispatch(queryset: QuerySet, limit: int | None = None) -> tuple[int, int, str]:
+def _dispatch(queryset: QuerySet, limit: int | None = None,
+              connect_timeout: float | None = None) -> tuple[int, int, str]:
     from federation.celery import app
 
     with transaction.atomic():
@@ -89,7 +110,8 @@ def _dispatch(queryset: QuerySet, limit: int | None = None) -> tuple[int, int, s
         failure: tuple[PendingTask, Exception] | None = None
         now = timezone.now()
         try:
-            with app.connection_for_write() as connection:
+            options = {"connect_timeout": connect_timeout} if connect_timeout else {}
+            with app.connection_for_write(**options) as connection:
                 for row in rows:
                     try:
                         # retry=False: fail at once when the broker is down; the row itself is the retry.

@@ -1,0 +1,175 @@
+"""The broker down when an arbiter saves results: the save succeeds, the task waits in the outbox where
+officials see it, and once the broker is back the dispatcher sends it and a real worker runs it."""
+
+import contextlib
+import datetime
+import time
+
+import pytest
+from celery.result import AsyncResult
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.db import transaction
+from django.utils import timezone
+
+from events.models import EventStatus, Result
+from federation.celery import app
+from outbox import services as outbox_services
+from outbox.models import PendingTask
+from outbox.services import enqueue_after_commit, pending_tasks_dispatch
+from tests.factories import make_event, make_game, make_participants, make_player
+
+CLOSED_PORT_BROKER = "redis://127.0.0.1:1/0"  # nothing listens on port 1: connection refused at once
+
+
+@contextlib.contextmanager
+def broker_down():
+    """This process's Celery app sending to a broker that refuses connections. (broker_write_url, because
+    Celery reads broker_url from the CELERY_BROKER_URL environment variable before its configuration.)"""
+    saved = app.conf.broker_write_url
+    app.conf.broker_write_url = CLOSED_PORT_BROKER
+    try:
+        yield
+    finally:
+        app.conf.broker_write_url = saved
+
+
+@pytest.fixture(autouse=True)
+def broker_trusted_again(monkeypatch):
+    """Each test starts as a fresh web process would: no recent broker failure remembered."""
+    monkeypatch.setattr(outbox_services, "_pause_until", 0.0)
+
+
+def submitted_game():
+    players = [make_player(), make_player()]
+    event = make_event(status=EventStatus.SUBMITTED, submitted_at=timezone.now())
+    white, black = make_participants(event, players)
+    return make_game(event, 1, white, black, Result.PENDING)
+
+
+def save_result(game, result, *task_args, queue=""):
+    """What an arbiter's save does: change the result and queue the follow-up work, in one transaction."""
+    with transaction.atomic():
+        game.result = result
+        game.save(update_fields=["result"])
+        return enqueue_after_commit("federation.ping", *task_args, queue=queue)
+
+
+def test_result_save_succeeds_and_the_task_stays_pending_when_the_broker_is_down(
+    db, django_capture_on_commit_callbacks, caplog
+):
+    game = submitted_game()
+    started = time.monotonic()
+    with broker_down(), django_capture_on_commit_callbacks(execute=True):
+        row = save_result(game, Result.WHITE_WIN, 41)
+    assert time.monotonic() - started < 3  # the request is not held up by reconnection attempts
+    game.refresh_from_db()
+    assert game.result == Result.WHITE_WIN
+    row.refresh_from_db()
+    assert row.is_pending and row.attempts == 1 and row.last_attempt_at is not None
+    assert "Error" in row.last_error or "refused" in row.last_error.lower()
+    assert f"task federation.ping (row {row.pk}) not sent, it stays pending" in caplog.text
+
+
+def test_after_a_failed_send_further_saves_do_not_wait_for_the_broker(db, django_capture_on_commit_callbacks):
+    game = submitted_game()
+    with broker_down(), django_capture_on_commit_callbacks(execute=True):
+        first = save_result(game, Result.WHITE_WIN, 1)
+    started = time.monotonic()
+    with broker_down(), django_capture_on_commit_callbacks(execute=True):
+        second = save_result(game, Result.DRAW, 2)
+    assert time.monotonic() - started < 0.5
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.is_pending and first.attempts == 1
+    assert second.is_pending and second.attempts == 0  # left to the dispatcher
+
+
+def test_rolled_back_save_queues_nothing(db, django_capture_on_commit_callbacks):
+    game = submitted_game()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, pytest.raises(RuntimeError):
+        with transaction.atomic():
+            enqueue_after_commit("federation.ping", 1)
+            raise RuntimeError("the save failed")
+    assert callbacks == [] and not PendingTask.objects.exists()
+    game.refresh_from_db()
+    assert game.result == Result.PENDING
+
+
+def test_task_arguments_must_be_json_values(db):
+    with pytest.raises(TypeError, match="arguments must be JSON values"):
+        enqueue_after_commit("federation.ping", datetime.date(2026, 1, 1))
+
+
+def test_officials_see_pending_tasks_in_the_admin(client, db, django_capture_on_commit_callbacks):
+    with broker_down(), django_capture_on_commit_callbacks(execute=True):
+        save_result(submitted_game(), Result.DRAW, 7)
+    official = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
+    client.force_login(official)
+    page = client.get("/admin/outbox/pendingtask/", {"state": "pending"}).content.decode()
+    assert "federation.ping" in page and "PENDING" in page and "[7]" in page
+    arbiter = get_user_model().objects.create_user("arbiter", "a@example.org", "pw", is_staff=True)
+    client.force_login(arbiter)
+    assert client.get("/admin/outbox/pendingtask/").status_code == 403
+
+
+def test_dispatcher_leaves_fresh_rows_to_their_own_commit_and_reports_a_broker_still_down(
+    db, django_capture_on_commit_callbacks
+):
+    with broker_down(), django_capture_on_commit_callbacks(execute=True):
+        row = save_result(submitted_game(), Result.DRAW, 1)
+    with broker_down():
+        fresh = pending_tasks_dispatch()  # default: only rows older than OUTBOX_RETRY_AFTER_SECONDS
+        assert (fresh.sent, fresh.failed, fresh.pending) == (0, 0, 1)
+        with pytest.raises(
+            CommandError, match=r"broker unreachable after sending 0: .*1 task\(s\) still pending"
+        ):
+            call_command("dispatch_pending_tasks", "--min-age", "0")
+    row.refresh_from_db()
+    assert row.is_pending and row.attempts == 2
+
+
+def test_periodic_dispatch_task_is_scheduled_and_registered(settings):
+    import outbox.tasks  # noqa: F401 (registers the task, as the worker's autodiscovery does)
+
+    [entry] = [
+        e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "outbox.dispatch_pending_tasks"
+    ]
+    assert entry["schedule"] <= 300
+    assert "outbox.dispatch_pending_tasks" in app.tasks
+
+
+def wait_until_sent(row: PendingTask, timeout: float = 60) -> PendingTask:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        row.refresh_from_db()
+        if row.sent_at:
+            return row
+        time.sleep(0.2)
+    raise AssertionError(f"outbox row {row.pk} still pending after {timeout}s: {row.last_error}")
+
+
+@pytest.mark.worker
+def test_once_the_broker_is_back_the_dispatcher_sends_and_a_real_worker_runs_the_task(celery_worker_process):
+    worker = celery_worker_process
+    game = submitted_game()
+    with broker_down():
+        row = save_result(game, Result.WHITE_WIN, 41, queue=worker.queue)
+    row.refresh_from_db()
+    assert row.is_pending, "the on-commit send should have failed against the closed port"
+
+    # The broker is back: the management command sends it, the worker runs it.
+    call_command("dispatch_pending_tasks", "--min-age", "0")
+    row.refresh_from_db()
+    assert not row.is_pending and row.task_id
+    assert AsyncResult(row.task_id, app=app).get(timeout=60) == 42, worker.output()[-2000:]
+    assert f"Task federation.ping[{row.task_id}] succeeded" in worker.output()
+
+    # The periodic task does the same inside a worker, for rows older than OUTBOX_RETRY_AFTER_SECONDS.
+    with broker_down():
+        later = save_result(game, Result.DRAW, 99, queue=worker.queue)
+    PendingTask.objects.filter(pk=later.pk).update(created_at=timezone.now() - datetime.timedelta(minutes=5))
+    app.send_task("outbox.dispatch_pending_tasks", queue=worker.queue)
+    later = wait_until_sent(later)
+    assert AsyncResult(later.task_id, app=app).get(timeout=60) == 100, worker.output()[-2000:]
+    assert PendingTask.objects.filter(sent_at__isnull=True).count() == 0

@@ -1,0 +1,528 @@
+"""Hostile input is refused with a message, never a server error and never a partial import.
+
+Property-based (hypothesis): real TRF files and FIDE lists mutated byte by byte and line by line, the
+calculator fed mutated JSON, public URLs fed hostile query strings — a few thousand inputs in all, tuned to
+keep this folder well under two minutes.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_TRF = ROOT.parent / "shared" / "data" / "trf"
+
+
+def fuzz(examples: int) -> settings:
+    # No example database: each run draws afresh (the suite stays deterministic in length, not in inputs).
+    return settings(
+        max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
+
+
+# ------------------------------------------------------------------------------------------ seeds
+
+
+def trf_player(rank, name, rating, fed, fide_id, birth, points, rounds) -> str:
+    """A 001 line with every field at its TRF16 column (reference/formats.md §2.1, 1-based inclusive)."""
+    line = [" "] * (91 + 10 * len(rounds))
+
+    def put(start, text):  # noqa: E306
+        line[start - 1 : start - 1 + len(text)] = text
+
+    put(1, "001")
+    put(5, f"{rank:>4}")
+    put(10, "m")
+    put(15, name[:33])
+    put(49, f"{rating:>4}")
+    put(54, fed)
+    put(58, f"{fide_id:>11}")
+    put(70, birth)
+    put(81, f"{points:>4.1f}")
+    put(86, f"{rank:>4}")
+    for i, (opponent, colour, result) in enumerate(rounds):
+        put(92 + 10 * i, f"{opponent:>4} {colour} {result}")
+    return "".join(line).rstrip()
+
+
+SMALL_TRF = (
+    "\r\n".join(
+        [
+            "012 Hostile Input Open",
+            "022 Valencia",
+            "032 ESP",
+            "042 2026/01/10",
+            "052 2026/01/12",
+            "062 4",
+            "072 4",
+            "092 Individual: Swiss-System",
+            "102 Chief Arbiter",
+            "132" + " " * 88 + "26/01/10  26/01/11  26/01/12",
+            trf_player(
+                1,
+                "Alpha, Ana",
+                2100,
+                "ESP",
+                2200001,
+                "1990/01/01",
+                2.5,
+                [(2, "w", "1"), (3, "b", "="), (4, "w", "1")],
+            ),
+            trf_player(
+                2,
+                "Beta, Bruno",
+                2000,
+                "ESP",
+                2200002,
+                "1985/05/05",
+                1.0,
+                [(1, "b", "0"), (4, "w", "1"), (3, "b", "0")],
+            ),
+            trf_player(
+                3,
+                "Gamma, Gloria",
+                1900,
+                "ESP",
+                2200003,
+                "2001/03/03",
+                2.5,
+                [(4, "b", "1"), (1, "w", "="), (2, "w", "1")],
+            ),
+            trf_player(
+                4,
+                "Delta, Diego",
+                1800,
+                "FRA",
+                2200004,
+                "1970/07/07",
+                0.0,
+                [(3, "w", "0"), (2, "b", "0"), (1, "b", "0")],
+            ),
+        ]
+    )
+    + "\r\n"
+)
+
+
+def trf_seeds() -> list[bytes]:
+    seeds = [SMALL_TRF.encode()]
+    if SHARED_TRF.is_dir():
+        # The real corpus (odd encodings, BOMs, CR-only lines, team files): small and medium files only, so
+        # that each example stays quick.
+        seeds += [
+            p.read_bytes()
+            for p in sorted(SHARED_TRF.glob("*"))
+            if p.suffix in (".trf", ".tab") and p.stat().st_size < 40_000
+        ]
+    return seeds
+
+
+TRF_SEEDS = trf_seeds()
+
+
+def fide_list_seed(rows: int = 6) -> bytes:
+    from players.fide_list import FideListRating, FideListRow, write_fide_list_txt
+
+    players = [
+        FideListRow(
+            fide_id=4100000 + i,
+            name=f"Player{i}, Test",
+            surname=f"Player{i}",
+            given_names="Test",
+            federation=("ESP", "FRA", "GER")[i % 3],
+            sex="M" if i % 2 else "F",
+            title="FM" if i == 1 else "",
+            standard=FideListRating(rating=1800 + 37 * i, games=i % 4, k_factor=20),
+            rapid=FideListRating(rating=None, games=0, k_factor=None)
+            if i % 2
+            else FideListRating(rating=1750 + 11 * i, games=1, k_factor=20),
+            blitz=FideListRating(rating=1700 + 5 * i, games=0, k_factor=20),
+            birth_year=1960 + i,
+            flag="i" if i == 3 else "",
+        )
+        for i in range(rows)
+    ]
+    return "".join(write_fide_list_txt(players)).encode("ascii")
+
+
+# ------------------------------------------------------------------------------------------ mutations
+
+
+@st.composite
+def mutated(draw, seeds: list[bytes]) -> bytes:
+    """A seed file after one to six byte-, column- and line-level mutations of the kinds arbiters' tools and
+    transfers produce (truncation, lost or doubled lines, shifted columns, wrong encodings, junk)."""
+    data = bytearray(draw(st.sampled_from(seeds)))
+    for _ in range(draw(st.integers(1, 6))):
+        kind = draw(
+            st.sampled_from(
+                [
+                    "flip",
+                    "insert",
+                    "delete",
+                    "truncate",
+                    "overwrite",
+                    "line_dup",
+                    "line_drop",
+                    "line_swap",
+                    "line_endings",
+                    "digits",
+                    "huge_number",
+                ]
+            )
+        )
+        size = len(data)
+        at = draw(st.integers(0, max(size - 1, 0)))
+        if kind == "flip" and size:
+            data[at] = draw(st.integers(0, 255))
+        elif kind == "insert":
+            data[at:at] = draw(st.binary(min_size=1, max_size=40))
+        elif kind == "delete" and size:
+            del data[at : at + draw(st.integers(1, 60))]
+        elif kind == "truncate":
+            del data[at:]
+        elif kind == "overwrite" and size:
+            text = draw(st.text(st.characters(codec="latin-1"), min_size=1, max_size=12)).encode("latin-1")
+            data[at : at + len(text)] = text
+        elif kind == "digits" and size:
+            data[at : at + 4] = str(draw(st.integers(-9999, 99999))).encode()
+        elif kind == "huge_number" and size:
+            data[at : at + 4] = b"99999999999999999999999"
+        else:
+            lines = bytes(data).split(b"\n")
+            i, j = (draw(st.integers(0, len(lines) - 1)) for _ in range(2))
+            if kind == "line_dup":
+                lines.insert(i, lines[j])
+            elif kind == "line_drop" and len(lines) > 1:
+                del lines[i]
+            elif kind == "line_swap":
+                lines[i], lines[j] = lines[j], lines[i]
+            elif kind == "line_endings":
+                joined = b"\n".join(lines)
+                data = bytearray(
+                    draw(
+                        st.sampled_from(
+                            [
+                                joined.replace(b"\r\n", b"\n"),
+                                joined.replace(b"\n", b"\r"),
+                                joined.replace(b"\r\n", b"\r\r\n"),
+                            ]
+                        )
+                    )
+                )
+                continue
+            data = bytearray(b"\n".join(lines))
+    return bytes(data)
+
+
+# -------------------------------------------------------------------------------------------- TRF parser
+
+
+def test_trf_parser_exists_with_its_documented_api():
+    from events.trf import TrfParseResult, TrfProblem, parse_trf, write_trf
+
+    result = parse_trf(SMALL_TRF.encode(), source_name="small.trf")
+    assert isinstance(result, TrfParseResult) and result.ok, [str(p) for p in result.problems]
+    assert len(result.players) == 4 and len(result.games()) == 6
+    assert all(isinstance(p, TrfProblem) for p in result.problems)
+    assert callable(write_trf)
+
+
+@fuzz(500)
+@given(data=mutated(TRF_SEEDS))
+def test_mutated_trf_files_never_crash_the_parser_and_every_problem_names_its_line(data):
+    from events.trf import ERROR, WARNING, parse_trf, write_trf
+
+    result = parse_trf(data, source_name="upload.trf")
+    line_count = len(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"))
+    for problem in result.problems:
+        assert problem.severity in (ERROR, WARNING)
+        assert 0 <= problem.line <= line_count + 1, str(problem)
+        assert problem.message.strip(), problem
+        assert str(problem)  # printable for the upload's refusal message
+    assert result.ok == (not result.errors)
+    games = result.games()
+    ranks = {p.start_rank for p in result.players}
+    assert all(g.white in ranks and (g.black is None or g.black in ranks) for g in games)
+    if result.ok:
+        # Accepted files can be written back as TRF-2026 and read again without errors.
+        again = parse_trf(write_trf(result.tournament))
+        assert again.ok, [str(p) for p in again.errors][:5]
+        assert len(again.players) == len(result.players)
+
+
+# -------------------------------------------------------------------------------------------- FIDE lists
+
+
+def test_fide_list_reader_exists_with_its_documented_api():
+    from players.fide_list import FideListRow, iter_fide_list
+
+    rows = list(iter_fide_list(io.BytesIO(fide_list_seed())))
+    assert len(rows) == 6 and all(isinstance(r, FideListRow) for r in rows)
+    assert rows[1].title == "FM" and rows[3].inactive
+
+
+@fuzz(600)
+@given(data=mutated([fide_list_seed()]), as_xml=st.booleans())
+def test_mutated_fide_lists_never_crash_the_reader(data, as_xml):
+    from players.fide_list import FideListFormatError, FideListReader, FideListRow, write_fide_list_xml
+
+    if as_xml:
+        # The same rows as XML, mutated at the byte level.
+        from players.fide_list import iter_fide_list
+
+        rows = list(iter_fide_list(io.BytesIO(fide_list_seed())))
+        xml = "".join(write_fide_list_xml(rows)).encode()
+        cut = len(data) % max(len(xml), 1)
+        data = xml[:cut] + data[:64] + xml[cut:]
+    reader = FideListReader(io.BytesIO(data))
+    try:
+        rows = list(reader)
+    except FideListFormatError as refusal:
+        assert str(refusal).strip()
+        return
+    for row in rows:
+        assert isinstance(row, FideListRow)
+        assert 0 < row.fide_id < 2**63, row  # fits the database's bigint
+        for rating_type in ("standard", "rapid", "blitz"):
+            rating = row.rating(rating_type)
+            if rating is not None and rating.rating is not None:
+                assert 0 < rating.rating < 2**15, row  # fits the entry's smallint
+    for problem in reader.problems:
+        assert problem.message.strip()
+
+
+def database_state() -> dict[str, int]:
+    from players.models import Federation, Player
+    from ratings.models import PlayerRating, RatingList, RatingListEntry
+
+    return {
+        model.__name__: model.objects.count()
+        for model in (Federation, Player, RatingList, RatingListEntry, PlayerRating)
+    }
+
+
+_list_dates = itertools.count()
+
+
+@fuzz(80)
+@given(data=mutated([fide_list_seed(12)]))
+def test_fide_list_import_of_a_mutated_file_is_all_or_nothing(db, data):
+    from players.fide_list_services import fide_list_import
+
+    list_date = datetime.date(2000, 1, 1) + datetime.timedelta(days=next(_list_dates))
+    before = database_state()
+    try:
+        outcome = fide_list_import(io.BytesIO(data), list_date=list_date, source_name="players_list_foa.txt")
+    except ValidationError as refusal:
+        assert "".join(refusal.messages).strip()
+        assert database_state() == before, "a refused import left rows behind"
+        return
+    after = database_state()
+    written = sum(outcome.entries.values())
+    assert after["RatingListEntry"] - before["RatingListEntry"] == written
+    assert after["RatingList"] - before["RatingList"] == len(outcome.rating_lists)
+
+
+# -------------------------------------------------------------------------------------------- the API
+
+CALCULATOR = "/api/v1/calculator/"
+VALID_CALCULATION = {
+    "rules": "fide-2024",
+    "rating": 2000,
+    "k_factor": 20,
+    "games": [{"opponent_rating": 2100, "score": 1}, {"opponent_rating": 1900, "score": 0.5}],
+}
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20)
+    | st.sampled_from(["1e309", "NaN", "-Infinity", "½", "\u0000", "2000", ""]),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@st.composite
+def mutated_calculation(draw):
+    payload = json.loads(json.dumps(VALID_CALCULATION))
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["replace", "drop", "add", "game", "games", "whole"]))
+        key = draw(
+            st.sampled_from(
+                ["rules", "rating", "k_factor", "games", "rating_type", "rated_games_total", "birth_year"]
+            )
+        )
+        if kind == "replace" and isinstance(payload, dict):
+            payload[key] = draw(json_values)
+        elif kind == "drop" and isinstance(payload, dict):
+            payload.pop(key, None)
+        elif kind == "add" and isinstance(payload, dict):
+            payload[draw(st.text(max_size=10))] = draw(json_values)
+        elif kind == "game" and isinstance(payload, dict) and isinstance(payload.get("games"), list):
+            games = payload["games"]
+            if games and isinstance(games[0], dict):
+                games[0][draw(st.sampled_from(["opponent_rating", "score", "extra"]))] = draw(json_values)
+        elif kind == "games" and isinstance(payload, dict):
+            payload["games"] = [
+                {
+                    "opponent_rating": draw(st.integers(-5000, 5000)),
+                    "score": draw(st.sampled_from([0, 0.5, 1, 2, -1, 0.25])),
+                }
+            ] * draw(st.integers(0, 300))
+        elif kind == "whole":
+            payload = draw(json_values)
+    return payload
+
+
+def post_json(client, body: bytes | str):
+    cache.clear()  # the anonymous API throttle counts in the cache
+    return client.post(CALCULATOR, data=body, content_type="application/json")
+
+
+def test_calculator_endpoint_exists_and_answers_a_valid_request(client, db):
+    response = post_json(client, json.dumps(VALID_CALCULATION))
+    assert response.status_code == 200, response.content
+    assert response.json()["mode"] == "change"
+
+
+@fuzz(500)
+@given(payload=mutated_calculation())
+def test_calculator_answers_mutated_json_with_200_or_400_naming_the_fields(client, db, payload):
+    response = post_json(client, json.dumps(payload))
+    assert response.status_code in (200, 400), (response.status_code, payload)
+    body = response.json()
+    if response.status_code == 400:
+        assert isinstance(body, (dict, list)) and body, payload
+        if isinstance(body, dict):
+            assert all(isinstance(k, str) and k for k in body), body
+
+
+@fuzz(200)
+@given(body=st.binary(max_size=200) | st.text(max_size=200).map(str.encode))
+def test_calculator_answers_malformed_bodies_with_400(client, db, body):
+    response = post_json(client, body)
+    assert response.status_code == 400 or (response.status_code == 200 and json.loads(body)), body
+    assert response.json()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[" * 5000 + "]" * 5000,  # nesting deeper than the JSON parser's recursion limit
+        '{"rating": 1' + "0" * 5000 + "}",  # a number too long to convert
+        json.dumps({**VALID_CALCULATION, "games": [{"opponent_rating": 2000, "score": 1}] * 100_000}),
+    ],
+)
+def test_calculator_refuses_pathological_json_with_400(client, db, body):
+    assert post_json(client, body).status_code == 400
+
+
+# ---------------------------------------------------------------------------------------- public URLs
+
+PUBLIC_QUERIES = {
+    "/players/": ["q", "federation", "page"],
+    "/api/v1/players/": ["q", "federation", "page", "page_size"],
+    "/api/v1/rating-lists/": ["rating_type", "page"],
+    "/lists/": ["page"],
+    "/events/": ["page"],
+    "/api/v1/events/": ["page", "page_size"],
+}
+hostile_text = st.text(max_size=30) | st.sampled_from(
+    [
+        "\u0000",
+        "a\u0000b",
+        "x" * 5000,
+        "-1",
+        "0",
+        "99999999999999999999999",
+        "1e9",
+        "' OR 1=1 --",
+        "%",
+        "_",
+        "\\",
+        "../../etc/passwd",
+        "<script>alert(1)</script>",
+        "\ud7ff\ue000",
+        "NaN",
+    ]
+)
+
+
+@fuzz(300)
+@given(url=st.sampled_from(sorted(PUBLIC_QUERIES)), data=st.data())
+def test_public_pages_and_api_never_answer_500_to_hostile_query_strings(client, db, url, data):
+    params = {name: data.draw(hostile_text) for name in PUBLIC_QUERIES[url] if data.draw(st.booleans())}
+    assume(params)
+    cache.clear()
+    response = client.get(url, params)
+    assert response.status_code < 500, (url, params)
+
+
+def test_nul_character_in_a_query_string_is_refused_with_400_naming_the_parameter(client, db):
+    response = client.get("/players/", {"q": "Carl\u0000sen"})
+    assert response.status_code == 400
+    assert "The query parameter 'q' contains a NUL character" in response.content.decode()
+
+
+# --------------------------------------------------------------------------------------- request sizes
+
+
+def test_request_body_above_the_ceiling_is_refused_with_413_before_it_is_read(client, db, settings):
+    settings.REQUEST_MAX_BYTES = 64 * 1024
+    body = "x" * (64 * 1024 + 1)
+    for url in (CALCULATOR, "/admin/login/"):
+        response = client.post(url, data=body, content_type="application/json")
+        assert response.status_code == 413, url
+        assert f"Request too large: {len(body)} bytes; the limit is 65536 bytes." in response.content.decode()
+
+
+def test_file_upload_above_the_ceiling_is_refused_with_413(client, db, settings):
+    settings.REQUEST_MAX_BYTES = 64 * 1024
+    upload = io.BytesIO(SMALL_TRF.encode() * 1000)
+    upload.name = "huge.trf"
+    response = client.post("/admin/login/", {"file": upload, "username": "x", "password": "y"})
+    assert response.status_code == 413
+
+
+def test_form_body_above_data_upload_max_memory_size_is_refused_with_400_not_500(client, db, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 4096
+    response = client.post("/admin/login/", {"username": "u" * 5000, "password": "p"})
+    assert response.status_code == 400
+
+
+def test_oversized_json_to_the_api_is_refused(client, db, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 4096
+    body = json.dumps({**VALID_CALCULATION, "padding": "x" * 10_000})
+    assert post_json(client, body).status_code in (400, 413)
+
+
+@pytest.mark.parametrize("length", ["abc", "-5", "1e3"])
+def test_malformed_content_length_is_refused_with_400(client, db, length):
+    response = client.generic(
+        "POST", CALCULATOR, b"{}", content_type="application/json", CONTENT_LENGTH=length
+    )
+    assert response.status_code == 400
+    assert "Malformed Content-Length" in response.content.decode()
+
+
+def test_settings_keep_the_trf_upload_limit_within_the_request_ceiling():
+    from django.conf import settings as project
+
+    assert project.TRF_UPLOAD_MAX_BYTES < project.REQUEST_MAX_BYTES
+    assert project.DATA_UPLOAD_MAX_MEMORY_SIZE < project.REQUEST_MAX_BYTES
