@@ -191,6 +191,37 @@ class FideListLayout:
         return "foa_title" in self.fields
 
 
+# Plausible values, so that what is read always fits the database (IDs bigint, ratings smallint):
+# anything else is a typing or layout error in the line and is reported, not stored.
+_MAX_FIDE_ID = 10**15 - 1  # the ID field is 15 characters wide
+_LIMITS = {
+    "rating": (1, 9999),
+    "games": (0, 9999),
+    "k": (1, 999),
+    "birth_year": (1800, 2200),
+    "birthday": (1800, 2200),
+}
+
+
+def _number_problem(key: str, value: str) -> str | None:
+    """Why ``value`` is not acceptable for ``key`` (a field key or XML tag), or None when it is."""
+    if not (value.isdigit() and value.isascii()):
+        return "is not a number"
+    number = int(value)
+    low, high = _LIMITS[key if key in _LIMITS else re.split(r"[._]", key)[-1]]  # "rapid.k", "blitz_rating"
+    if number == 0 or low <= number <= high:  # FIDE writes 0 for "none"
+        return None
+    return f"is outside {low}-{high}"
+
+
+def _fide_id_problem(text: str) -> str | None:
+    if not (text.isdigit() and text.isascii()):
+        return "is not a number"
+    if not 0 < int(text) <= _MAX_FIDE_ID:
+        return f"is outside 1-{_MAX_FIDE_ID}"
+    return None
+
+
 def _split_name(name: str) -> tuple[str, str]:
     surname, comma, given = name.partition(",")
     return surname.strip(), given.strip() if comma else ""
@@ -431,15 +462,16 @@ class FideListReader:
                 titles = token.rstrip("0123456789")
             return max(0, len(titles) - otit_width)
 
-        def bad_number(line_number: int, key: str, value: str, shift: int) -> None:
+        def bad_number(line_number: int, key: str, value: str, shift: int, why: str) -> None:
             column = next(start for k, start, _ in spans(shift) if k == key) + 1
             what = key.replace(".k", " K").replace(".", " ").replace("_", " ")
-            problem(line_number, column, "warning", f"{what} {value!r} is not a number; ignored")
+            problem(line_number, column, "warning", f"{what} {value!r} {why}; ignored")
 
-        number_keys = (
-            "birth_year",
+        number_keys = (  # in column order, so that problems come out in reading order
             *(f"{t}.{part}" for t in rating_types for part in ("rating", "games", "k")),
+            "birth_year",
         )
+        number_limits = tuple((key, *_LIMITS[re.split(r"[.]", key)[-1]]) for key in number_keys)
         rating_keys = tuple((t, f"{t}.rating", f"{t}.games", f"{t}.k") for t in rating_types)
         has_otit = otit_width is not None
 
@@ -447,18 +479,18 @@ class FideListReader:
             shift = overflow(line) if has_otit and line[otit_start : otit_start + 1] not in ("", " ") else 0
             v = {key: line[start:end].strip() for key, start, end in spans(shift)}
             id_text = v["id"]
-            if not (id_text.isdigit() and id_text.isascii()) or int(id_text) == 0:
-                problem(line_number, 1, "error", f"FIDE ID {id_text!r} is not a number; row skipped")
+            if why := _fide_id_problem(id_text):
+                problem(line_number, 1, "error", f"FIDE ID {id_text!r} {why}; row skipped")
                 return None
             numbers: dict[str, int | None] = {}
-            for key in number_keys:
+            for key, low, high in number_limits:
                 value = v.get(key, "")
-                if value.isdigit() and value.isascii():
+                if value.isdigit() and value.isascii() and (low <= int(value) <= high or int(value) == 0):
                     numbers[key] = int(value)
                 else:
                     numbers[key] = None
                     if value:
-                        bad_number(line_number, key, value, shift)
+                        bad_number(line_number, key, value, shift, _number_problem(key, value) or "")
             ratings = {
                 t: FideListRating(numbers[r] or None, numbers[g] or 0, numbers[k] or None)
                 for t, r, g, k in rating_keys
@@ -537,8 +569,8 @@ class FideListReader:
 
     def _xml_row(self, player: dict[str, str], count: int) -> FideListRow | None:
         id_text = player.get("fideid", "")
-        if not (id_text.isdigit() and id_text.isascii()) or int(id_text) == 0:
-            self.problem(count, None, "error", f"player {count}: fideid {id_text!r} is not a number; skipped")
+        if why := _fide_id_problem(id_text):
+            self.problem(count, None, "error", f"player {count}: fideid {id_text!r} {why}; skipped")
             return None
         # A single-type XML list has rating/games/k only; the combined one adds rapid_* and blitz_*.
         if "rapid_rating" in player or "blitz_rating" in player:
@@ -547,17 +579,19 @@ class FideListReader:
             sources = [(self.rating_type or "standard", "")] if "rating" in player else []
         numbers: dict[str, int | None] = {}
         for tag in (
-            "birthday",
             *(f"{prefix}{part}" for _, prefix in sources for part in ("rating", "games", "k")),
+            "birthday",
         ):
             value = player.get(tag, "")
-            if value.isdigit() and value.isascii():
-                numbers[tag] = int(value)
-            else:
+            if not value:
                 numbers[tag] = None
-                if value:
-                    message = f"player {count} ({id_text}): <{tag}> {value!r} is not a number; ignored"
-                    self.problem(count, None, "warning", message)
+            elif why := _number_problem(tag, value):
+                numbers[tag] = None
+                self.problem(
+                    count, None, "warning", f"player {count} ({id_text}): <{tag}> {value!r} {why}; ignored"
+                )
+            else:
+                numbers[tag] = int(value)
         ratings = {
             t: FideListRating(
                 numbers[f"{p}rating"] or None, numbers[f"{p}games"] or 0, numbers[f"{p}k"] or None

@@ -358,6 +358,25 @@ def test_bad_lines_are_reported_and_the_rest_of_the_file_is_read():
     )
 
 
+def test_implausible_numbers_are_reported_not_stored():
+    # Values must fit the database (bigint IDs, smallint ratings); a layout slip can glue digits together.
+    glued = fixed_line(FOA_HEADER, {**CARLSEN, "SRtng": "99999", "SK": "999", "B-day": "1066"})
+    xml = "<playerslist><player><fideid>99999999999999999999</fideid></player></playerslist>"
+
+    rows, reader = read(txt(FOA_HEADER, glued))
+    _, xml_reader = read(xml.encode())
+
+    (row,) = rows
+    assert (row.standard, row.birth_year) == (FideListRating(None, 0, 999), None)
+    assert [p.message for p in reader.problems] == [
+        "standard rating '99999' is outside 1-9999; ignored",
+        "birth year '1066' is outside 1800-2200; ignored",
+    ]
+    assert xml_reader.problems[0].message == (
+        "player 1: fideid '99999999999999999999' is outside 1-999999999999999; skipped"
+    )
+
+
 @pytest.mark.parametrize(
     "data",
     [
