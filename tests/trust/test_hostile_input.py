@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.utils.html import escape
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -128,6 +129,7 @@ def trf_seeds() -> list[bytes]:
 
 
 TRF_SEEDS = trf_seeds()
+SMALL_TRF_SEEDS = [seed for seed in TRF_SEEDS if len(seed) < 8_000]  # whole uploads: the quick ones
 
 
 def fide_list_seed(rows: int = 6) -> bytes:
@@ -238,7 +240,7 @@ def test_trf_parser_exists_with_its_documented_api():
     assert callable(write_trf)
 
 
-@fuzz(500)
+@fuzz(400)
 @given(data=mutated(TRF_SEEDS))
 def test_mutated_trf_files_never_crash_the_parser_and_every_problem_names_its_line(data):
     from events.trf import ERROR, WARNING, parse_trf, write_trf
@@ -401,7 +403,7 @@ def test_calculator_endpoint_exists_and_answers_a_valid_request(client, db):
     assert response.json()["mode"] == "change"
 
 
-@fuzz(500)
+@fuzz(300)
 @given(payload=mutated_calculation())
 def test_calculator_answers_mutated_json_with_200_or_400_naming_the_fields(client, db, payload):
     response = post_json(client, json.dumps(payload))
@@ -526,3 +528,81 @@ def test_settings_keep_the_trf_upload_limit_within_the_request_ceiling():
 
     assert project.TRF_UPLOAD_MAX_BYTES < project.REQUEST_MAX_BYTES
     assert project.DATA_UPLOAD_MAX_MEMORY_SIZE < project.REQUEST_MAX_BYTES
+
+
+# ------------------------------------------------------------------------------------------ TRF uploads
+
+TRF_UPLOAD = "/admin/events/event/upload-trf/"
+
+
+def event_state() -> dict[str, int]:
+    from events.models import Event, Game, Participant
+    from players.models import Federation, Player
+
+    return {model.__name__: model.objects.count() for model in (Event, Participant, Game, Player, Federation)}
+
+
+@pytest.fixture
+def arbiter_client(client, django_user_model):
+    user = django_user_model.objects.create_superuser("uploader", "uploader@example.org", "pw")
+    client.force_login(user)
+    return client
+
+
+def upload_trf(client, data: bytes, name: str = "upload.trf", **fields):
+    upload = io.BytesIO(data)
+    upload.name = name
+    return client.post(TRF_UPLOAD, {"file": upload, "rating_type": "", **fields})
+
+
+def test_trf_upload_endpoint_imports_a_valid_file(arbiter_client):
+    before = event_state()
+    response = upload_trf(arbiter_client, SMALL_TRF.encode())
+    assert response.status_code == 200
+    outcome = response.context["outcome"]
+    assert outcome is not None and outcome.event is not None, [str(p) for p in outcome.problems]
+    after = event_state()
+    assert after["Event"] == before["Event"] + 1 and after["Game"] == before["Game"] + 6
+
+
+@fuzz(60)
+@given(data=mutated(SMALL_TRF_SEEDS))
+def test_mutated_trf_uploads_are_imported_whole_or_refused_with_nothing_saved(arbiter_client, data):
+    before = event_state()
+    response = upload_trf(arbiter_client, data)
+    assert response.status_code == 200
+    outcome = response.context["outcome"]
+    if outcome is None:  # the form refused the file itself (empty upload)
+        assert response.context["form"].errors
+        assert event_state() == before
+        return
+    if outcome.event is None:
+        assert outcome.errors and outcome.refusal_message().startswith("refused, nothing imported")
+        assert event_state() == before, "a refused TRF left rows behind"
+        page = response.content.decode()
+        assert 'id="trf-refused"' in page and escape(outcome.errors[0].message) in page
+    else:
+        from events.models import Game
+
+        after = event_state()
+        assert after["Event"] == before["Event"] + 1
+        assert Game.objects.filter(event=outcome.event).count() == outcome.games
+
+
+def test_trf_upload_above_the_trf_limit_is_refused_with_its_size(arbiter_client, settings):
+    settings.TRF_UPLOAD_MAX_BYTES = 2048
+    before = event_state()
+    data = SMALL_TRF.encode() * 3
+    response = upload_trf(arbiter_client, data, name="big.trf")
+    assert response.status_code == 200
+    message = f"big.trf is {len(data):,} bytes; a TRF file may have at most 2,048 bytes"
+    assert message in response.content.decode()
+    assert event_state() == before
+
+
+def test_trf_upload_above_the_request_ceiling_is_refused_with_413(arbiter_client, settings):
+    settings.REQUEST_MAX_BYTES = 8192
+    before = event_state()
+    response = upload_trf(arbiter_client, SMALL_TRF.encode() * 20, name="huge.trf")
+    assert response.status_code == 413
+    assert event_state() == before
