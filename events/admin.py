@@ -98,6 +98,9 @@ class ParticipantInline(EventChildInline, admin.TabularInline):
     fields = ["start_rank", "player", "rating"]
     ordering = ["start_rank"]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")  # each row is labelled with its player
+
     def get_formset(self, request, obj=None, **kwargs):
         request._entry_event = obj
         return super().get_formset(request, obj, **kwargs)
