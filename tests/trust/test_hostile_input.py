@@ -606,3 +606,39 @@ def test_trf_upload_above_the_request_ceiling_is_refused_with_413(arbiter_client
     response = upload_trf(arbiter_client, SMALL_TRF.encode() * 20, name="huge.trf")
     assert response.status_code == 413
     assert event_state() == before
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [(b"012 Hostile", b"012 \x00ostile"), (b"Alpha, Ana", b"Al\x00ha, Ana"), (b"Valencia", b"Val\x1bencia")],
+    ids=["nul-in-event-name", "nul-in-player-name", "escape-in-city"],
+)
+def test_control_characters_in_a_trf_never_cause_a_server_error(arbiter_client, old, new):
+    # PostgreSQL refuses NUL in text: the import must refuse the file (naming the line) or clean the text.
+    before = event_state()
+    response = upload_trf(arbiter_client, SMALL_TRF.encode().replace(old, new))
+    assert response.status_code == 200
+    outcome = response.context["outcome"]
+    if outcome.event is None:
+        assert event_state() == before and outcome.errors
+    else:
+        from events.models import Event
+
+        stored = Event.objects.get(pk=outcome.event.pk)
+        assert "\x00" not in stored.name + stored.city
+
+
+def test_nul_in_a_fide_list_name_is_refused_or_cleaned_never_a_crash(db):
+    from players.fide_list_services import fide_list_import
+    from players.models import Player
+
+    data = fide_list_seed(3).replace(b"Player1, Test", b"Play\x00r1, Test")
+    before = database_state()
+    try:
+        fide_list_import(
+            io.BytesIO(data), list_date=datetime.date(1999, 1, 1), source_name="players_list_foa.txt"
+        )
+    except ValidationError:
+        assert database_state() == before
+        return
+    assert not Player.objects.filter(surname__contains="\x00").exists()
