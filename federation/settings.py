@@ -148,7 +148,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     (VAR_DIR / "results").mkdir(parents=True, exist_ok=True)
     _default_backend = f"file://{VAR_DIR / 'results'}"
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Redis redelivers a task whose worker died (acks_late) after this many seconds.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)}
     _default_backend = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "rpc://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_backend)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
@@ -218,6 +219,9 @@ if not all(1 <= m <= 12 for m in RATING_LIST_MONTHS):
     raise ImproperlyConfigured(f"RATING_LIST_MONTHS: months must be 1..12, got {RATING_LIST_MONTHS}")
 RATING_LIST_CLOSING_DAYS = env_int("RATING_LIST_CLOSING_DAYS", 7, minimum=0)
 RATING_RULES_PRESET = env_str("RATING_RULES_PRESET", "fide-2024")
+# Test hook only: hold a publication's transaction open this long between writing entries and rating changes
+# (tests kill a worker in the middle of a publication). Never set in production.
+RATING_PUBLICATION_TEST_PAUSE_SECONDS = env_int("RATING_PUBLICATION_TEST_PAUSE_SECONDS", 0, minimum=0)
 
 LOGGING = {
     "version": 1,

@@ -36,14 +36,17 @@ class RatingPolicy(models.Model):
     def clean(self) -> None:
         from ratings.engine import get_preset
 
+        errors = {}
         try:
-            self.months
+            self.list_months = ",".join(str(m) for m in self.months)  # normalised: "1, 3,5" -> "1,3,5"
         except ValueError as exc:
-            raise ValidationError({"list_months": str(exc)}) from None
+            errors["list_months"] = str(exc)
         try:
             get_preset(self.rules_preset)
         except KeyError as exc:
-            raise ValidationError({"rules_preset": exc.args[0]}) from None
+            errors["rules_preset"] = exc.args[0]
+        if errors:
+            raise ValidationError(errors)
 
     # --- the schedule: a list on the 1st of each of ``months`` ------------------------------------------
     @property
@@ -137,12 +140,16 @@ class RatingList(models.Model):
     rated_count = models.PositiveIntegerField(default=0)
     game_count = models.PositiveIntegerField(default=0)
     event_count = models.PositiveIntegerField(default=0)
-    new_rating_count = models.PositiveIntegerField(default=0, help_text="Players with a first published rating")
-    dropped_count = models.PositiveIntegerField(default=0, help_text="Players whose rating fell below the floor")
+    new_rating_count = models.PositiveIntegerField(
+        default=0, help_text="Players with a first published rating"
+    )
+    dropped_count = models.PositiveIntegerField(
+        default=0, help_text="Players whose rating fell below the floor"
+    )
     input_digest = models.CharField(
         max_length=64, blank=True,
-        help_text="SHA-256 of everything the computation read; a draft whose digest still matches is published "
-                  "as it is",
+        help_text="SHA-256 of everything the computation read; a draft whose digest still matches is "
+                  "published as it is",
     )
 
     class Meta:
@@ -194,7 +201,9 @@ class RatingListEntry(models.Model):
     pool_opponent_sum = models.FloatField(default=0)
     pool_score = models.FloatField(default=0)
     pool_since = models.DateField(null=True, blank=True, help_text="Start of the newcomer's 26-month window")
-    pool_events = models.PositiveSmallIntegerField(default=0, help_text="Events in the pool (incl. disregarded)")
+    pool_events = models.PositiveSmallIntegerField(
+        default=0, help_text="Events in the pool (incl. disregarded)"
+    )
     ever_2300 = models.BooleanField(default=False, help_text="A published rating reached 2300 (junior K rule)")
     last_game_date = models.DateField(null=True, blank=True, help_text="End date of the last rated event")
     # What changed on this list (admin filters for officials checking a draft).

@@ -1,0 +1,79 @@
+"""Reads about rating lists shared by the publication services, tasks, admin and commands.
+
+"Current" means published and not superseded by a correction: exactly one per rating type and list date
+(database constraint ``rating_list_one_current_published``).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db.models import Max, QuerySet
+
+from events.models import Event, EventStatus, RatingType
+from ratings.models import RatingList, RatingListStatus
+
+RATING_TYPES = tuple(t.value for t in RatingType)
+# Events waiting for a list: submitted (or corrected before they were ever rated).
+AWAITING_RATING = (EventStatus.SUBMITTED, EventStatus.CORRECTED)
+
+
+def current_lists(rating_type: str) -> QuerySet[RatingList]:
+    return RatingList.objects.filter(
+        rating_type=rating_type, status=RatingListStatus.PUBLISHED, superseded_by__isnull=True
+    )
+
+
+def rating_list_current(rating_type: str, list_date: datetime.date) -> RatingList | None:
+    return current_lists(rating_type).filter(list_date=list_date).first()
+
+
+def rating_list_newest(rating_type: str) -> RatingList | None:
+    """The newest current list of the type (the one PlayerRating follows)."""
+    return current_lists(rating_type).order_by("-list_date").first()
+
+
+def rating_list_previous(rating_type: str, list_date: datetime.date) -> RatingList | None:
+    """The current list a list of ``list_date`` continues: the newest one dated before it."""
+    return current_lists(rating_type).filter(list_date__lt=list_date).order_by("-list_date").first()
+
+
+def rating_lists_after(rating_type: str, list_date: datetime.date) -> QuerySet[RatingList]:
+    return current_lists(rating_type).filter(list_date__gt=list_date).order_by("list_date")
+
+
+def rating_list_draft(rating_type: str, list_date: datetime.date) -> RatingList | None:
+    return RatingList.objects.filter(
+        rating_type=rating_type, list_date=list_date, status=RatingListStatus.DRAFT
+    ).first()
+
+
+def rating_list_next_version(rating_type: str, list_date: datetime.date) -> int:
+    """Version number for a new publication of this date (drafts do not count: they are replaced)."""
+    top = (
+        RatingList.objects.filter(rating_type=rating_type, list_date=list_date)
+        .exclude(status=RatingListStatus.DRAFT)
+        .aggregate(top=Max("version"))["top"]
+    )
+    return (top or 0) + 1
+
+
+def events_pending_rating(rating_type: str, closing_date: datetime.date) -> QuerySet[Event]:
+    """Events a list with this closing date rates: submitted, never rated, ended on or before the closing
+    date. An event that ended after an earlier closing date is picked up here by the next list."""
+    return Event.objects.filter(
+        rating_type=rating_type, status__in=AWAITING_RATING, rated_on__isnull=True, end_date__lte=closing_date
+    )
+
+
+def events_waiting_for_later_list(rating_type: str, closing_date: datetime.date) -> QuerySet[Event]:
+    return Event.objects.filter(
+        rating_type=rating_type, status__in=AWAITING_RATING, rated_on__isnull=True, end_date__gt=closing_date
+    )
+
+
+def events_awaiting_republication(rating_type: str) -> QuerySet[Event]:
+    """Events corrected after they were rated: their list (and every later one) must be republished."""
+    return Event.objects.filter(
+        rating_type=rating_type, status=EventStatus.CORRECTED, rated_on__isnull=False
+    ).select_related("rated_on")

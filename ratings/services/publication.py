@@ -1,0 +1,1125 @@
+"""Rating-list publication: the only bridge between the database and the rating engine for lists.
+
+One list = one rating type and list date. Its period runs from the previous list date (exclusive) to the list
+date; it rates every submitted event of the type that ended on or before the closing date and was not rated
+yet (an event that ended after the previous closing date is therefore picked up by the next list). Each event
+is rated with the ratings of the list in force at its start date (rules 1.3), the new ratings continue the
+previous list (B.02 8.3).
+
+Three steps, each in one place:
+
+1. :func:`rating_list_compute` reads everything IN BULK (values_list into NumPy, a fixed number of queries
+   whatever the size) and runs the engine once (``rate_period``), giving a :class:`ComputedList`: one entry
+   for every player with rating state (players without games are copied forward with their inactivity
+   updated), one rating change per player and event with per-game detail, and a digest of the inputs.
+2. :func:`rating_list_write` is THE write step: the list row, entries, rating changes, events (status rated,
+   rated_on) and PlayerRating, with bulk_create in batches. (The scale work swaps its insides for COPY on
+   PostgreSQL; callers stay as they are.)
+3. The public services wrap 1 and 2 in ONE transaction under a per-rating-type lock, so a publication is
+   single-flight and never half-done: PostgreSQL takes ``pg_advisory_xact_lock`` (released with the
+   transaction, also when the process dies); SQLite's IMMEDIATE transactions (settings) serialise writers.
+   After the lock, the current state is read again: a second trigger returns the existing list and writes
+   nothing.
+
+Published lists are immutable. A correction publishes version n+1 of the list and of every later current list
+of the same type (:func:`rating_list_republish_from`), marking the old ones superseded.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant
+from players.models import Player
+from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
+from ratings.engine.inactivity import inactive_flags
+from ratings.engine.initial import pool_window_start
+from ratings.engine.k_factor import next_k_factor
+from ratings.models import (
+    PlayerRating,
+    RatingChange,
+    RatingList,
+    RatingListEntry,
+    RatingListStatus,
+    RatingPolicy,
+)
+from ratings.selectors import (
+    current_lists,
+    events_awaiting_republication,
+    events_pending_rating,
+    rating_list_current,
+    rating_list_draft,
+    rating_list_next_version,
+    rating_list_previous,
+    rating_lists_after,
+)
+from ratings.services.errors import NothingToPublish, RatingListRefused
+from ratings.services.schedule import check_rating_type, rating_policy_for
+
+log = logging.getLogger(__name__)
+
+ENTRY_BATCH_SIZE = 5000
+CHANGE_BATCH_SIZE = 2000
+EVENT_BATCH_SIZE = 500
+WHITE_SCORE = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}  # B.02 1.2: only played games are rated
+RATED_RESULT_CODES = [r.value for r in RATED_RESULTS]
+# pg_advisory_xact_lock(namespace, rating type): one publication at a time per rating type, because every list
+# continues the previous one of its type.
+LOCK_NAMESPACE = 0x52415445  # "RATE"
+LOCK_IDS = {"standard": 1, "rapid": 2, "blitz": 3}
+
+
+# --------------------------------------------------------------------------------------------------------
+# What is computed
+# --------------------------------------------------------------------------------------------------------
+@dataclass
+class ListPlan:
+    """Which list is computed, from what."""
+
+    rating_type: str
+    list_date: datetime.date
+    closing_date: datetime.date
+    period_start: datetime.date | None
+    rules: RulesPreset
+    previous: RatingList | None
+    events: QuerySet  # Event queryset: the events this list rates
+    version: int
+    correction_reason: str = ""
+
+    @property
+    def pool_start(self) -> datetime.date:
+        """pool_since of a newcomer whose pool starts in this period (start of the 26-month window)."""
+        return self.period_start or self.list_date
+
+
+@dataclass
+class ChangeDetails:
+    """Per-game lines of every rating change, as sorted arrays; ``lines(start, stop)`` builds the JSON of a
+    slice of changes only when it is written (memory stays bounded by the batch, not the list)."""
+
+    offsets: np.ndarray  # change row i has sides offsets[i]:offsets[i + 1]
+    columns: dict[str, np.ndarray]
+
+    def lines(self, start: int, stop: int) -> list[list[dict]]:
+        lo, hi = int(self.offsets[start]), int(self.offsets[stop])
+        c = {name: values[lo:hi].tolist() for name, values in self.columns.items()}
+        out: list[list[dict]] = []
+        for row in range(start, stop):
+            a, b = int(self.offsets[row]) - lo, int(self.offsets[row + 1]) - lo
+            out.append(
+                [
+                    {
+                        "game": c["game"][i],
+                        "round": c["round"][i],
+                        "colour": "white" if c["white"][i] else "black",
+                        "opponent": c["opponent"][i],  # ID number
+                        "opponent_rating": _json_number(
+                            c["opponent_rating"][i]
+                        ),  # list in force at the start
+                        "opponent_rating_used": _json_number(c["opponent_rating_used"][i]),  # 400-point rule
+                        "capped": c["capped"][i],
+                        "difference": _json_number(c["difference"][i]),
+                        "expected_score": _json_number(c["expected_score"][i]),
+                        "score": c["score"][i],
+                        "delta": _json_number(c["score"][i] - c["expected_score"][i]),
+                        "change": c["change"][i],
+                        "counted": "rated"
+                        if c["rated"][i]
+                        else ("pooled" if c["pooled"][i] else "not rated"),
+                    }
+                    for i in range(a, b)
+                ]
+            )
+        return out
+
+
+@dataclass
+class ComputedList:
+    plan: ListPlan
+    digest: str
+    event_ids: list[int]
+    entries: dict[str, np.ndarray]  # RatingListEntry columns, one row per entry
+    changes: dict[str, np.ndarray]  # RatingChange columns, one row per (player, event)
+    details: ChangeDetails
+    summary: dict[str, int]
+    # The engine's input and output, kept for tests and diagnostics.
+    player_ids: np.ndarray = field(repr=False, default=None)
+    games: PeriodGames = field(repr=False, default=None)
+    players: PeriodPlayers = field(repr=False, default=None)
+    result: PeriodResult = field(repr=False, default=None)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.summary["entries"] == 0
+
+
+@dataclass
+class PublishOutcome:
+    rating_list: RatingList | None
+    created: bool
+    dry_run: bool = False
+    promoted_draft: bool = False
+    summary: dict[str, int] = field(default_factory=dict)
+    computed: ComputedList | None = field(default=None, repr=False)
+
+    def as_dict(self) -> dict:
+        """JSON-able (Celery result)."""
+        rl = self.rating_list
+        return {
+            "rating_list_id": rl.pk if rl else None,
+            "rating_type": rl.rating_type if rl else None,
+            "list_date": rl.list_date.isoformat() if rl else None,
+            "version": rl.version if rl else None,
+            "created": self.created,
+            "dry_run": self.dry_run,
+            "promoted_draft": self.promoted_draft,
+            "summary": self.summary,
+        }
+
+    def describe(self) -> str:
+        s = self.summary
+        counts = (
+            f"{s.get('entries', 0)} entries, {s.get('rated', 0)} rated, "
+            f"{s.get('new_ratings', 0)} new ratings, {s.get('dropped', 0)} below the floor, "
+            f"{s.get('events', 0)} events, {s.get('games', 0)} games"
+        )
+        if self.dry_run:
+            return f"dry run: {counts}; nothing written"
+        rl = self.rating_list
+        if not self.created:
+            return f"{rl} was already published (id {rl.pk}); nothing changed"
+        how = " (the previewed draft, unchanged)" if self.promoted_draft else ""
+        return f"published {rl} (id {rl.pk}){how}: {counts}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Public services
+# --------------------------------------------------------------------------------------------------------
+def rating_list_publish(
+    rating_type: str,
+    list_date: datetime.date,
+    *,
+    user=None,
+    dry_run: bool = False,
+    today: datetime.date | None = None,
+) -> PublishOutcome:
+    """Compute and publish the list of ``list_date``; idempotent (a second call returns the existing list).
+
+    ``dry_run`` computes and reports without writing. A draft preview of the same list is published as it is
+    when nothing it read has changed since (same input digest), otherwise it is replaced by the fresh
+    computation, so the result is always identical to a direct publication.
+    """
+    check_rating_type(rating_type)
+    policy = rating_policy_for(rating_type)
+    _check_list_date(policy, list_date)
+    if dry_run:
+        with transaction.atomic():
+            plan = _plan_regular(policy, list_date)
+            computed = rating_list_compute(plan)
+            if computed.is_empty:
+                raise NothingToPublish(_nothing_message(rating_type, list_date, plan))
+            return PublishOutcome(
+                None, created=False, dry_run=True, summary=computed.summary, computed=computed
+            )
+    with transaction.atomic():
+        _lock_rating_type(rating_type)
+        existing = rating_list_current(rating_type, list_date)
+        if existing is not None:
+            log.info("rating list %s already published (id %s); nothing to do", existing, existing.pk)
+            return PublishOutcome(existing, created=False, summary=_summary_of(existing))
+        _check_publishable(policy, list_date, today or timezone.localdate())
+        plan = _plan_regular(policy, list_date)
+        computed = rating_list_compute(plan)
+        if computed.is_empty:
+            raise NothingToPublish(_nothing_message(rating_type, list_date, plan))
+        draft = rating_list_draft(rating_type, list_date)
+        promote = draft if draft is not None and draft.input_digest == computed.digest else None
+        if draft is not None and promote is None:
+            log.info("draft %s is out of date (its inputs changed); publishing a fresh computation", draft)
+            draft.delete()
+        rating_list = rating_list_write(
+            computed, status=RatingListStatus.PUBLISHED, user=user, promote=promote
+        )
+        log.info("published %s (id %s): %s", rating_list, rating_list.pk, computed.summary)
+    return PublishOutcome(
+        rating_list,
+        created=True,
+        promoted_draft=promote is not None,
+        summary=computed.summary,
+        computed=computed,
+    )
+
+
+def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, user=None) -> RatingList:
+    """Compute the list of ``list_date`` as a draft (replacing an earlier draft) for officials to browse.
+
+    Nothing else changes: events stay submitted and PlayerRating untouched. Allowed before the list date.
+    """
+    check_rating_type(rating_type)
+    policy = rating_policy_for(rating_type)
+    _check_list_date(policy, list_date)
+    with transaction.atomic():
+        _lock_rating_type(rating_type)
+        existing = rating_list_current(rating_type, list_date)
+        if existing is not None:
+            raise RatingListRefused(
+                f"the {rating_type} list of {list_date} is already published ({existing}); "
+                "a correction is republished, not previewed"
+            )
+        _check_chain(policy, list_date)
+        plan = _plan_regular(policy, list_date)
+        computed = rating_list_compute(plan)
+        if computed.is_empty:
+            raise NothingToPublish(_nothing_message(rating_type, list_date, plan))
+        stale = rating_list_draft(rating_type, list_date)
+        if stale is not None:
+            stale.delete()
+        draft = rating_list_write(computed, status=RatingListStatus.DRAFT, user=user)
+    return draft
+
+
+def rating_list_publish_preview(
+    draft: RatingList, *, user=None, today: datetime.date | None = None
+) -> PublishOutcome:
+    """Publish a draft: promoted as it is if its inputs are unchanged, recomputed otherwise (identical to
+    :func:`rating_list_publish` of the same date, which it is)."""
+    if draft.status != RatingListStatus.DRAFT:
+        raise RatingListRefused(f"{draft} is not a draft preview")
+    return rating_list_publish(draft.rating_type, draft.list_date, user=user, today=today)
+
+
+def rating_list_republish_from(
+    rating_type: str, list_date: datetime.date, reason: str, user=None
+) -> list[RatingList]:
+    """Republish the list of ``list_date`` and every later current list of the type after corrections.
+
+    Each gets a new version computed with the rules frozen in the old one and the same events (now with
+    their corrected games); the old versions are marked superseded and stay readable. Corrected events
+    become rated again, PlayerRating follows the newest list. Refused when no corrected event is waiting,
+    or when one was rated on an earlier list (republish from that one, or its correction would be lost).
+    """
+    check_rating_type(rating_type)
+    reason = (reason or "").strip()
+    if not reason:
+        raise RatingListRefused("a republication needs a reason (it is shown with the new version)")
+    with transaction.atomic():
+        _lock_rating_type(rating_type)
+        old_lists = list(current_lists(rating_type).filter(list_date__gte=list_date).order_by("list_date"))
+        if not old_lists or old_lists[0].list_date != list_date:
+            raise RatingListRefused(f"there is no published {rating_type} list of {list_date} to republish")
+        imported = [rl for rl in old_lists if rl.is_imported]
+        if imported:
+            raise RatingListRefused(
+                f"{imported[0]} was imported from a FIDE download and cannot be recomputed"
+            )
+        corrected = list(events_awaiting_republication(rating_type).order_by("rated_on__list_date", "id"))
+        if not corrected:
+            raise RatingListRefused(
+                f"no corrected {rating_type} event is waiting for republication "
+                f"(set the event's status to corrected first)"
+            )
+        earliest = corrected[0]
+        if earliest.rated_on.list_date < list_date:
+            raise RatingListRefused(
+                f"event {earliest.pk} '{earliest.name}' was corrected and was rated on the list of "
+                f"{earliest.rated_on.list_date}; republish from that list"
+            )
+        previous = rating_list_previous(rating_type, list_date)
+        new_lists: list[RatingList] = []
+        for position, old in enumerate(old_lists):
+            plan = ListPlan(
+                rating_type=rating_type,
+                list_date=old.list_date,
+                closing_date=old.closing_date,
+                period_start=old.period_start,
+                rules=RulesPreset.from_json(old.rules),
+                previous=previous,
+                events=Event.objects.filter(rated_on=old),
+                version=rating_list_next_version(rating_type, old.list_date),
+                correction_reason=reason,
+            )
+            computed = rating_list_compute(plan)
+            stale = rating_list_draft(rating_type, old.list_date)
+            if stale is not None:
+                stale.delete()
+            previous = rating_list_write(
+                computed,
+                status=RatingListStatus.PUBLISHED,
+                user=user,
+                supersede=old,
+                update_player_ratings=position == len(old_lists) - 1,
+            )
+            new_lists.append(previous)
+            log.info("republished %s superseding %s: %s", previous, old, computed.summary)
+    return new_lists
+
+
+def rating_list_publish_scheduled(rating_type: str, today: datetime.date) -> dict:
+    """What the beat schedule runs on day 1 of the list months: publish today's list if today is a list date
+    of the policy (the crontab may have been edited); a day that is not a list date, or a list with nothing
+    in it, is skipped with a reason rather than failing."""
+    policy = rating_policy_for(rating_type)
+    if not policy.is_list_date(today):
+        return {"skipped": f"{today} is not a {rating_type} list date (months {policy.list_months})"}
+    try:
+        return rating_list_publish(rating_type, today, today=today).as_dict()
+    except NothingToPublish as exc:
+        log.info("scheduled %s publication of %s skipped: %s", rating_type, today, exc)
+        return {"skipped": str(exc)}
+
+
+# --------------------------------------------------------------------------------------------------------
+# Checks and plans
+# --------------------------------------------------------------------------------------------------------
+def _check_list_date(policy: RatingPolicy, list_date: datetime.date) -> None:
+    if not policy.is_list_date(list_date):
+        nearest = policy.previous_list_date(list_date + datetime.timedelta(days=1))
+        raise RatingListRefused(
+            f"{list_date} is not a {policy.rating_type} list date (lists on the 1st of months "
+            f"{policy.list_months}; the latest list date up to it is {nearest})"
+        )
+
+
+def _check_chain(policy: RatingPolicy, list_date: datetime.date) -> None:
+    """Lists of a type form a chain: no later list may exist, no earlier list date may be skipped."""
+    later = rating_lists_after(policy.rating_type, list_date).first()
+    if later is not None:
+        raise RatingListRefused(
+            f"a later {policy.rating_type} list ({later.list_date}) is already published; "
+            "corrections are republished from the corrected list"
+        )
+    previous = rating_list_previous(policy.rating_type, list_date)
+    if previous is not None:
+        missing = policy.list_dates_between(
+            previous.list_date + datetime.timedelta(days=1), list_date - datetime.timedelta(days=1)
+        )
+        if missing:
+            raise RatingListRefused(
+                f"the {policy.rating_type} list of {missing[0]} is not published yet; "
+                "publish the lists in date order"
+            )
+
+
+def _check_publishable(policy: RatingPolicy, list_date: datetime.date, today: datetime.date) -> None:
+    if list_date > today:
+        raise RatingListRefused(
+            f"the {policy.rating_type} list of {list_date} cannot be published before its "
+            f"date (today is {today}); compute a preview instead"
+        )
+    _check_chain(policy, list_date)
+
+
+def _plan_regular(policy: RatingPolicy, list_date: datetime.date) -> ListPlan:
+    rating_type = policy.rating_type
+    previous = rating_list_previous(rating_type, list_date)
+    closing_date = policy.closing_date(list_date)
+    return ListPlan(
+        rating_type=rating_type,
+        list_date=list_date,
+        closing_date=closing_date,
+        period_start=previous.list_date if previous else policy.previous_list_date(list_date),
+        rules=get_preset(policy.rules_preset),
+        previous=previous,
+        events=events_pending_rating(rating_type, closing_date),
+        version=rating_list_next_version(rating_type, list_date),
+    )
+
+
+def _nothing_message(rating_type: str, list_date: datetime.date, plan: ListPlan) -> str:
+    return (
+        f"nothing to publish for the {rating_type} list of {list_date}: no earlier list and no submitted "
+        f"event ending on or before the closing date {plan.closing_date}"
+    )
+
+
+def _summary_of(rating_list: RatingList) -> dict[str, int]:
+    return {
+        "entries": rating_list.entry_count,
+        "rated": rating_list.rated_count,
+        "new_ratings": rating_list.new_rating_count,
+        "dropped": rating_list.dropped_count,
+        "events": rating_list.event_count,
+        "games": rating_list.game_count,
+    }
+
+
+def _lock_rating_type(rating_type: str) -> None:
+    """Serialise publications of one rating type until the surrounding transaction ends."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, LOCK_IDS[rating_type]])
+    else:
+        # SQLite: settings open every transaction with BEGIN IMMEDIATE, which already holds the database's
+        # write lock; a no-op write takes it here as well should the transaction mode ever be deferred.
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE ratings_ratingpolicy SET closing_days = closing_days WHERE 1 = 0")
+
+
+# --------------------------------------------------------------------------------------------------------
+# Step 1: load in bulk and compute
+# --------------------------------------------------------------------------------------------------------
+def _dates(values) -> np.ndarray:
+    return np.array(values, dtype="datetime64[D]") if len(values) else np.empty(0, dtype="datetime64[D]")
+
+
+def _floats(values) -> np.ndarray:
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default) -> np.ndarray:
+    """values[keys == query] for sorted ``keys``; ``default`` where the key is absent."""
+    out = np.full(query.shape, default, dtype=values.dtype)
+    if keys.size == 0 or query.size == 0:
+        return out
+    pos = np.minimum(np.searchsorted(keys, query), keys.size - 1)
+    found = keys[pos] == query
+    out[found] = values[pos[found]]
+    return out
+
+
+STATE_COLUMNS = (
+    "player_id",
+    "rating",
+    "k_factor",
+    "rated_games_total",
+    "ever_2400",
+    "ever_2300",
+    "pool_games",
+    "pool_opponent_sum",
+    "pool_score",
+    "pool_events",
+    "pool_since",
+    "last_game_date",
+    "inactive",
+)
+
+
+def _load_list_state(rating_list: RatingList | None) -> dict[str, np.ndarray]:
+    """Every entry of a list (the state a new list continues), sorted by player id."""
+    rows = []
+    if rating_list is not None:
+        rows = list(
+            RatingListEntry.objects.filter(rating_list=rating_list)
+            .order_by("player_id")
+            .values_list(*STATE_COLUMNS)
+        )
+    cols = list(zip(*rows, strict=True)) if rows else [[] for _ in STATE_COLUMNS]
+    c = dict(zip(STATE_COLUMNS, cols, strict=True))
+    return {
+        "player_id": np.array(c["player_id"], dtype=np.int64),
+        "rating": _floats(c["rating"]),
+        "k_factor": _floats(c["k_factor"]),
+        "rated_games_total": np.array(c["rated_games_total"], dtype=np.int64),
+        "ever_2400": np.array(c["ever_2400"], dtype=bool),
+        "ever_2300": np.array(c["ever_2300"], dtype=bool),
+        "pool_games": np.array(c["pool_games"], dtype=np.int64),
+        "pool_opponent_sum": np.array(c["pool_opponent_sum"], dtype=np.float64),
+        "pool_score": np.array(c["pool_score"], dtype=np.float64),
+        "pool_events": np.array(c["pool_events"], dtype=np.int64),
+        "pool_since": _dates(c["pool_since"]),
+        "last_game_date": _dates(c["last_game_date"]),
+        "inactive": np.array(c["inactive"], dtype=bool),
+    }
+
+
+PLAYER_COLUMNS = (
+    "id",
+    "id_number",
+    "birth_year",
+    "title",
+    "women_title",
+    "other_titles",
+    "federation_id",
+    "sex",
+)
+
+
+def rating_list_compute(plan: ListPlan) -> ComputedList:
+    """Everything the list will contain, read in a fixed number of bulk queries and computed by the engine."""
+    rules = plan.rules
+    list_date = plan.list_date
+
+    # --- events, ordered by end date then id (the engine's event index)
+    event_rows = list(plan.events.order_by("end_date", "id").values_list("id", "start_date", "end_date"))
+    event_ids = np.array([r[0] for r in event_rows], dtype=np.int64)
+    event_start = _dates([r[1] for r in event_rows])
+    event_end = _dates([r[2] for r in event_rows])
+    num_events = event_ids.size
+    event_order = np.argsort(event_ids)
+    event_ids_sorted = event_ids[event_order]
+
+    # --- rated games (played, 1-0 / 1/2 / 0-1; forfeits and byes are never rated, B.02 1.2)
+    game_rows = list(
+        Game.objects.filter(
+            event_id__in=plan.events.values("id"), result__in=RATED_RESULT_CODES, black__isnull=False
+        ).values_list("id", "event_id", "round", "white__player_id", "black__player_id", "result")
+    )
+    g_cols = list(zip(*game_rows, strict=True)) if game_rows else [[]] * 6
+    g_id = np.array(g_cols[0], dtype=np.int64)
+    g_event_id = np.array(g_cols[1], dtype=np.int64)
+    g_round = np.array(g_cols[2], dtype=np.int64)
+    g_white_pid = np.array(g_cols[3], dtype=np.int64)
+    g_black_pid = np.array(g_cols[4], dtype=np.int64)
+    g_score = np.array([WHITE_SCORE[r] for r in g_cols[5]], dtype=np.float64)
+    pos = np.searchsorted(event_ids_sorted, g_event_id) if num_events else np.zeros(g_id.size, dtype=np.int64)
+    known = (
+        (pos < num_events) & (event_ids_sorted[np.minimum(pos, max(num_events - 1, 0))] == g_event_id)
+        if num_events
+        else np.zeros(g_id.size, dtype=bool)
+    )
+    # (an event submitted while we read belongs to the next computation, not half to this one)
+    g_id, g_event_id, g_round, g_white_pid, g_black_pid, g_score = (
+        a[known] for a in (g_id, g_event_id, g_round, g_white_pid, g_black_pid, g_score)
+    )
+    g_event = event_order[pos[known]] if num_events else np.zeros(0, dtype=np.int64)
+    order = np.lexsort((g_id, g_round, g_event))
+    g_id, g_event, g_round, g_white_pid, g_black_pid, g_score = (
+        a[order] for a in (g_id, g_event, g_round, g_white_pid, g_black_pid, g_score)
+    )
+    num_games = g_id.size
+
+    player_ids = np.unique(np.concatenate([g_white_pid, g_black_pid]))  # the engine's players (P)
+    g_white = np.searchsorted(player_ids, g_white_pid)
+    g_black = np.searchsorted(player_ids, g_black_pid)
+
+    # --- previous list state, pools outside the 26-month window dropped (B.02 7.1.4)
+    prev = _load_list_state(plan.previous)
+    window_start = pool_window_start(list_date, rules.initial_rating)
+    if window_start is not None:
+        expired = (~np.isnat(prev["pool_since"])) & (prev["pool_since"] < np.datetime64(window_start, "D"))
+        if expired.any():
+            for name in ("pool_games", "pool_events"):
+                prev[name][expired] = 0
+            for name in ("pool_opponent_sum", "pool_score"):
+                prev[name][expired] = 0.0
+            prev["pool_since"][expired] = np.datetime64("NaT")
+
+    # --- the ratings of the list in force at each event's start (rules 1.3)
+    in_force = list(
+        current_lists(plan.rating_type)
+        .filter(list_date__lt=list_date)
+        .order_by("list_date")
+        .values_list("id", "list_date")
+    )
+    in_force_ids = np.array([r[0] for r in in_force], dtype=np.int64)
+    in_force_dates = _dates([r[1] for r in in_force])
+    if in_force_ids.size and num_events:
+        idx = np.searchsorted(in_force_dates, event_start, side="right") - 1
+        event_list = np.where(idx >= 0, in_force_ids[np.maximum(idx, 0)], 0)
+    else:
+        event_list = np.zeros(num_events, dtype=np.int64)
+    g_white_rating = np.full(num_games, np.nan)
+    g_black_rating = np.full(num_games, np.nan)
+    g_list = event_list[g_event] if num_games else np.zeros(0, dtype=np.int64)
+    for list_id in np.unique(event_list[event_list > 0]):
+        if plan.previous is not None and list_id == plan.previous.pk:
+            keys, ratings = prev["player_id"], prev["rating"]
+        else:
+            ev_with_list = event_ids[event_list == list_id].tolist()
+            rows = list(
+                RatingListEntry.objects.filter(
+                    rating_list_id=int(list_id),
+                    player_id__in=Participant.objects.filter(event_id__in=ev_with_list).values("player_id"),
+                )
+                .order_by("player_id")
+                .values_list("player_id", "rating")
+            )
+            keys = np.array([r[0] for r in rows], dtype=np.int64)
+            ratings = _floats([r[1] for r in rows])
+        mask = g_list == list_id
+        g_white_rating[mask] = _lookup(keys, ratings, g_white_pid[mask], np.nan)
+        g_black_rating[mask] = _lookup(keys, ratings, g_black_pid[mask], np.nan)
+
+    # --- every player with state: previous entries + players with games (U)
+    union = np.union1d(prev["player_id"], player_ids)
+    p_in_u = np.searchsorted(union, player_ids)
+    prev_in_u = np.searchsorted(union, prev["player_id"])
+    n = union.size
+
+    def spread(name, default, dtype):
+        out = np.full(n, default, dtype=dtype)
+        out[prev_in_u] = prev[name]
+        return out
+
+    before = {
+        "rating": spread("rating", np.nan, np.float64),
+        "k_factor": spread("k_factor", np.nan, np.float64),
+        "rated_games_total": spread("rated_games_total", 0, np.int64),
+        "ever_2400": spread("ever_2400", False, bool),
+        "ever_2300": spread("ever_2300", False, bool),
+        "pool_games": spread("pool_games", 0, np.int64),
+        "pool_opponent_sum": spread("pool_opponent_sum", 0.0, np.float64),
+        "pool_score": spread("pool_score", 0.0, np.float64),
+        "pool_events": spread("pool_events", 0, np.int64),
+        "pool_since": spread("pool_since", np.datetime64("NaT"), "datetime64[D]"),
+        "last_game_date": spread("last_game_date", np.datetime64("NaT"), "datetime64[D]"),
+        "inactive": spread("inactive", False, bool),
+    }
+
+    # --- the players' registry data (K needs the birth year; entries keep title etc. as published)
+    participants = Participant.objects.filter(event_id__in=plan.events.values("id")).values("player_id")
+    who = Q(id__in=participants)
+    if plan.previous is not None:
+        who |= Q(id__in=RatingListEntry.objects.filter(rating_list=plan.previous).values("player_id"))
+    player_rows = sorted(Player.objects.filter(who).values_list(*PLAYER_COLUMNS))
+    meta_ids = np.array([r[0] for r in player_rows], dtype=np.int64)
+    at = np.searchsorted(meta_ids, union) if meta_ids.size else np.zeros(n, dtype=np.int64)
+    meta = {name: [player_rows[i][k] for i in at.tolist()] for k, name in enumerate(PLAYER_COLUMNS)}
+    birth_year = np.array([y or 0 for y in meta["birth_year"]], dtype=np.int64)
+    id_number = np.array(meta["id_number"], dtype=np.int64)
+
+    # --- the engine, once
+    players = PeriodPlayers(
+        rating=before["rating"][p_in_u],
+        k_factor=before["k_factor"][p_in_u],
+        pool_games=before["pool_games"][p_in_u],
+        pool_opponent_sum=before["pool_opponent_sum"][p_in_u],
+        pool_score=before["pool_score"][p_in_u],
+        birth_year=birth_year[p_in_u],
+        rated_games_total=before["rated_games_total"][p_in_u],
+        ever_2400=before["ever_2400"][p_in_u],
+        ever_2300=before["ever_2300"][p_in_u],
+        pool_events=before["pool_events"][p_in_u],
+    )
+    games = PeriodGames(
+        event=g_event.astype(np.int64),
+        white=g_white.astype(np.int64),
+        black=g_black.astype(np.int64),
+        white_score=g_score,
+        white_rating=g_white_rating,
+        black_rating=g_black_rating,
+    )
+    result = rate_period(players, games, rules, list_date, rating_type=plan.rating_type)
+
+    # --- entries: the state after this list for every player in U
+    rating = before["rating"].copy()
+    rating[p_in_u] = result.list_rating  # floor applied (B.02 7.2: below 1400 -> unrated)
+    if rules.rounding == "none":
+        rating = np.rint(rating)  # lists print integers (B.02 8.3.4); unrounded schemes keep the change
+    dropped = np.zeros(n, dtype=bool)
+    dropped[p_in_u] = result.dropped_below_floor
+    games_n = np.zeros(n, dtype=np.int64)
+    games_n[p_in_u] = result.games
+    was_rated = ~np.isnan(before["rating"])
+    change = np.where(was_rated, 0.0, np.nan)
+    change[p_in_u] = np.where(was_rated[p_in_u], result.rounded_change, np.nan)
+    state = {
+        name: before[name].copy()
+        for name in (
+            "rated_games_total",
+            "ever_2400",
+            "ever_2300",
+            "pool_games",
+            "pool_opponent_sum",
+            "pool_score",
+            "pool_events",
+        )
+    }
+    for name in state:
+        state[name][p_in_u] = getattr(result, name)
+    has_pool = (state["pool_games"] > 0) | (state["pool_events"] > 0)
+    had_pool = (before["pool_games"] > 0) | (before["pool_events"] > 0)
+    pool_since = np.where(
+        has_pool & had_pool & ~np.isnat(before["pool_since"]),
+        before["pool_since"],
+        np.datetime64(plan.pool_start, "D"),
+    )
+    pool_since = np.where(has_pool, pool_since, np.datetime64("NaT"))
+    # last rated game: end date of the player's last event with a counted game in this period
+    last_days = before["last_game_date"].astype(np.int64)
+    if result.pe_player.size:
+        period_last = np.full(player_ids.size, np.iinfo(np.int64).min, dtype=np.int64)
+        np.maximum.at(period_last, result.pe_player, event_end[result.pe_event].astype(np.int64))
+        last_days[p_in_u] = np.maximum(last_days[p_in_u], period_last)
+    last_game = last_days.astype("datetime64[D]")
+    # B.02 7.2: no rated game for a year -> inactive; the rating itself does not change
+    inactive = np.where(
+        np.isnat(last_game), before["inactive"], inactive_flags(last_game, list_date, rules.inactivity_months)
+    )
+    # K published with this list (status changes take effect on the next list, rules 1.5)
+    k_next = next_k_factor(
+        rating,
+        state["rated_games_total"],
+        state["ever_2400"],
+        birth_year,
+        list_date,
+        rules,
+        ever_2300=state["ever_2300"],
+    )
+    k_next[p_in_u] = result.next_k_factor
+    k_next = np.where(np.isnan(rating), np.nan, k_next)
+    is_new = ~np.isnan(rating) & ~was_rated
+
+    def text(values):
+        return np.array([v or "" for v in values], dtype=object)
+
+    entries = {
+        "player_id": union,
+        "rating": rating,
+        "games": games_n,
+        "k_factor": k_next,
+        "inactive": inactive,
+        "change": change,
+        "title": text(meta["title"]),
+        "women_title": text(meta["women_title"]),
+        "other_titles": text(meta["other_titles"]),
+        "federation": text(meta["federation_id"]),
+        "sex": text(meta["sex"]),
+        "birth_year": birth_year,
+        "rated_games_total": state["rated_games_total"],
+        "ever_2400": state["ever_2400"],
+        "ever_2300": state["ever_2300"],
+        "pool_games": state["pool_games"],
+        "pool_opponent_sum": state["pool_opponent_sum"],
+        "pool_score": state["pool_score"],
+        "pool_events": state["pool_events"],
+        "pool_since": pool_since,
+        "last_game_date": last_game,
+        "is_new_rating": is_new,
+        "dropped_below_floor": dropped,
+    }
+
+    changes, details = _rating_changes(
+        result, games, players, g_id, g_round, event_ids, player_ids, id_number[p_in_u], num_events
+    )
+    digest = _digest(
+        plan,
+        event_ids,
+        event_start,
+        event_end,
+        g_id,
+        g_event,
+        g_white,
+        g_black,
+        g_score,
+        g_white_rating,
+        g_black_rating,
+        player_ids,
+        union,
+        before,
+        meta,
+    )
+    summary = {
+        "entries": int(n),
+        "rated": int(np.count_nonzero(~np.isnan(rating))),
+        "new_ratings": int(is_new.sum()),
+        "dropped": int(dropped.sum()),
+        "events": int(num_events),
+        "games": int(num_games),
+        "changes": int(changes["player_id"].size),
+    }
+    return ComputedList(
+        plan=plan,
+        digest=digest,
+        event_ids=event_ids.tolist(),
+        entries=entries,
+        changes=changes,
+        details=details,
+        summary=summary,
+        player_ids=player_ids,
+        games=games,
+        players=players,
+        result=result,
+    )
+
+
+def _nullable_ints(values: np.ndarray) -> list:
+    """Whole numbers as Python ints, NaN as None (ratings, K and changes are integers on a list)."""
+    out = np.empty(values.shape, dtype=object)
+    known = ~np.isnan(values)
+    out[known] = np.rint(values[known]).astype(np.int64).tolist()
+    out[~known] = None
+    return out.tolist()
+
+
+# Float columns holding whole numbers (NaN = empty), written as integers.
+NULLABLE_INTEGER_COLUMNS = {
+    RatingListEntry: {"rating", "k_factor", "change"},
+    RatingChange: {"rating_before"},
+    PlayerRating: {"rating", "k_factor"},
+}
+
+
+def _python_values(model, name: str, values: np.ndarray) -> list:
+    """One column slice as the Python values the ORM writes (NaN / NaT -> None, 0 birth year -> None)."""
+    if values.dtype.kind == "M":
+        return values.astype(object).tolist()
+    if name in NULLABLE_INTEGER_COLUMNS[model]:
+        return _nullable_ints(values)
+    if values.dtype.kind == "f":
+        return [_json_number(v) for v in values.tolist()]
+    if name == "birth_year":
+        return [year or None for year in values.tolist()]
+    return values.tolist()
+
+
+def _rows(model, columns: dict[str, np.ndarray], start: int, stop: int) -> list[dict]:
+    names = list(columns)
+    values = [_python_values(model, name, columns[name][start:stop]) for name in names]
+    return [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
+
+
+def _json_number(value: float):
+    return None if value != value else value  # NaN -> null (JSON has no NaN)
+
+
+def _rating_changes(
+    result: PeriodResult,
+    games: PeriodGames,
+    players: PeriodPlayers,
+    g_id,
+    g_round,
+    event_ids,
+    player_ids,
+    player_id_number,
+    num_events,
+) -> tuple[dict[str, np.ndarray], ChangeDetails]:
+    """One RatingChange per (player, event) the engine counted, with every game of that player in that event
+    as calculated (opponent rating as used, capped mark, D, PD, score, dR, K x dR) in ``details``."""
+    num_games = g_id.size
+    pe_player, pe_event = result.pe_player, result.pe_event
+    # game sides: 0..G-1 white, G..2G-1 black
+    side_game = np.concatenate([np.arange(num_games), np.arange(num_games)])
+    side_player = np.concatenate([games.white, games.black])
+    side_opponent = np.concatenate([games.black, games.white])
+    side_event = np.concatenate([games.event, games.event])
+    side_score = np.concatenate([games.white_score, 1.0 - games.white_score])
+    side_seen = np.concatenate([games.white_rating, games.black_rating])
+    side_opp_seen = np.concatenate([games.black_rating, games.white_rating])
+    side_opp_used = np.concatenate([result.white_opponent_rating_used, result.black_opponent_rating_used])
+    side_capped = np.concatenate([result.white_capped, result.black_capped])
+    side_difference = np.concatenate([result.white_difference, result.black_difference])
+    side_expected = np.concatenate([result.white_expected_score, result.black_expected_score])
+    side_rated = np.concatenate([result.white_rated, result.black_rated])
+    side_pooled = np.concatenate([result.white_pooled, result.black_pooled])
+    side_change = np.concatenate([result.white_change, result.black_change])
+    # rules 1.6: a player published after the event started plays it with the new (previous-list) rating
+    side_own = np.where(np.isnan(side_seen), players.rating[side_player], side_seen)
+
+    pe_key = pe_player * np.int64(max(num_events, 1)) + pe_event
+    side_key = side_player * np.int64(max(num_events, 1)) + side_event
+    side_pe = np.searchsorted(pe_key, side_key)
+    has_pe = (
+        (side_pe < pe_key.size) & (pe_key[np.minimum(side_pe, max(pe_key.size - 1, 0))] == side_key)
+        if pe_key.size
+        else np.zeros(side_key.size, dtype=bool)
+    )
+    sides = np.flatnonzero(has_pe)
+    sides = sides[np.lexsort((g_id[side_game[sides]], g_round[side_game[sides]], side_pe[sides]))]
+
+    pe_rating_before = np.full(pe_key.size, np.nan)
+    rated_sides = sides[side_rated[sides]]
+    pe_rating_before[side_pe[rated_sides]] = side_own[rated_sides]
+
+    side_pe_sorted = side_pe[sides]
+    offsets = np.searchsorted(side_pe_sorted, np.arange(pe_key.size + 1), side="left")
+    details = ChangeDetails(
+        offsets=offsets,
+        columns={
+            "game": g_id[side_game[sides]],
+            "round": g_round[side_game[sides]],
+            "white": sides < num_games,
+            "opponent": player_id_number[side_opponent[sides]],
+            "opponent_rating": side_opp_seen[sides],
+            "opponent_rating_used": side_opp_used[sides],
+            "capped": side_capped[sides],
+            "difference": side_difference[sides],
+            "expected_score": side_expected[sides],
+            "score": side_score[sides],
+            "change": side_change[sides],
+            "rated": side_rated[sides],
+            "pooled": side_pooled[sides],
+        },
+    )
+    columns = {
+        "player_id": player_ids[pe_player],
+        "event_id": event_ids[pe_event] if pe_event.size else np.zeros(0, dtype=np.int64),
+        "rating_before": pe_rating_before,
+        "k_factor": np.asarray(result.pe_k_factor, dtype=np.float64),
+        "games": result.pe_games,
+        "score": result.pe_score,
+        "expected_score": result.pe_expected,
+        "change": result.pe_change,
+    }
+    return columns, details
+
+
+def _digest(plan: ListPlan, *arrays_and_state) -> str:
+    """SHA-256 of every input of the computation; equal digests give equal lists (the engine is pure)."""
+    h = hashlib.sha256()
+    h.update(
+        json.dumps(
+            {
+                "rating_type": plan.rating_type,
+                "list_date": plan.list_date.isoformat(),
+                "closing_date": plan.closing_date.isoformat(),
+                "period_start": plan.period_start.isoformat() if plan.period_start else None,
+                "previous": plan.previous.pk if plan.previous else None,
+                "rules": plan.rules.to_json(),
+                "version": plan.version,
+            },
+            sort_keys=True,
+        ).encode()
+    )
+    for item in arrays_and_state:
+        if isinstance(item, dict):
+            for key in sorted(item):
+                h.update(key.encode())
+                value = item[key]
+                if isinstance(value, np.ndarray):
+                    h.update(np.ascontiguousarray(value).tobytes())
+                else:
+                    h.update(json.dumps(value, default=str).encode())
+        else:
+            h.update(np.ascontiguousarray(item).tobytes())
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------------------------------------
+# Step 2: THE write step
+# --------------------------------------------------------------------------------------------------------
+def rating_list_write(
+    computed: ComputedList,
+    *,
+    status: str,
+    user=None,
+    promote: RatingList | None = None,
+    supersede: RatingList | None = None,
+    update_player_ratings: bool = True,
+) -> RatingList:
+    """Write a computed list; must run inside the caller's transaction (all or nothing).
+
+    The list row is created as a draft, filled (entries, rating changes), then, for a publication, the list it
+    supersedes is marked, the row becomes published, its events become rated and PlayerRating follows it.
+    ``promote`` publishes an existing draft whose digest equals ``computed.digest`` without rewriting it.
+    """
+    assert connection.in_atomic_block, "rating_list_write must run inside the publication transaction"
+    plan = computed.plan
+    now = timezone.now()
+    if promote is not None:
+        rating_list = promote
+    else:
+        s = computed.summary
+        rating_list = RatingList.objects.create(
+            rating_type=plan.rating_type,
+            list_date=plan.list_date,
+            version=plan.version,
+            period_start=plan.period_start,
+            closing_date=plan.closing_date,
+            status=RatingListStatus.DRAFT,
+            rules_preset=plan.rules.slug,
+            rules=plan.rules.to_json(),
+            previous=plan.previous,
+            correction_reason=plan.correction_reason,
+            entry_count=s["entries"],
+            rated_count=s["rated"],
+            game_count=s["games"],
+            event_count=s["events"],
+            new_rating_count=s["new_ratings"],
+            dropped_count=s["dropped"],
+            input_digest=computed.digest,
+        )
+        _write_entries(rating_list, computed)
+        _pause_between_writes(rating_list)
+        _write_changes(rating_list, computed)
+    if status == RatingListStatus.PUBLISHED:
+        if supersede is not None:
+            RatingList.objects.filter(pk=supersede.pk).update(superseded_by=rating_list, superseded_at=now)
+            supersede.superseded_by, supersede.superseded_at = rating_list, now
+        rating_list.status = RatingListStatus.PUBLISHED
+        rating_list.version = plan.version
+        rating_list.published_at = now
+        rating_list.published_by = user
+        rating_list.save(update_fields=["status", "version", "published_at", "published_by"])
+        _write_events(rating_list, computed)
+        if update_player_ratings:
+            _write_player_ratings(rating_list, computed)
+    return rating_list
+
+
+def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
+    columns = computed.entries
+    for start in range(0, computed.summary["entries"], ENTRY_BATCH_SIZE):
+        stop = min(start + ENTRY_BATCH_SIZE, computed.summary["entries"])
+        RatingListEntry.objects.bulk_create(
+            [
+                RatingListEntry(rating_list_id=rating_list.pk, **row)
+                for row in _rows(RatingListEntry, columns, start, stop)
+            ]
+        )
+
+
+def _write_changes(rating_list: RatingList, computed: ComputedList) -> None:
+    columns = computed.changes
+    total = computed.summary["changes"]
+    for start in range(0, total, CHANGE_BATCH_SIZE):
+        stop = min(start + CHANGE_BATCH_SIZE, total)
+        details = computed.details.lines(start, stop)
+        RatingChange.objects.bulk_create(
+            [
+                RatingChange(rating_list_id=rating_list.pk, details=lines, **row)
+                for row, lines in zip(_rows(RatingChange, columns, start, stop), details, strict=True)
+            ]
+        )
+
+
+def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
+    """The rated events: status rated, rated_on this list (with a history record each)."""
+    from simple_history.utils import bulk_update_with_history
+
+    ids = computed.event_ids
+    now = timezone.now()
+    for start in range(0, len(ids), EVENT_BATCH_SIZE):
+        events = list(Event.objects.filter(id__in=ids[start : start + EVENT_BATCH_SIZE]))
+        for event in events:
+            event.status = EventStatus.RATED
+            event.rated_on = rating_list
+            event.updated_at = now
+        bulk_update_with_history(
+            events,
+            Event,
+            ["status", "rated_on", "updated_at"],
+            batch_size=EVENT_BATCH_SIZE,
+            default_user=rating_list.published_by,
+            default_change_reason=f"rated on {rating_list}",
+        )
+
+
+def _write_player_ratings(rating_list: RatingList, computed: ComputedList) -> None:
+    """PlayerRating follows the newest current list: replaced for the whole rating type."""
+    names = ("player_id", "rating", "k_factor", "games", "inactive", "rated_games_total", "last_game_date")
+    columns = {name: computed.entries[name] for name in names}
+    PlayerRating.objects.filter(rating_type=rating_list.rating_type).delete()
+    for start in range(0, computed.summary["entries"], ENTRY_BATCH_SIZE):
+        stop = min(start + ENTRY_BATCH_SIZE, computed.summary["entries"])
+        PlayerRating.objects.bulk_create(
+            [
+                PlayerRating(rating_type=rating_list.rating_type, rating_list_id=rating_list.pk, **row)
+                for row in _rows(PlayerRating, columns, start, stop)
+            ]
+        )
+
+
+def _pause_between_writes(rating_list: RatingList) -> None:
+    """Test hook: RATING_PUBLICATION_TEST_PAUSE_SECONDS holds the transaction open between the entries and the
+    rating changes, so a test can kill the worker in the middle of a publication."""
+    seconds = getattr(settings, "RATING_PUBLICATION_TEST_PAUSE_SECONDS", 0)
+    if seconds:
+        log.warning(
+            "rating list %s: entries written, pausing %s s before the rating changes "
+            "(RATING_PUBLICATION_TEST_PAUSE_SECONDS)",
+            rating_list,
+            seconds,
+        )
+        time.sleep(seconds)

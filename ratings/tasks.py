@@ -1,0 +1,96 @@
+"""Celery tasks for rating lists: thin wrappers over ratings.services, taking ids and ISO dates.
+
+Every task is idempotent: publication is single-flight (a lock, then a re-check inside the transaction), so a
+task delivered twice — a double click, a retry, a redelivery after a worker died (acks_late) — returns the
+list the first one published and changes nothing. The ``queue_*`` helpers go through the outbox: the task is a
+row written in the caller's transaction and sent when it commits (``transaction.on_commit``), so a worker
+never looks for rows that are not there yet and a broker outage never loses the request.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from celery import shared_task
+from django.contrib.auth import get_user_model
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from outbox.services import enqueue_after_commit
+from ratings import services
+
+log = logging.getLogger(__name__)
+
+# Database hiccups (connection lost, SQLite busy beyond its timeout) are retried; refusals are not.
+RETRY = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 5,
+    "retry_backoff_max": 120,
+    "max_retries": 5,
+}
+
+
+def _user(user_id: int | None):
+    return get_user_model().objects.filter(pk=user_id).first() if user_id else None
+
+
+@shared_task(name="ratings.publish_rating_list", **RETRY)
+def publish_rating_list_task(rating_type: str, list_date_iso: str, user_id: int | None = None) -> dict:
+    """Publish the list of that date (or return the one already published)."""
+    outcome = services.rating_list_publish(
+        rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id)
+    )
+    log.info("%s %s: %s", rating_type, list_date_iso, outcome.describe())
+    return outcome.as_dict()
+
+
+@shared_task(name="ratings.publish_scheduled_rating_list", **RETRY)
+def publish_scheduled_rating_list_task(rating_type: str) -> dict:
+    """Run by beat on day 1 of the policy's list months (Periodic tasks in the admin)."""
+    result = services.rating_list_publish_scheduled(rating_type, timezone.localdate())
+    log.info("scheduled %s publication: %s", rating_type, result)
+    return result
+
+
+@shared_task(name="ratings.compute_rating_list_preview", **RETRY)
+def compute_rating_list_preview_task(
+    rating_type: str, list_date_iso: str, user_id: int | None = None
+) -> dict:
+    draft = services.rating_list_compute_preview(
+        rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id)
+    )
+    return {"rating_list_id": draft.pk, "status": draft.status, "entries": draft.entry_count}
+
+
+@shared_task(name="ratings.republish_rating_lists", **RETRY)
+def republish_rating_lists_task(
+    rating_type: str, list_date_iso: str, reason: str, user_id: int | None = None
+) -> dict:
+    lists = services.rating_list_republish_from(
+        rating_type, datetime.date.fromisoformat(list_date_iso), reason, user=_user(user_id)
+    )
+    return {"rating_list_ids": [rl.pk for rl in lists], "versions": [rl.version for rl in lists]}
+
+
+def queue_publication(rating_type: str, list_date: datetime.date, user=None) -> None:
+    """Publish after the current transaction commits (admin actions)."""
+    enqueue_after_commit(
+        publish_rating_list_task.name, rating_type, list_date.isoformat(), user.pk if user else None
+    )
+
+
+def queue_preview(rating_type: str, list_date: datetime.date, user=None) -> None:
+    enqueue_after_commit(
+        compute_rating_list_preview_task.name, rating_type, list_date.isoformat(), user.pk if user else None
+    )
+
+
+def queue_republication(rating_type: str, list_date: datetime.date, reason: str, user=None) -> None:
+    enqueue_after_commit(
+        republish_rating_lists_task.name,
+        rating_type,
+        list_date.isoformat(),
+        reason,
+        user.pk if user else None,
+    )
