@@ -1,18 +1,28 @@
 """Fill an empty database with a simulated federation for newcomers (called by `dev.py run`)."""
+
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from players.models import Player
+from ratings.selectors import RATING_TYPES
+from ratings.services import rating_policy_for
 
 
 class Command(BaseCommand):
-    help = "If the database has no players, simulate a small federation and publish its lists through Celery."
+    help = (
+        "Make sure every rating type has its policy and beat schedule; if the database has no players, "
+        "simulate a small federation (300 players, 12 months) and publish its lists through Celery."
+    )
 
     def handle(self, *args, **options):
+        for rating_type in RATING_TYPES:
+            rating_policy_for(rating_type)  # created from settings with its schedule on first use
         if Player.objects.exists():
             self.stdout.write("database already has players; no demo data added")
             return
         try:
-            call_command("simulate_federation", players=300, months=12, seed=1, publish=True, stdout=self.stdout)
+            call_command(
+                "simulate_federation", players=300, months=12, seed=1, publish=True, stdout=self.stdout
+            )
         except Exception as exc:  # the demo must never stop the product from starting
             self.stderr.write(f"demo data not created: {exc}")

@@ -1,0 +1,60 @@
+"""publish_rating_list --date YYYY-MM-DD [--rating-type T] [--dry-run]: the beat schedule by hand."""
+
+import argparse
+import datetime
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ratings import services
+from ratings.selectors import RATING_TYPES
+
+
+def iso_date(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {text!r}") from None
+
+
+class Command(BaseCommand):
+    help = (
+        "Compute and publish the rating list of a list date (unless --dry-run): its period runs from the "
+        "previous list date to this one and it rates every submitted event that ended on or before the "
+        "closing date. Publishing a list that is already published changes nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--date",
+            type=iso_date,
+            required=True,
+            metavar="YYYY-MM-DD",
+            help="the list date (the 1st of a list month of the rating policy)",
+        )
+        parser.add_argument(
+            "--rating-type",
+            choices=RATING_TYPES,
+            default=None,
+            help="one rating type; default: every type that has something to publish",
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="compute and report the list without writing anything"
+        )
+
+    def handle(self, *args, date, rating_type, dry_run, **options):
+        types = [rating_type] if rating_type else list(RATING_TYPES)
+        published = 0
+        for each in types:
+            try:
+                outcome = services.rating_list_publish(each, date, dry_run=dry_run)
+            except services.NothingToPublish as exc:
+                if rating_type:
+                    raise CommandError(str(exc)) from None
+                self.stdout.write(f"{each} {date}: {exc}")
+                continue
+            except services.RatingListRefused as exc:
+                raise CommandError(f"{each} {date}: {exc}") from None
+            published += 1
+            self.stdout.write(f"{each} {date}: {outcome.describe()}")
+        if not published:
+            raise CommandError(f"nothing to publish on {date} for any rating type")

@@ -1,0 +1,100 @@
+"""simulate_federation --players N --months M --seed S [--publish]: a simulated federation for demos."""
+
+import argparse
+
+from celery.exceptions import TimeoutError as CeleryTimeoutError
+from django.core.management.base import BaseCommand, CommandError
+
+from ratings.selectors import RATING_TYPES
+from ratings.services.errors import RatingListRefused
+from ratings.services.simulation import federation_simulate
+from ratings.tasks import publish_rating_list_task
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a simulated federation: players with true strengths (juniors improving), a starting list, "
+        "and M months of Swiss (30-300 players) and round-robin (10 players) events whose results follow "
+        "seed 000's performance model with a draw margin; events are submitted for rating. With --publish, "
+        "every list date of the period is published through Celery (a worker must be running)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--players", type=positive, required=True, metavar="N", help="number of players (at least 10)"
+        )
+        parser.add_argument(
+            "--months",
+            type=positive,
+            required=True,
+            metavar="M",
+            help="months of events, ending at the latest list date up to today",
+        )
+        parser.add_argument(
+            "--seed",
+            type=int,
+            required=True,
+            metavar="S",
+            help="random seed: the same seed gives the same federation",
+        )
+        parser.add_argument(
+            "--rating-type",
+            choices=RATING_TYPES,
+            default="standard",
+            help="rating type of the events and lists (default standard)",
+        )
+        parser.add_argument(
+            "--publish",
+            action="store_true",
+            help="publish each list date in order through the Celery worker and wait for it",
+        )
+        parser.add_argument(
+            "--timeout",
+            type=positive,
+            default=600,
+            metavar="SECONDS",
+            help="with --publish: how long to wait for each list (default 600)",
+        )
+
+    def handle(self, *args, players, months, seed, rating_type, publish, timeout, **options):
+        if players < 10:
+            raise CommandError(f"--players must be at least 10, got {players}")
+        try:
+            summary = federation_simulate(players, months, seed, rating_type=rating_type)
+        except RatingListRefused as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(
+            f"simulated {summary.players} players, {summary.events} {rating_type} events, "
+            f"{summary.games} games after the starting list of {summary.starting_list_date}; list dates "
+            + (", ".join(d.isoformat() for d in summary.list_dates) or "none")
+        )
+        if not publish:
+            return
+        for list_date in summary.list_dates:
+            result = publish_rating_list_task.delay(rating_type, list_date.isoformat())
+            try:
+                outcome = result.get(timeout=timeout)
+            except CeleryTimeoutError:
+                raise CommandError(
+                    f"no Celery worker published the list of {list_date} within {timeout} s; "
+                    "start one with `celery -A federation worker`"
+                ) from None
+            except Exception as exc:  # the task's own refusal or error, re-raised by result.get
+                raise CommandError(
+                    f"publication of the {rating_type} list of {list_date} failed: {exc}"
+                ) from None
+            s = outcome["summary"]
+            self.stdout.write(
+                f"published {rating_type} {list_date}: {s['rated']} rated, {s['new_ratings']} new, "
+                f"{s['events']} events, {s['games']} games"
+            )
