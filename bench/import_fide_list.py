@@ -1,0 +1,157 @@
+"""Benchmark: import a 200,000-line combined FIDE list (players_list_foa.txt layout) in bounded memory.
+
+Run from the repository root:
+
+    python bench/import_fide_list.py                # a fresh SQLite file under /tmp (migrated first)
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_import python bench/import_fide_list.py
+
+The list is generated with players.fide_list.write_fide_list_txt into a temporary file (about 40% of the
+players rated in standard, 15% in rapid, 12% in blitz, as in FIDE's file). Two imports are timed: the first
+creates every player, the second (the next month's list) updates them. Prints rows per second and memory:
+the process's peak RSS (resource.getrusage) and, with --trace, the peak of Python allocations during an
+import (tracemalloc, measured on a third import because tracing slows Python down). The list dates are
+chosen after any list already in the database, so the bench can run again on the same database.
+"""
+import argparse
+import datetime
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def prepare_database() -> str:
+    """Point Django at a throwaway database (DATABASE_URL, or a fresh SQLite file) and migrate it."""
+    if "DATABASE_URL" not in os.environ:
+        folder = Path(tempfile.mkdtemp(prefix="bench-import-fide-"))
+        os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
+        os.environ.setdefault("FEDERATION_VAR_DIR", str(folder / "var"))
+    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
+    url = os.environ["DATABASE_URL"]
+    if url.startswith(("postgres://", "postgresql://")):
+        _create_postgres_database(url)
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    return url
+
+
+def _create_postgres_database(url: str) -> None:
+    from urllib.parse import urlparse
+
+    import psycopg
+
+    parts = urlparse(url)
+    name = parts.path.lstrip("/")
+    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as connection:
+        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def write_list(path: Path, rows: int, seed: int) -> None:
+    from players.fide_list import FideListRating, FideListRow, write_fide_list_txt
+
+    rng = random.Random(seed)
+    federations = ["ESP", "GER", "FRA", "IND", "USA", "RUS", "IRL", "NOR", "POL", "ITA", "BRA", "ARG"]
+    titles = [("", 0.93), ("FM", 0.03), ("CM", 0.02), ("IM", 0.01), ("GM", 0.01)]
+
+    def rating(share: float) -> FideListRating:
+        if rng.random() >= share:
+            return FideListRating(None, 0, None)
+        value = max(1400, min(2850, int(rng.gauss(1750, 250))))
+        k_factor = 10 if value >= 2400 else rng.choice([20, 20, 20, 40])
+        return FideListRating(value, rng.choice([0, 0, 0, 4, 9]), k_factor)
+
+    def generate():
+        for i in range(rows):
+            surname, given = f"Surname{i % 50_000:05d}", f"Given{i:06d}"
+            title = rng.choices([t for t, _ in titles], [w for _, w in titles])[0]
+            woman = rng.random() < 0.12
+            yield FideListRow(
+                fide_id=10_000_000 + i * 7, name=f"{surname}, {given}", surname=surname, given_names=given,
+                federation=rng.choice(federations), sex="F" if woman else "M", title=title,
+                women_title="", other_titles=(), foa_title="",
+                standard=rating(0.40), rapid=rating(0.15), blitz=rating(0.12),
+                birth_year=rng.randint(1940, 2018),
+                flag=("w" if woman else "") + ("i" if rng.random() < 0.3 else ""),
+            )
+
+    with open(path, "w", encoding="ascii", newline="") as handle:
+        handle.writelines(write_fide_list_txt(generate()))
+
+
+def first_free_list_date() -> datetime.date:
+    from django.db.models import Max
+
+    from ratings.models import RatingList
+
+    latest = RatingList.objects.aggregate(latest=Max("list_date"))["latest"]
+    if latest is None:
+        return datetime.date(2026, 1, 1)
+    return datetime.date(latest.year + (latest.month == 12), latest.month % 12 + 1, 1)
+
+
+def next_month(day: datetime.date) -> datetime.date:
+    return datetime.date(day.year + (day.month == 12), day.month % 12 + 1, 1)
+
+
+def run_import(path: Path, list_date: datetime.date):
+    from players.fide_list_services import fide_list_import
+
+    def progress(rows: int) -> None:
+        print(f"    {rows:>9,} rows", file=sys.stderr)
+
+    began = time.perf_counter()
+    with open(path, "rb") as handle:
+        outcome = fide_list_import(handle, list_date=list_date, progress=progress, source_name=path.name)
+    return outcome, time.perf_counter() - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--trace", action=argparse.BooleanOptionalAction, default=True,
+                        help="also measure the Python allocation peak with tracemalloc (a third import)")
+    args = parser.parse_args()
+    url = prepare_database()
+    folder = Path(tempfile.mkdtemp(prefix="bench-fide-list-"))
+    path = folder / "players_list_foa.txt"
+    began = time.perf_counter()
+    write_list(path, args.rows, args.seed)
+    print(f"database: {url.split('@')[-1]}")
+    print(f"list: {args.rows:,} rows, {path.stat().st_size / 1e6:.1f} MB, written in "
+          f"{time.perf_counter() - began:.1f} s")
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    list_date = first_free_list_date()
+    for label in ("first import (players created)", "second import (players updated)"):
+        outcome, elapsed = run_import(path, list_date)
+        entries = sum(outcome.entries.values())
+        print(f"{label:34} {elapsed:7.1f} s  {outcome.rows / elapsed:>9,.0f} rows/s  "
+              f"({outcome.players_created:,} created, {outcome.players_updated:,} updated, "
+              f"{entries:,} entries)")
+        list_date = next_month(list_date)
+    rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS: {rss_peak:,.0f} MB (before the imports: {rss_before:,.0f} MB)")
+    if args.trace:
+        tracemalloc.start()
+        outcome, elapsed = run_import(path, list_date)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        print(f"tracemalloc peak during one import: {peak / 2**20:,.1f} MB "
+              f"({outcome.rows:,} rows in {elapsed:.1f} s while tracing)")
+    path.unlink()
+
+
+if __name__ == "__main__":
+    main()
