@@ -288,24 +288,27 @@ class _BulkWriter:
                 return
             # PostgreSQL: COPY (executemany would be a round trip per row, and multi-row VALUES spend
             # 200 us per row quoting parameters in Python). An upsert copies into a temporary table first.
-            raw = cursor.cursor
-            target = self.table
-            if self.tail:
-                raw.execute(
-                    f"CREATE TEMPORARY TABLE IF NOT EXISTS {self.staging} ON COMMIT DROP AS "
-                    f"SELECT {self.columns} FROM {self.table} WITH NO DATA"
-                )
-                raw.execute(f"TRUNCATE {self.staging}")
-                target = self.staging
-            with raw.copy(f"COPY {target} ({self.columns}) FROM STDIN") as copy:
-                defaults = self.defaults
-                for row in rows:
-                    copy.write_row(row + defaults)
-            if self.tail:
-                raw.execute(
-                    f"INSERT INTO {self.table} ({self.columns}) SELECT {self.columns} FROM {self.staging}"
-                    f"{self.tail}"
-                )
+            with connection.wrap_database_errors:  # psycopg's errors as Django's (IntegrityError)
+                self._copy(cursor.cursor, rows)
+
+    def _copy(self, raw, rows: list[tuple]) -> None:
+        target = self.table
+        if self.tail:
+            raw.execute(
+                f"CREATE TEMPORARY TABLE IF NOT EXISTS {self.staging} ON COMMIT DROP AS "
+                f"SELECT {self.columns} FROM {self.table} WITH NO DATA"
+            )
+            raw.execute(f"TRUNCATE {self.staging}")
+            target = self.staging
+        with raw.copy(f"COPY {target} ({self.columns}) FROM STDIN") as copy:
+            defaults = self.defaults
+            for row in rows:
+                copy.write_row(row + defaults)
+        if self.tail:
+            raw.execute(
+                f"INSERT INTO {self.table} ({self.columns}) "
+                f"SELECT {self.columns} FROM {self.staging}{self.tail}"
+            )
 
 
 _PLAYER_FIELDS = [

@@ -263,6 +263,17 @@ def test_a_second_list_of_the_same_date_and_type_is_refused_and_changes_nothing(
     assert row_counts() == before
 
 
+def test_a_database_refusal_saves_nothing_and_says_so(monkeypatch):
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 1)  # the repeat lands in another batch
+    rows = [ROWS[0], ROWS[1], ROWS[0]]
+    before = row_counts()
+
+    with pytest.raises(ValidationError, match="the database refused the import, nothing was saved"):
+        fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
+
+    assert row_counts() == before
+
+
 def test_a_file_that_is_not_a_fide_list_is_refused():
     with pytest.raises(ValidationError, match="not a FIDE rating-list header"):
         fide_list_import(io.BytesIO(b"012 Some TRF file\r\n001    1 m\r\n"), list_date=LIST_DATE,
