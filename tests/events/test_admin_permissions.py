@@ -346,9 +346,14 @@ def test_staff_without_a_role_cannot_open_the_event_admin(scene):
 
 
 def test_the_delete_action_deletes_an_own_draft_event_with_its_participants_and_games(scene):
-    client_for(scene.ann).post(url("events_event_changelist"), {
-        "action": "delete_selected", "_selected_action": [scene.ann_event.pk, scene.bob_event.pk], "post": "yes",
-    })
+    client_for(scene.ann).post(
+        url("events_event_changelist"),
+        {
+            "action": "delete_selected",
+            "_selected_action": [scene.ann_event.pk, scene.bob_event.pk],
+            "post": "yes",
+        },
+    )
     assert not Event.objects.filter(pk=scene.ann_event.pk).exists()
     assert not Game.objects.filter(event_id=scene.ann_event.pk).exists()
     assert Event.objects.filter(pk=scene.bob_event.pk).exists()  # not hers: silently out of the selection
