@@ -40,6 +40,8 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from audit.models import AuditAction
+from audit.services import audit_record
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant
 from players.models import Player
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
@@ -1045,6 +1047,16 @@ def rating_list_write(
         _write_events(rating_list, computed)
         if update_player_ratings:
             _write_player_ratings(rating_list, computed)
+        # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
+        audit_record(
+            user,
+            AuditAction.RATING_LIST_REPUBLISH if supersede is not None else AuditAction.RATING_LIST_PUBLISH,
+            rating_list,
+            reason=plan.correction_reason,
+            before={"superseded_list": supersede.pk, "version": supersede.version} if supersede is not None else None,
+            after={"list": rating_list.pk, "version": rating_list.version, **computed.summary,
+                   "rules_preset": plan.rules.slug},
+        )
     return rating_list
 
 
