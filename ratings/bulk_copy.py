@@ -1,0 +1,261 @@
+"""Bulk reads and writes for millions of rows: COPY on PostgreSQL (psycopg 3), the ORM elsewhere.
+
+Two functions, one behaviour on every database:
+
+- :func:`copy_rows` inserts rows (tuples in the order of ``fields``) into a model's table. On PostgreSQL it is
+  one ``COPY ... FROM STDIN (FORMAT BINARY)`` (psycopg formats the rows in a writer thread while the server
+  parses); elsewhere (the embedded SQLite default) ``bulk_create`` in batches. Like ``bulk_create`` it does
+  not call ``save()`` or send signals, so callers fill derived columns themselves.
+- :func:`read_columns` reads some columns of a queryset into NumPy arrays. On PostgreSQL the query runs inside
+  ``COPY (...) TO STDOUT (FORMAT BINARY)`` with every column cast to a fixed width and NULL replaced by a
+  sentinel, so each row has the same size and NumPy reads the whole answer with one ``frombuffer`` (no Python
+  object per value); elsewhere ``values_list``.
+
+Both run on the caller's connection, inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from itertools import islice
+
+import numpy as np
+from django.core.exceptions import EmptyResultSet
+from django.db import connections, models
+from django.db.models import QuerySet
+from django.utils import timezone
+
+BATCH_SIZE = 5000
+
+# What read_columns returns for each kind of column, and what stands for NULL.
+#   int64 / int32 / int16: NULL -> the ``null`` value given (default 0)
+#   float64: NULL -> NaN;  bool: NULL -> False;  date: datetime64[D], NULL -> NaT
+KINDS = ("int64", "int32", "int16", "float64", "bool", "date")
+_PG_CAST = {"int64": "int8", "int32": "int4", "int16": "int2", "float64": "float8", "bool": "bool"}
+_PG_WIDTH = {"int64": 8, "int32": 4, "int16": 2, "float64": 8, "bool": 1, "date": 4}
+_BIG_ENDIAN = {"int64": ">i8", "int32": ">i4", "int16": ">i2", "float64": ">f8", "bool": "?", "date": ">i4"}
+# PostgreSQL counts days from 2000-01-01; NumPy from 1970-01-01.
+_PG_EPOCH_DAYS = (datetime.date(2000, 1, 1) - datetime.date(1970, 1, 1)).days
+_NULL_DATE = -(2**31)
+_COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
+_COPY_HEADER = len(_COPY_SIGNATURE) + 8  # signature, flags, header extension length (0)
+
+# Binary COPY sends each value in the column's own type; these are the type names psycopg knows.
+_PG_TYPES = {
+    "AutoField": "int4",
+    "BigAutoField": "int8",
+    "BigIntegerField": "int8",
+    "BooleanField": "bool",
+    "CharField": "text",
+    "DateField": "date",
+    "DateTimeField": "timestamptz",
+    "FloatField": "float8",
+    "ForeignKey": None,  # the target's type
+    "IntegerField": "int4",
+    "JSONField": "jsonb",
+    "PositiveIntegerField": "int4",
+    "PositiveSmallIntegerField": "int2",
+    "SmallIntegerField": "int2",
+    "TextField": "text",
+}
+
+
+def _is_postgresql(using: str) -> bool:
+    return connections[using].vendor == "postgresql"
+
+
+def _field(model: type[models.Model], name: str) -> models.Field:
+    """A concrete field by name or attname (``player`` and ``player_id`` both name the foreign key)."""
+    for field in model._meta.concrete_fields:
+        if name in (field.name, field.attname):
+            return field
+    raise ValueError(f"{model.__name__} has no column {name!r}")
+
+
+def _pg_type(field: models.Field) -> str:
+    internal = field.get_internal_type()
+    if internal == "ForeignKey":
+        return _pg_type(field.target_field)
+    try:
+        pg_type = _PG_TYPES[internal]
+    except KeyError:
+        raise ValueError(
+            f"copy_rows: no COPY type for {field.model.__name__}.{field.name} ({internal})"
+        ) from None
+    return pg_type
+
+
+def copy_rows(
+    model: type[models.Model],
+    fields: Sequence[str],
+    rows: Iterable[Sequence],
+    *,
+    using: str = "default",
+    batch_size: int = BATCH_SIZE,
+) -> int:
+    """Insert ``rows`` (each a sequence of values in the order of ``fields``) into ``model``'s table.
+
+    Values are what the ORM stores: ``None`` for NULL, ``datetime.date`` for dates, lists / dicts for JSON
+    columns; ``fields`` are field names or attnames (``player`` / ``player_id``). Returns the number of rows.
+    The rows are consumed as they come, so a generator keeps memory flat whatever the number of rows.
+    """
+    columns = [_field(model, name) for name in fields]
+    if _is_postgresql(using):
+        return _copy_rows_postgresql(model, columns, rows, using)
+    count = 0
+    names = [field.attname for field in columns]
+    iterator = iter(rows)
+    while batch := list(islice(iterator, batch_size)):
+        model.objects.using(using).bulk_create([model(**dict(zip(names, row, strict=True))) for row in batch])
+        count += len(batch)
+    return count
+
+
+def _defaults(model, columns: list[models.Field]) -> tuple[list[models.Field], tuple]:
+    """The columns ``rows`` leave out that the ORM would fill (field defaults, auto_now / auto_now_add), with
+    their values: COPY, unlike bulk_create, only knows the database's own defaults."""
+    given = {field.attname for field in columns}
+    extra, values = [], []
+    now = timezone.now()
+    for field in model._meta.concrete_fields:
+        if field.attname in given or field.primary_key:
+            continue
+        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            value = now
+        else:
+            value = field.get_default()  # the field's default, "" for text, None otherwise
+            if value is None:
+                continue  # NULL, or the database refuses the row (as it would refuse the ORM's INSERT)
+        extra.append(field)
+        values.append(value)
+    return extra, tuple(values)
+
+
+def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Sequence], using: str) -> int:
+    connection = connections[using]
+    extra, defaults = _defaults(model, columns)
+    columns = columns + extra
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
+    types = [_pg_type(field) for field in columns]
+    count = 0
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(types)
+            write = copy.write_row
+            if defaults:
+                for row in rows:
+                    write((*row, *defaults))
+                    count += 1
+            else:
+                for row in rows:
+                    write(row)
+                    count += 1
+    return count
+
+
+def read_columns(
+    queryset: QuerySet,
+    columns: dict[str, str | tuple[str, int]],
+    *,
+    using: str | None = None,
+) -> dict[str, np.ndarray]:
+    """The values of ``columns`` (ORM lookups, e.g. ``"white__player_id"``) of ``queryset`` as NumPy arrays.
+
+    ``columns`` maps each lookup to its kind (see KINDS), or to ``(kind, null)`` for an integer column whose
+    NULL should read as ``null`` instead of 0. Rows come in the queryset's order. One query.
+    """
+    for lookup, spec in columns.items():
+        kind = spec[0] if isinstance(spec, tuple) else spec
+        if kind not in KINDS:
+            raise ValueError(
+                f"read_columns: {lookup!r} has unknown kind {kind!r} (one of {', '.join(KINDS)})"
+            )
+    using = using or queryset.db
+    lookups = list(columns)
+    if not _is_postgresql(using):
+        return _read_columns_orm(queryset, columns, lookups)
+    return _read_columns_postgresql(queryset, columns, lookups, using)
+
+
+def _spec(spec) -> tuple[str, int]:
+    return spec if isinstance(spec, tuple) else (spec, 0)
+
+
+def _read_columns_orm(queryset: QuerySet, columns: dict, lookups: list[str]) -> dict[str, np.ndarray]:
+    rows = list(queryset.values_list(*lookups))
+    values = list(zip(*rows, strict=True)) if rows else [() for _ in lookups]
+    out = {}
+    for lookup, column in zip(lookups, values, strict=True):
+        kind, null = _spec(columns[lookup])
+        if kind == "float64":
+            out[lookup] = np.array([np.nan if v is None else v for v in column], dtype=np.float64)
+        elif kind == "date":
+            out[lookup] = np.array(
+                [np.datetime64("NaT") if v is None else v for v in column], dtype="datetime64[D]"
+            ).reshape(-1)
+        elif kind == "bool":
+            out[lookup] = np.array([bool(v) for v in column], dtype=bool)
+        else:
+            out[lookup] = np.array([null if v is None else v for v in column], dtype=kind)
+    return out
+
+
+def _read_columns_postgresql(queryset: QuerySet, columns: dict, lookups: list[str], using: str):
+    connection = connections[using]
+    try:
+        sql, params = queryset.values_list(*lookups).query.sql_with_params()
+    except EmptyResultSet:  # e.g. .none() or filter(id__in=[]): no query to run
+        return _read_columns_orm(queryset.none(), columns, lookups)
+    selects, dtype = [], [("fields", ">i2")]
+    for i, lookup in enumerate(lookups):
+        kind, null = _spec(columns[lookup])
+        column = f"c{i}"
+        if kind == "float64":
+            expression = f"COALESCE({column}::float8, 'NaN'::float8)"
+        elif kind == "date":
+            expression = f"COALESCE(({column} - DATE '2000-01-01'), {_NULL_DATE})::int4"
+        elif kind == "bool":
+            expression = f"COALESCE({column}, false)"
+        else:
+            expression = f"COALESCE({column}, {int(null)})::{_PG_CAST[kind]}"
+        selects.append(expression)
+        dtype += [(f"length{i}", ">i4"), (f"value{i}", _BIG_ENDIAN[kind])]
+    aliases = ", ".join(f"c{i}" for i in range(len(lookups)))
+    statement = f"COPY (SELECT {', '.join(selects)} FROM ({sql}) AS q({aliases})) TO STDOUT (FORMAT BINARY)"
+    chunks = []
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(statement, params or None) as copy:
+            for chunk in copy:
+                chunks.append(bytes(chunk))
+    data = b"".join(chunks)
+    del chunks
+    if not data.startswith(_COPY_SIGNATURE):
+        raise RuntimeError("read_columns: PostgreSQL did not answer in COPY's binary format")
+    record = np.dtype(dtype)
+    body = len(data) - _COPY_HEADER - 2  # the trailer is a field count of -1
+    count, rest = divmod(body, record.itemsize)
+    if rest:
+        raise RuntimeError(f"read_columns: {body} bytes are not whole rows of {record.itemsize} bytes")
+    table = np.frombuffer(data, dtype=record, count=count, offset=_COPY_HEADER)
+    widths = [_PG_WIDTH[_spec(columns[lookup])[0]] for lookup in lookups]
+    if count and (
+        (table["fields"] != len(lookups)).any()
+        or any((table[f"length{i}"] != width).any() for i, width in enumerate(widths))
+    ):
+        raise RuntimeError(
+            "read_columns: a row does not have the fixed width expected (a NULL slipped through?)"
+        )
+    out = {}
+    for i, lookup in enumerate(lookups):
+        kind, _ = _spec(columns[lookup])
+        values = table[f"value{i}"]
+        if kind == "date":
+            days = values.astype(np.int64)
+            dates = (days + _PG_EPOCH_DAYS).astype("datetime64[D]")
+            dates[days == _NULL_DATE] = np.datetime64("NaT")
+            out[lookup] = dates
+        else:
+            out[lookup] = values.astype(kind)  # native byte order, contiguous
+    return out

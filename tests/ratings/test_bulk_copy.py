@@ -1,0 +1,155 @@
+"""copy_rows and read_columns store and read exactly what the ORM would, on SQLite and PostgreSQL alike."""
+
+import datetime
+
+import numpy as np
+import pytest
+
+from players.models import Player
+from ratings.bulk_copy import copy_rows, read_columns
+from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
+from tests.factories import make_event, make_federation, make_player
+
+pytestmark = pytest.mark.django_db
+
+MAR = datetime.date(2026, 3, 1)
+
+
+def make_list() -> RatingList:
+    return RatingList.objects.create(
+        rating_type="standard",
+        list_date=MAR,
+        closing_date=MAR - datetime.timedelta(days=7),
+        status=RatingListStatus.DRAFT,
+        rules_preset="fide-2024",
+        rules={},
+    )
+
+
+def test_copy_rows_writes_every_value_the_orm_reads_back_including_nulls_dates_and_json():
+    rating_list = make_list()
+    players = [make_player(), make_player(), make_player()]
+    event = make_event()
+    entry_fields = (
+        "rating_list",
+        "player_id",
+        "rating",
+        "k_factor",
+        "inactive",
+        "pool_since",
+        "birth_year",
+        "pool_score",
+        "title",
+        "federation",
+    )
+    rows = [
+        (rating_list.pk, players[0].pk, 2412, 10, False, None, 1990, 0.0, "IM", "ESP"),
+        (rating_list.pk, players[1].pk, None, None, True, datetime.date(2025, 5, 1), None, 2.5, "", ""),
+        (rating_list.pk, players[2].pk, 1400, 40, False, None, 2012, 0.0, "", "FRA"),
+    ]
+    assert copy_rows(RatingListEntry, entry_fields, iter(rows)) == 3
+    stored = sorted(
+        RatingListEntry.objects.values_list(
+            "rating_list_id",
+            "player_id",
+            "rating",
+            "k_factor",
+            "inactive",
+            "pool_since",
+            "birth_year",
+            "pool_score",
+            "title",
+            "federation",
+        ),
+        key=lambda row: row[1],
+    )
+    assert stored == sorted(rows, key=lambda row: row[1])
+    details = [
+        {"game": 7, "opponent_rating": None, "capped": True, "expected_score": 0.64, "colour": "white"}
+    ]
+    copy_rows(
+        RatingChange,
+        (
+            "rating_list_id",
+            "player",
+            "event_id",
+            "rating_before",
+            "k_factor",
+            "games",
+            "score",
+            "expected_score",
+            "change",
+            "details",
+        ),
+        [(rating_list.pk, players[0].pk, event.pk, 2400, 10.0, 1, 1.0, 0.64, 3.6, details)],
+    )
+    change = RatingChange.objects.get()
+    assert change.details == details and change.k_factor == 10.0 and change.rating_before == 2400
+
+
+def test_copy_rows_of_nothing_writes_nothing():
+    assert copy_rows(RatingListEntry, ("rating_list_id", "player_id"), []) == 0
+    assert not RatingListEntry.objects.exists()
+
+
+def test_copy_rows_names_an_unknown_column():
+    with pytest.raises(ValueError, match="RatingListEntry has no column 'colour'"):
+        copy_rows(RatingListEntry, ("colour",), [("white",)])
+
+
+def test_read_columns_gives_the_queryset_rows_in_order_with_nulls_as_sentinels():
+    rating_list = make_list()
+    esp = make_federation()
+    players = [make_player(federation=esp) for _ in range(5)]
+    RatingListEntry.objects.bulk_create(
+        [
+            RatingListEntry(
+                rating_list=rating_list,
+                player=player,
+                rating=None if i == 1 else 1500 + 100 * i,
+                k_factor=None if i == 1 else 20,
+                inactive=i == 3,
+                pool_since=datetime.date(2025, 11, 1) if i == 1 else None,
+                pool_score=0.5 * i,
+            )
+            for i, player in enumerate(players)
+        ]
+    )
+    query = RatingListEntry.objects.filter(rating_list=rating_list, player__federation="ESP").order_by(
+        "-player_id"
+    )
+    columns = read_columns(
+        query,
+        {
+            "player_id": "int64",
+            "player__id_number": "int64",
+            "rating": "float64",
+            "k_factor": ("int16", -1),
+            "inactive": "bool",
+            "pool_since": "date",
+            "pool_score": "float64",
+        },
+    )
+    newest_first = players[::-1]
+    assert columns["player_id"].tolist() == [p.pk for p in newest_first]
+    assert columns["player__id_number"].tolist() == [p.id_number for p in newest_first]
+    assert columns["rating"].dtype == np.float64
+    assert np.array_equal(columns["rating"], [1900, 1800, 1700, np.nan, 1500], equal_nan=True)
+    assert columns["k_factor"].tolist() == [20, 20, 20, -1, 20] and columns["k_factor"].dtype == np.int16
+    assert columns["inactive"].tolist() == [False, True, False, False, False]
+    assert np.isnat(columns["pool_since"]).tolist() == [True, True, True, False, True]
+    assert columns["pool_since"][3] == np.datetime64("2025-11-01")
+    assert columns["pool_score"].tolist() == [2.0, 1.5, 1.0, 0.5, 0.0]
+
+
+def test_read_columns_of_an_empty_queryset_gives_empty_arrays_of_the_kind():
+    columns = read_columns(Player.objects.none(), {"id": "int64", "birth_date": "date"})
+    assert columns["id"].shape == (0,) and columns["id"].dtype == np.int64
+    assert columns["birth_date"].dtype == np.dtype("datetime64[D]")
+    columns = read_columns(Player.objects.filter(id_number=-5), {"id": "int64"})
+    assert columns["id"].size == 0
+
+
+def test_read_columns_refuses_an_unknown_kind():
+    with pytest.raises(ValueError, match="'id' has unknown kind 'text'"):
+        read_columns(Player.objects.all(), {"id": "text"})
