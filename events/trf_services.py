@@ -30,7 +30,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Q
 from simple_history.utils import bulk_create_with_history
 
@@ -59,7 +59,7 @@ from events.trf import (
     parse_trf,
     write_trf,
 )
-from players.fide_list_services import federations_ensure, is_fide_federation_code
+from players.fide_list_services import CONTROL_CHARACTERS, federations_ensure, is_fide_federation_code
 from players.models import Federation, Player, Title, WomenTitle
 
 __all__ = [
@@ -119,6 +119,10 @@ class DuplicateSuggestion:
     player: Player
     candidates: list[Player]
     reasons: list[str]  # one per candidate: "same name" / "same surname and birth year 1990"
+
+    @property
+    def matches(self) -> list[tuple[Player, str]]:
+        return list(zip(self.candidates, self.reasons, strict=True))
 
 
 @dataclass
@@ -204,7 +208,7 @@ def event_import_trf(
                     plan.write(user)
             except _Refused:
                 pass
-            except IntegrityError as exc:
+            except (IntegrityError, DataError) as exc:
                 outcome.problems.append(TrfProblem(
                     0, None, ERROR, f"the database refused the import ({exc}); nothing was saved"
                 ))
@@ -264,6 +268,7 @@ class _Plan:
     # -- checks without the database
 
     def check(self) -> None:
+        self.clean_text()
         self.check_dates()
         self.check_ids()
         self.rating_type = self.rating_type or self.infer_rating_type()
@@ -280,6 +285,28 @@ class _Plan:
                         "submitted for rating only with every result (import it without submitting and "
                         "finish it in the admin)",
                     )
+
+    def clean_text(self) -> None:
+        """Control characters (NUL, ESC, ...) are removed from the names stored, with a warning."""
+        t = self.t
+        records = (("012", "name"), ("022", "city"), ("032", "federation"), ("102", "chief_arbiter"),
+                   ("122", "time_control"), ("222", "encoded_time_control"))
+        for code, attribute in records:
+            value = getattr(t, attribute)
+            cleaned = value.translate(CONTROL_CHARACTERS)
+            if cleaned != value:
+                setattr(t, attribute, cleaned.strip())
+                line = _record_line(self.data, code)
+                self.warn(line, 5 if line else None,
+                          f"record {code}: control characters removed from {value!r}")
+        for player in t.players:
+            for attribute, column in (("name", 15), ("federation", 54)):
+                value = getattr(player, attribute)
+                cleaned = value.translate(CONTROL_CHARACTERS)
+                if cleaned != value:
+                    setattr(player, attribute, cleaned.strip())
+                    self.warn(player.line, column,
+                              f"player {player.start_rank}: control characters removed from {value!r}")
 
     def check_dates(self) -> None:
         t = self.t

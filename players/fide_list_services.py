@@ -34,7 +34,7 @@ from itertools import chain, islice
 from typing import IO
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from audit.models import AuditAction
@@ -55,6 +55,7 @@ __all__ = [
     "FIDE_FEDERATION_CODES",
     "FideListImportOutcome",
     "PROGRESS_EVERY",
+    "CONTROL_CHARACTERS",
     "federations_ensure",
     "fide_list_import",
     "is_fide_federation_code",
@@ -79,6 +80,8 @@ FIDE_FEDERATION_CODES = frozenset(
     """.split()
 )
 _CODE = re.compile(r"[A-Z]{3}")
+# C0 control characters and DEL: PostgreSQL refuses NUL in text, and none belongs in a name.
+CONTROL_CHARACTERS = {code: None for code in (*range(0x00, 0x20), 0x7F)}
 _TITLES = frozenset(Title.values)
 _WOMEN_TITLES = frozenset(WomenTitle.values)
 
@@ -197,7 +200,7 @@ def fide_list_import(
             _import(chain([first], rows), types, outcome, progress, user)
     except FideListFormatError as exc:
         raise ValidationError(f"{source_name or 'the file'}: {exc}") from None
-    except IntegrityError as exc:
+    except (IntegrityError, DataError) as exc:
         raise ValidationError(
             f"{source_name or 'the file'}: the database refused the import, nothing was saved ({exc})"
         ) from None
@@ -342,8 +345,8 @@ def _player_keys(id_numbers: list[int]) -> dict[int, int]:
 
 def _player_row(row: FideListRow, federations: set[str], now) -> tuple:
     """The values of _PLAYER_FIELDS for one list row (what FIDE publishes about the player)."""
-    surname = (row.surname or row.name or f"FIDE {row.fide_id}")[:100]
-    given = row.given_names[:100]
+    surname = (row.surname or row.name).translate(CONTROL_CHARACTERS)[:100] or f"FIDE {row.fide_id}"
+    given = row.given_names.translate(CONTROL_CHARACTERS)[:100]
     title = row.title if row.title in _TITLES else ""
     women_title = row.women_title if row.women_title in _WOMEN_TITLES else ""
     if not women_title and title in _WOMEN_TITLES:
@@ -359,7 +362,7 @@ def _player_row(row: FideListRow, federations: set[str], now) -> tuple:
         row.federation if row.federation in federations else None,
         title,
         women_title,
-        ",".join(row.other_titles)[:40],
+        ",".join(row.other_titles).translate(CONTROL_CHARACTERS)[:40],
         now,
         now,
     )
@@ -483,7 +486,8 @@ def _add_lines(
     type it has a rating in."""
     title = row.title if row.title in _TITLES else ""
     women_title = row.women_title if row.women_title in _WOMEN_TITLES else ""
-    other_titles = ",".join(row.other_titles)[:40]
+    other_titles = ",".join(row.other_titles).translate(CONTROL_CHARACTERS)[:40]
+    federation = row.federation.translate(CONTROL_CHARACTERS)[:3]
     sex = row.sex if row.sex in ("M", "F") else ""
     inactive = row.inactive
     for rating_type in types:
@@ -496,7 +500,7 @@ def _add_lines(
         ever_2400 = k_factor == 10 or value >= 2400
         entries.append((
             list_ids[rating_type], player_id, value, games, k_factor, inactive, title, women_title,
-            other_titles, row.federation[:3], sex, row.birth_year, rated_games_total, ever_2400,
+            other_titles, federation, sex, row.birth_year, rated_games_total, ever_2400,
             ever_2400 or value >= 2300,  # ever_2300: the junior K 40 stops at 2300
         ))
         counts[rating_type]["entries"] += 1
