@@ -457,3 +457,19 @@ def test_import_and_export_commands(tmp_path, capsys):
     assert Event.objects.count() == 1
     with pytest.raises(CommandError, match="no such event"):
         call_command("export_trf", "999999")
+
+
+def test_control_characters_are_removed_from_names_with_a_warning():
+    data = build_trf(four_players(), name="Open\x1b 2026").replace(b"Gamma, Gus", b"Gam\x00a, Gus")
+
+    outcome = event_import_trf(data, file_name="c.trf", user=None)
+
+    assert outcome.event.name == "Open 2026"
+    gamma = Participant.objects.get(event=outcome.event, start_rank=3).player
+    assert (gamma.surname, gamma.given_names) == ("Gama", "Gus")
+    cleaned = [p for p in outcome.warnings if "control characters removed" in p.message]
+    assert [(p.line, p.column) for p in cleaned] == [(1, 5), (gamma_line(data), 15)]
+
+
+def gamma_line(data: bytes) -> int:
+    return next(n for n, line in enumerate(data.split(b"\r\n"), start=1) if line.startswith(b"001    3"))

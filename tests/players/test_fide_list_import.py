@@ -274,6 +274,15 @@ def test_a_database_refusal_saves_nothing_and_says_so(monkeypatch):
     assert row_counts() == before
 
 
+def test_control_characters_in_names_are_removed():
+    rows = [row(4_000_001, "Nul\x00l, Ann\x1b", standard=FideListRating(1800, 0, 20))]
+
+    fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows, "standard"))), list_date=LIST_DATE)
+
+    player = Player.objects.get(id_number=4_000_001)
+    assert (player.surname, player.given_names, player.search_name) == ("Null", "Ann", "NULL, ANN")
+
+
 def test_a_file_that_is_not_a_fide_list_is_refused():
     with pytest.raises(ValidationError, match="not a FIDE rating-list header"):
         fide_list_import(io.BytesIO(b"012 Some TRF file\r\n001    1 m\r\n"), list_date=LIST_DATE,
