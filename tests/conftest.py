@@ -51,7 +51,8 @@ def celery_worker_process(transactional_db, settings, tmp_path):
     log = tmp_path / "worker.log"
     command = [
         sys.executable, "-m", "celery", "-A", "federation", "worker", "--pool", "solo", "--loglevel", "INFO",
-        "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", f"{queue},{settings.CELERY_TASK_DEFAULT_QUEUE}",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "-Q", f"{queue},{settings.CELERY_TASK_DEFAULT_QUEUE}",
         "-n", f"{queue}@%h",
     ]
     with open(log, "wb") as handle:
