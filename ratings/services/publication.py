@@ -518,7 +518,7 @@ def _load_list_state(rating_list: RatingList | None) -> dict[str, np.ndarray]:
         )
     cols = list(zip(*rows, strict=True)) if rows else [[] for _ in STATE_COLUMNS]
     c = dict(zip(STATE_COLUMNS, cols, strict=True))
-    return {
+    state = {
         "player_id": np.array(c["player_id"], dtype=np.int64),
         "rating": _floats(c["rating"]),
         "k_factor": _floats(c["k_factor"]),
@@ -533,6 +533,15 @@ def _load_list_state(rating_list: RatingList | None) -> dict[str, np.ndarray]:
         "last_game_date": _dates(c["last_game_date"]),
         "inactive": np.array(c["inactive"], dtype=bool),
     }
+    # A player merged into another (players.services.player_merge) is not carried onto new lists: their games
+    # and history now belong to the kept player; a line left on an old published list stays there only.
+    merged = np.fromiter(
+        Player.objects.filter(merged_into__isnull=False).values_list("id", flat=True), dtype=np.int64
+    )
+    if merged.size:
+        keep = ~np.isin(state["player_id"], merged)
+        state = {name: values[keep] for name, values in state.items()}
+    return state
 
 
 PLAYER_COLUMNS = (
