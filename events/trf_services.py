@@ -148,6 +148,10 @@ class TrfImportOutcome:
     def ok(self) -> bool:
         return self.event is not None
 
+    @property
+    def player_count(self) -> int:
+        return len(self.matched_players) + len(self.created_players)
+
     def refusal_message(self) -> str:
         """One line: why the file was refused (the first error, and how many more)."""
         errors = self.errors
@@ -162,7 +166,7 @@ class TrfImportOutcome:
         return (
             f"imported {self.event.name!r} (event {self.event.pk}, "
             f"{self.event.get_status_display().lower()}): "
-            f"{len(self.matched_players) + len(self.created_players)} players ({len(self.matched_players)} "
+            f"{self.player_count} players ({len(self.matched_players)} "
             f"matched by ID number, {len(self.created_players)} created for review), {self.event.rounds} "
             f"rounds, {self.games} games; {len(self.warnings)} warning(s), "
             f"{len(self.likely_duplicates)} likely duplicate(s)"

@@ -63,7 +63,7 @@ def test_accepted_upload_links_to_the_event_and_lists_warnings_and_duplicates():
     event = Event.objects.get()
     assert (event.rating_type, event.status, event.chief_arbiter) == ("rapid", EventStatus.DRAFT, arbiter)
     page = response.content.decode()
-    assert 'id="trf-imported"' in page
+    assert 'id="trf-imported"' in page and "4 players" in page
     assert reverse("admin:events_event_change", args=[event.pk]) in page
     assert reverse("admin:events_event_export_trf", args=[event.pk]) in page
     assert "no tournament name" in page  # a warning, listed
@@ -102,7 +102,8 @@ def test_file_larger_than_the_upload_limit_is_refused_before_reading(settings):
 
 def test_export_downloads_the_event_for_those_who_may_see_it():
     ann, bob = make_arbiter("ann"), make_arbiter("bob")
-    upload(client_for(ann), build_trf(four_players(), start_date=dt.date(2026, 5, 2), end_date=dt.date(2026, 5, 3)))
+    data = build_trf(four_players(), start_date=dt.date(2026, 5, 2), end_date=dt.date(2026, 5, 3))
+    upload(client_for(ann), data)
     event = Event.objects.get()
     url = reverse("admin:events_event_export_trf", args=[event.pk])
 
