@@ -1,17 +1,20 @@
 """Bulk reads and writes for millions of rows: COPY on PostgreSQL (psycopg 3), the ORM elsewhere.
 
-Two functions, one behaviour on every database:
+Three functions, one behaviour on every database:
 
 - :func:`copy_rows` inserts rows (tuples in the order of ``fields``) into a model's table. On PostgreSQL it is
-  one ``COPY ... FROM STDIN (FORMAT BINARY)`` (psycopg formats the rows in a writer thread while the server
-  parses); elsewhere (the embedded SQLite default) ``bulk_create`` in batches. Like ``bulk_create`` it does
-  not call ``save()`` or send signals, so callers fill derived columns themselves.
+  one ``COPY ... FROM STDIN (FORMAT BINARY)``; elsewhere (the embedded SQLite default) ``bulk_create`` in
+  batches. Like ``bulk_create`` it does not call ``save()`` or send signals, so callers fill derived columns
+  themselves; field defaults are filled as the ORM would.
 - :func:`read_columns` reads some columns of a queryset into NumPy arrays. On PostgreSQL the query runs inside
   ``COPY (...) TO STDOUT (FORMAT BINARY)`` with every column cast to a fixed width and NULL replaced by a
   sentinel, so each row has the same size and NumPy reads the whole answer with one ``frombuffer`` (no Python
-  object per value); elsewhere ``values_list``.
+  object per value); text columns come in COPY's text format, split without a Python loop per row. Elsewhere
+  ``values_list``.
+- :func:`reserve_ids` takes primary keys from a table's sequence, so rows written by COPY (which returns no
+  keys) can be referred to by the next rows.
 
-Both run on the caller's connection, inside the caller's transaction.
+All run on the caller's connection, inside the caller's transaction.
 """
 
 from __future__ import annotations
@@ -31,13 +34,15 @@ BATCH_SIZE = 5000
 # What read_columns returns for each kind of column, and what stands for NULL.
 #   int64 / int32 / int16: NULL -> the ``null`` value given (default 0)
 #   float64: NULL -> NaN;  bool: NULL -> False;  date: datetime64[D], NULL -> NaT
-KINDS = ("int64", "int32", "int16", "float64", "bool", "date")
+#   text: an object array of str, NULL -> None (read in COPY's text format, so all columns of that read are)
+KINDS = ("int64", "int32", "int16", "float64", "bool", "date", "text")
 _PG_CAST = {"int64": "int8", "int32": "int4", "int16": "int2", "float64": "float8", "bool": "bool"}
 _PG_WIDTH = {"int64": 8, "int32": 4, "int16": 2, "float64": 8, "bool": 1, "date": 4}
 _BIG_ENDIAN = {"int64": ">i8", "int32": ">i4", "int16": ">i2", "float64": ">f8", "bool": "?", "date": ">i4"}
 # PostgreSQL counts days from 2000-01-01; NumPy from 1970-01-01.
 _PG_EPOCH_DAYS = (datetime.date(2000, 1, 1) - datetime.date(1970, 1, 1)).days
 _NULL_DATE = -(2**31)
+_NULL_INT = -(2**63)  # stands for NULL while an integer column travels (replaced by the caller's ``null``)
 _COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 _COPY_HEADER = len(_COPY_SIGNATURE) + 8  # signature, flags, header extension length (0)
 
@@ -197,6 +202,8 @@ def _read_columns_orm(queryset: QuerySet, columns: dict, lookups: list[str]) -> 
             ).reshape(-1)
         elif kind == "bool":
             out[lookup] = np.array([bool(v) for v in column], dtype=bool)
+        elif kind == "text":
+            out[lookup] = np.array(column, dtype=object).reshape(-1)
         else:
             out[lookup] = np.array([null if v is None else v for v in column], dtype=kind)
     return out
@@ -208,54 +215,155 @@ def _read_columns_postgresql(queryset: QuerySet, columns: dict, lookups: list[st
         sql, params = queryset.values_list(*lookups).query.sql_with_params()
     except EmptyResultSet:  # e.g. .none() or filter(id__in=[]): no query to run
         return _read_columns_orm(queryset.none(), columns, lookups)
-    selects, dtype = [], [("fields", ">i2")]
-    for i, lookup in enumerate(lookups):
-        kind, null = _spec(columns[lookup])
-        column = f"c{i}"
-        if kind == "float64":
-            expression = f"COALESCE({column}::float8, 'NaN'::float8)"
-        elif kind == "date":
-            expression = f"COALESCE(({column} - DATE '2000-01-01'), {_NULL_DATE})::int4"
-        elif kind == "bool":
-            expression = f"COALESCE({column}, false)"
-        else:
-            expression = f"COALESCE({column}, {int(null)})::{_PG_CAST[kind]}"
-        selects.append(expression)
-        dtype += [(f"length{i}", ">i4"), (f"value{i}", _BIG_ENDIAN[kind])]
     aliases = ", ".join(f"c{i}" for i in range(len(lookups)))
-    statement = f"COPY (SELECT {', '.join(selects)} FROM ({sql}) AS q({aliases})) TO STDOUT (FORMAT BINARY)"
-    chunks = []
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(statement, params or None) as copy:
-            for chunk in copy:
-                chunks.append(bytes(chunk))
-    data = b"".join(chunks)
-    del chunks
+    specs = [_spec(columns[lookup]) for lookup in lookups]
+    if any(kind == "text" for kind, _ in specs):
+        select = f"SELECT * FROM ({sql}) AS q({aliases})"
+        values = _copy_out_text(connection, select, params, [kind for kind, _ in specs])
+    else:
+        select = f"SELECT {', '.join(_fixed_width(f'c{i}', *spec) for i, spec in enumerate(specs))} "
+        select += f"FROM ({sql}) AS q({aliases})"
+        values = _copy_out_binary(connection, select, params, [kind for kind, _ in specs])
+    out = {}
+    for lookup, (kind, null), column in zip(lookups, specs, values, strict=True):
+        if kind in ("int64", "int32", "int16"):
+            column = np.where(column == _NULL_INT, null, column).astype(kind)
+        out[lookup] = column
+    return out
+
+
+def _fixed_width(column: str, kind: str, null: int) -> str:
+    """A SELECT expression giving ``column`` as a never-NULL value of a fixed binary width."""
+    if kind == "float64":
+        return f"COALESCE({column}::float8, 'NaN'::float8)"
+    if kind == "date":
+        return f"COALESCE(({column} - DATE '2000-01-01'), {_NULL_DATE})::int4"
+    if kind == "bool":
+        return f"COALESCE({column}, false)"
+    return f"COALESCE({column}, {int(null)})::{_PG_CAST[kind]}"
+
+
+def _copy_out_binary(connection, select: str, params, kinds: list[str]) -> list[np.ndarray]:
+    """Run ``COPY (select) TO STDOUT (FORMAT BINARY)``, every column a fixed width, into NumPy arrays."""
+    data = _copy_out(connection, f"COPY ({select}) TO STDOUT (FORMAT BINARY)", params)
     if not data.startswith(_COPY_SIGNATURE):
         raise RuntimeError("read_columns: PostgreSQL did not answer in COPY's binary format")
+    dtype = [("fields", ">i2")]
+    for i, kind in enumerate(kinds):
+        dtype += [(f"length{i}", ">i4"), (f"value{i}", _BIG_ENDIAN[kind])]
     record = np.dtype(dtype)
     body = len(data) - _COPY_HEADER - 2  # the trailer is a field count of -1
     count, rest = divmod(body, record.itemsize)
     if rest:
         raise RuntimeError(f"read_columns: {body} bytes are not whole rows of {record.itemsize} bytes")
     table = np.frombuffer(data, dtype=record, count=count, offset=_COPY_HEADER)
-    widths = [_PG_WIDTH[_spec(columns[lookup])[0]] for lookup in lookups]
     if count and (
-        (table["fields"] != len(lookups)).any()
-        or any((table[f"length{i}"] != width).any() for i, width in enumerate(widths))
+        (table["fields"] != len(kinds)).any()
+        or any((table[f"length{i}"] != _PG_WIDTH[kind]).any() for i, kind in enumerate(kinds))
     ):
         raise RuntimeError(
             "read_columns: a row does not have the fixed width expected (a NULL slipped through?)"
         )
-    out = {}
-    for i, lookup in enumerate(lookups):
-        kind, _ = _spec(columns[lookup])
+    out = []
+    for i, kind in enumerate(kinds):
         values = table[f"value{i}"]
         if kind == "date":
             days = values.astype(np.int64)
             dates = (days + _PG_EPOCH_DAYS).astype("datetime64[D]")
             dates[days == _NULL_DATE] = np.datetime64("NaT")
-            out[lookup] = dates
+            out.append(dates)
         else:
-            out[lookup] = values.astype(kind)  # native byte order, contiguous
+            out.append(values.astype(kind))  # native byte order, contiguous
     return out
+
+
+_TEXT_ESCAPES = {"\\\\": "\\", "\\t": "\t", "\\n": "\n", "\\r": "\r", "\\b": "\b", "\\f": "\f", "\\v": "\v"}
+
+
+def _unescape(value: str):
+    """One field of COPY's text format: \\N is NULL; backslash sequences stand for control characters."""
+    if value == "\\N":
+        return None
+    if "\\" not in value:
+        return value
+    out, i = [], 0
+    while i < len(value):
+        pair = value[i : i + 2]
+        if pair in _TEXT_ESCAPES:
+            out.append(_TEXT_ESCAPES[pair])
+            i += 2
+        else:
+            out.append(value[i])
+            i += 1
+    return "".join(out)
+
+
+def _copy_out_text(connection, select: str, params, kinds: list[str]) -> list[np.ndarray]:
+    """Run ``COPY (select) TO STDOUT`` (text format) and split it into columns without a Python loop per row
+    (unless a value holds a backslash sequence)."""
+    text = _copy_out(connection, f"COPY ({select}) TO STDOUT", params).decode("utf-8")
+    width = len(kinds)
+    fields = text.replace("\n", "\t").split("\t")[:-1] if text else []
+    if len(fields) % width:
+        raise RuntimeError(f"read_columns: {len(fields)} text fields are not whole rows of {width}")
+    flat = np.array(fields, dtype=object)
+    del fields
+    if "\\" in text:
+        flat = np.array([_unescape(v) for v in flat.tolist()], dtype=object)
+        null = np.equal(flat, None)
+    else:
+        null = flat == "\\N"
+    table, null = flat.reshape(-1, width), null.reshape(-1, width)
+    out = []
+    for i, kind in enumerate(kinds):
+        column, missing = table[:, i].copy(), null[:, i]
+        if kind == "text":
+            column[missing] = None
+            out.append(column)
+        elif kind == "bool":
+            out.append(column == "t")
+        elif kind == "float64":
+            column[missing] = "NaN"
+            out.append(column.astype(str).astype(np.float64))
+        elif kind == "date":
+            column[missing] = "NaT"
+            out.append(column.astype(str).astype("datetime64[D]"))
+        else:
+            column[missing] = str(_NULL_INT)
+            out.append(column.astype(str).astype(np.int64))
+    return out
+
+
+def _copy_out(connection, statement: str, params) -> bytes:
+    chunks = []
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(statement, params or None) as copy:
+            for chunk in copy:
+                chunks.append(bytes(chunk))
+    return b"".join(chunks)
+
+
+def reserve_ids(model: type[models.Model], count: int, *, using: str = "default") -> np.ndarray:
+    """``count`` new primary keys for ``model``, taken from its sequence, so rows written with copy_rows can
+    be referred to (COPY returns no keys). On PostgreSQL nextval() (other sessions never get them); on SQLite
+    the table's AUTOINCREMENT counter is moved past them inside the caller's transaction."""
+    connection = connections[using]
+    table = model._meta.db_table
+    if count <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if connection.vendor == "postgresql":
+        column = model._meta.pk.column
+        select = "SELECT nextval(pg_get_serial_sequence(%s, %s))::int8 FROM generate_series(1, %s)"
+        return _copy_out_binary(connection, select, [table, column, int(count)], ["int64"])[0]
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT MAX("{model._meta.pk.column}") FROM "{table}"')
+        top = cursor.fetchone()[0] or 0
+        cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
+        row = cursor.fetchone()
+        first = max(top, row[0] if row else 0) + 1
+        last = first + count - 1
+        if row:
+            cursor.execute("UPDATE sqlite_sequence SET seq = %s WHERE name = %s", [last, table])
+        else:
+            cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, last])
+    return np.arange(first, last + 1, dtype=np.int64)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from players.models import Player
-from ratings.bulk_copy import copy_rows, read_columns
+from ratings.bulk_copy import copy_rows, read_columns, reserve_ids
 from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
 from tests.factories import make_event, make_federation, make_player
 
@@ -151,5 +151,39 @@ def test_read_columns_of_an_empty_queryset_gives_empty_arrays_of_the_kind():
 
 
 def test_read_columns_refuses_an_unknown_kind():
-    with pytest.raises(ValueError, match="'id' has unknown kind 'text'"):
-        read_columns(Player.objects.all(), {"id": "text"})
+    with pytest.raises(ValueError, match="'id' has unknown kind 'uuid'"):
+        read_columns(Player.objects.all(), {"id": "uuid"})
+
+
+def test_read_columns_reads_text_with_control_characters_and_nulls_exactly():
+    esp = make_federation()
+    awkward = ["plain", "tab\there", "new\nline", "back\\slash \\N", "", "Ñúñez"]
+    players = [
+        make_player(surname=surname, given_names="", federation=None if i == 2 else esp, birth_year=1990 + i)
+        for i, surname in enumerate(awkward)
+    ]
+    columns = read_columns(
+        Player.objects.filter(pk__in=[p.pk for p in players]).order_by("pk"),
+        {"id": "int64", "surname": "text", "federation_id": "text", "birth_year": ("int32", -1)},
+    )
+    assert columns["id"].tolist() == [p.pk for p in players]
+    assert columns["surname"].tolist() == awkward
+    assert columns["federation_id"].tolist() == ["ESP", "ESP", None, "ESP", "ESP", "ESP"]
+    assert columns["birth_year"].tolist() == [1990, 1991, 1992, 1993, 1994, 1995]
+
+
+def test_reserved_ids_are_new_and_not_handed_out_again():
+    first = make_player()
+    ids = reserve_ids(Player, 3)
+    assert len(set(ids.tolist())) == 3 and ids.min() > first.pk
+    again = reserve_ids(Player, 2)
+    assert not set(again.tolist()) & set(ids.tolist())
+    copy_rows(
+        Player,
+        ("id", "id_number", "surname", "search_name"),
+        [(int(pk), 9_000_000 + i, "Copied", "COPIED") for i, pk in enumerate(ids)],
+    )
+    assert set(Player.objects.filter(surname="Copied").values_list("pk", flat=True)) == set(ids.tolist())
+    later = make_player()  # the ORM's own inserts never collide with reserved keys
+    assert later.pk not in set(ids.tolist()) | set(again.tolist())
+    assert reserve_ids(Player, 0).size == 0
