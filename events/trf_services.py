@@ -577,8 +577,11 @@ class _Plan:
             for surname in surnames[start:start + _QUERY_CHUNK // 2]:
                 # search_name is "SURNAME, GIVEN NAMES" (indexed; a prefix query uses the index).
                 query |= Q(search_name=surname) | Q(search_name__startswith=f"{surname}, ")
-            for player in Player.objects.filter(query, merged_into__isnull=True):
-                candidates[_fold(player.surname)].append(player)
+            # Only the indexed search_name in the query (a planner guessing merged_into's share of a freshly
+            # loaded table scanned it whole); merged records are dropped here.
+            for player in Player.objects.filter(query).order_by():
+                if player.merged_into_id is None:
+                    candidates[_fold(player.surname)].append(player)
         suggestions = []
         for player in new_players:
             found, reasons = [], []

@@ -468,6 +468,13 @@ def _import(
                 "players_updated": outcome.players_updated, "problems": outcome.problem_count,
             },
         )
+    if connection.vendor == "postgresql":
+        # Statistics for the planner after a bulk load: without them it guesses, e.g., that few players
+        # exist and scans the whole table for the TRF import's duplicate search.
+        quote = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            for model in (Player, RatingListEntry, PlayerRating):
+                cursor.execute(f"ANALYZE {quote(model._meta.db_table)}")
     if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
         progress(outcome.rows)
 
