@@ -43,7 +43,6 @@ class Command(BaseCommand):
         if outcome.event is None:
             raise CommandError(f"{path.name}: {outcome.refusal_message()}")
         for suggestion in outcome.likely_duplicates:
-            pairs = zip(suggestion.candidates, suggestion.reasons, strict=True)
-            candidates = "; ".join(f"{candidate} ({reason})" for candidate, reason in pairs)
+            candidates = "; ".join(f"{candidate} ({reason})" for candidate, reason in suggestion.matches)
             self.stderr.write(f"likely duplicate: new player {suggestion.player} may be {candidates}")
         self.stdout.write(f"{path.name}: {outcome.summary()}")
