@@ -113,3 +113,14 @@ def test_export_downloads_the_event_for_those_who_may_see_it():
     assert response["Content-Disposition"] == f'attachment; filename="test-open-{event.pk}.trf"'
     assert b"042 2026/05/02\r\n" in response.content and response.content.count(b"\r\n001 ") == 4
     assert client_for(bob).get(url).status_code in (302, 403, 404)  # not Bob's event
+
+
+def test_event_pages_link_the_upload_and_the_export():
+    ann = make_arbiter("ann")
+    changelist = client_for(ann).get("/admin/events/event/")
+    assert f'href="{UPLOAD_URL}"'.encode() in changelist.content
+
+    upload(client_for(ann), build_trf(four_players()))
+    event = Event.objects.get()
+    change = client_for(ann).get(reverse("admin:events_event_change", args=[event.pk]))
+    assert f'href="{reverse("admin:events_event_export_trf", args=[event.pk])}"'.encode() in change.content
