@@ -1,8 +1,10 @@
 """Write a simulated federation (ratings.simulation's arrays) into the database: players, a starting list, and
 events with results, submitted for rating. Publication is separate (the command queues it through Celery).
 
-Every batch is written with bulk_create; one month of events at a time, so memory stays flat. (For millions
-of players the writer of each batch is the place to switch to COPY.)
+Rows go in through ratings.bulk_copy: COPY on PostgreSQL (two million players and a million games a list
+period in minutes), bulk_create on SQLite. Primary keys are reserved from the tables' sequences first, so
+participants and games refer to the rows written before them without reading them back. One month of events
+at a time, so memory stays flat.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from django.utils import timezone
 
 from events.models import Event, EventStatus, Game, Participant
 from players.models import Federation, Player
+from ratings.bulk_copy import copy_rows, reserve_ids
 from ratings.engine import get_preset, next_k_factor
+from ratings.engine.inactivity import inactive_flags
 from ratings.engine.months import add_months
 from ratings.models import PlayerRating, RatingList, RatingListEntry, RatingListStatus
 from ratings.services.errors import RatingListRefused
@@ -27,6 +31,7 @@ from ratings.simulation import RESULT_CODES, SimulatedMonth, SimulatedPlayers, s
 
 BATCH_SIZE = 2000
 TITLE_THRESHOLDS = ((2500, "GM"), (2400, "IM"), (2300, "FM"), (2200, "CM"))
+TIME_CONTROL = "90 min + 30 s from move 1"
 
 
 @dataclass
@@ -41,13 +46,20 @@ class SimulationSummary:
 
 
 def federation_simulate(
-    players: int, months: int, seed: int, *, rating_type: str = "standard", today: datetime.date | None = None
+    players: int,
+    months: int,
+    seed: int,
+    *,
+    rating_type: str = "standard",
+    today: datetime.date | None = None,
+    games_per_month: int | None = None,
 ) -> SimulationSummary:
     """Simulate ``players`` players and ``months`` months of events up to the latest list date (<= today).
 
     The federation starts with a published (imported) list at the list date ``months`` months earlier; the
-    events are submitted, waiting for the lists ``SimulationSummary.list_dates``. Refused when the rating type
-    already has lists (a simulation is for an empty database or an unused rating type).
+    events are submitted, waiting for the lists ``SimulationSummary.list_dates``. ``games_per_month`` sets how
+    much is played (default: each playing player enters about one event in three months). Refused when the
+    rating type already has lists (a simulation is for an empty database or an unused rating type).
     """
     check_rating_type(rating_type)
     policy = rating_policy_for(rating_type)
@@ -73,67 +85,102 @@ def federation_simulate(
     rules = get_preset(policy.rules_preset)
     player_pk = None
     with transaction.atomic():
-        for batch in simulate_federation(players, span, seed, start, first_id=first_id):
+        for batch in simulate_federation(
+            players, span, seed, start, first_id=first_id, games_per_month=games_per_month
+        ):
             if isinstance(batch, SimulatedPlayers):
-                player_pk = _write_players(batch, federation)
-                _write_starting_list(batch, player_pk, rating_type, start, policy.closing_date(start), rules)
+                player_pk, titles = _write_players(batch, federation)
+                _write_starting_list(
+                    batch,
+                    player_pk,
+                    titles,
+                    federation,
+                    rating_type,
+                    start,
+                    policy.closing_date(start),
+                    rules,
+                )
                 summary.players = len(batch)
             else:
                 _write_month(batch, player_pk, rating_type, federation, today, summary)
     return summary
 
 
-def _title(rating: float) -> str:
-    for threshold, title in TITLE_THRESHOLDS:
-        if rating >= threshold:
-            return title
-    return ""
-
-
-def _write_players(sim: SimulatedPlayers, federation: Federation) -> np.ndarray:
-    """Bulk insert; returns the primary key of each simulated player (by index)."""
+def _titles(sim: SimulatedPlayers) -> tuple[np.ndarray, np.ndarray]:
+    """FIDE-like titles from the starting rating (women with a women's title instead of CM)."""
     peak = np.nan_to_num(sim.starting_rating, nan=0.0)
-    rows = []
-    for i in range(len(sim)):
-        title = _title(peak[i])
-        women = title in ("GM", "IM", "FM", "CM") and sim.sex[i] == "F"
-        player = Player(
-            id_number=int(sim.id_number[i]),
-            surname=sim.surname[i],
-            given_names=sim.given_names[i],
-            sex=str(sim.sex[i]),
-            birth_year=int(sim.birth_year[i]),
-            federation=federation,
-            title="" if women and title == "CM" else title,
-            women_title=f"W{title}" if women else "",
-        )
-        player.search_name = player.name.upper()  # bulk_create bypasses Player.save()
-        rows.append(player)
-    Player.objects.bulk_create(rows, batch_size=BATCH_SIZE)
-    ids = dict(
-        Player.objects.filter(
-            id_number__gte=int(sim.id_number[0]), id_number__lte=int(sim.id_number[-1])
-        ).values_list("id_number", "id")
+    title = np.full(len(sim), "", dtype=object)
+    for threshold, name in reversed(TITLE_THRESHOLDS):
+        title[peak >= threshold] = name
+    women = (title != "") & (sim.sex == "F")
+    women_title = np.where(women, np.char.add("W", title.astype(str)), "").astype(object)
+    title = np.where(women & (title == "CM"), "", title).astype(object)
+    return title, women_title
+
+
+def _write_players(sim: SimulatedPlayers, federation: Federation) -> tuple[np.ndarray, tuple]:
+    """Insert every player; returns the primary key of each simulated player (by index) and the titles."""
+    pk = reserve_ids(Player, len(sim))
+    title, women_title = _titles(sim)
+    search_names = [f"{s}, {g}".upper() for s, g in zip(sim.surname, sim.given_names, strict=True)]
+    copy_rows(
+        Player,
+        (
+            "id",
+            "id_number",
+            "surname",
+            "given_names",
+            "search_name",  # Player.save() keeps it; COPY and bulk_create bypass save()
+            "sex",
+            "birth_year",
+            "federation_id",
+            "title",
+            "women_title",
+        ),
+        zip(
+            pk.tolist(),
+            sim.id_number.tolist(),
+            sim.surname,
+            sim.given_names,
+            search_names,
+            sim.sex.tolist(),
+            sim.birth_year.tolist(),
+            [federation.pk] * len(sim),
+            title.tolist(),
+            women_title.tolist(),
+            strict=True,
+        ),
     )
-    return np.array([ids[int(i)] for i in sim.id_number], dtype=np.int64)
+    return pk, (title, women_title)
 
 
 def _write_starting_list(
     sim: SimulatedPlayers,
     player_pk: np.ndarray,
+    titles: tuple[np.ndarray, np.ndarray],
+    federation: Federation,
     rating_type: str,
     list_date: datetime.date,
     closing_date: datetime.date,
     rules,
 ) -> RatingList:
-    """The federation's ratings before the simulation, as an imported published list."""
+    """The federation's ratings before the simulation, as an imported published list (players who stopped
+    playing more than a year ago marked inactive, B.02 7.2)."""
     rated = np.flatnonzero(~np.isnan(sim.starting_rating))
-    ratings = sim.starting_rating[rated]
+    ratings = sim.starting_rating[rated].astype(np.int64)
     games_total = sim.rated_games_total[rated]
     ever_2400 = ratings >= 2400
     k = next_k_factor(
-        ratings, games_total, ever_2400, sim.birth_year[rated], list_date, rules, ever_2300=ratings >= 2300
+        ratings.astype(np.float64),
+        games_total,
+        ever_2400,
+        sim.birth_year[rated],
+        list_date,
+        rules,
+        ever_2300=ratings >= 2300,
     )
+    last_game = sim.last_game[rated]
+    inactive = inactive_flags(last_game, list_date, rules.inactivity_months)
     rating_list = RatingList.objects.create(
         rating_type=rating_type,
         list_date=list_date,
@@ -146,50 +193,68 @@ def _write_starting_list(
         entry_count=rated.size,
         rated_count=rated.size,
     )
-    players = {p.pk: p for p in Player.objects.filter(pk__in=player_pk[rated].tolist())}
-    last_game = list_date - datetime.timedelta(days=30)
-    entries = []
-    for pk, r, kf, total, high in zip(
-        player_pk[rated].tolist(),
-        ratings.tolist(),
-        k.tolist(),
-        games_total.tolist(),
-        ever_2400.tolist(),
-        strict=True,
-    ):
-        p = players[pk]
-        entries.append(
-            RatingListEntry(
-                rating_list=rating_list,
-                player_id=pk,
-                rating=int(r),
-                k_factor=int(kf),
-                rated_games_total=total,
-                ever_2400=high,
-                ever_2300=r >= 2300,
-                last_game_date=last_game,
-                title=p.title,
-                women_title=p.women_title,
-                federation=p.federation_id or "",
-                sex=p.sex,
-                birth_year=p.birth_year,
-            )
-        )
-    RatingListEntry.objects.bulk_create(entries, batch_size=BATCH_SIZE)
-    PlayerRating.objects.bulk_create(
+    title, women_title = titles
+    pks = player_pk[rated].tolist()
+    last_games = last_game.astype(object).tolist()
+    copy_rows(
+        RatingListEntry,
         (
-            PlayerRating(
-                player_id=e.player_id,
-                rating_type=rating_type,
-                rating=e.rating,
-                k_factor=e.k_factor,
-                rated_games_total=e.rated_games_total,
-                rating_list=rating_list,
-                last_game_date=last_game,
-            )
-            for e in entries
+            "rating_list_id",
+            "player_id",
+            "rating",
+            "k_factor",
+            "inactive",
+            "rated_games_total",
+            "ever_2400",
+            "ever_2300",
+            "last_game_date",
+            "title",
+            "women_title",
+            "federation",
+            "sex",
+            "birth_year",
         ),
-        batch_size=BATCH_SIZE,
+        zip(
+            [rating_list.pk] * rated.size,
+            pks,
+            ratings.tolist(),
+            k.astype(np.int64).tolist(),
+            inactive.tolist(),
+            games_total.tolist(),
+            ever_2400.tolist(),
+            (ratings >= 2300).tolist(),
+            last_games,
+            title[rated].tolist(),
+            women_title[rated].tolist(),
+            [federation.pk] * rated.size,
+            sim.sex[rated].tolist(),
+            sim.birth_year[rated].tolist(),
+            strict=True,
+        ),
+    )
+    copy_rows(
+        PlayerRating,
+        (
+            "player_id",
+            "rating_type",
+            "rating",
+            "k_factor",
+            "inactive",
+            "rated_games_total",
+            "rating_list_id",
+            "last_game_date",
+        ),
+        zip(
+            pks,
+            [rating_type] * rated.size,
+            ratings.tolist(),
+            k.astype(np.int64).tolist(),
+            inactive.tolist(),
+            games_total.tolist(),
+            [rating_list.pk] * rated.size,
+            last_games,
+            strict=True,
+        ),
     )
     return rating_list
 
@@ -214,7 +279,7 @@ def _write_month(
             rating_type=rating_type,
             system=system,
             rounds=int(rounds),
-            time_control="90 min + 30 s from move 1",
+            time_control=TIME_CONTROL,
             status=EventStatus.SUBMITTED,
             submitted_at=now,
         )
@@ -232,42 +297,38 @@ def _write_month(
     Event.objects.bulk_create(events, batch_size=BATCH_SIZE)
     event_pk = np.full(len(month.event_name), -1, dtype=np.int64)
     event_pk[np.flatnonzero(keep)] = [e.pk for e in events]  # primary keys come back (RETURNING)
-    kept_p = keep[month.participant_event]
-    participants = [
-        Participant(event_id=int(event_pk[e]), player_id=int(player_pk[p]), start_rank=int(rank))
-        for e, p, rank in zip(
-            month.participant_event[kept_p],
-            month.participant_player[kept_p],
-            month.participant_rank[kept_p],
-            strict=True,
-        )
-    ]
-    Participant.objects.bulk_create(participants, batch_size=BATCH_SIZE)
+    kept_p = np.flatnonzero(keep[month.participant_event])
     participant_pk = np.full(month.participant_event.size, -1, dtype=np.int64)
-    participant_pk[np.flatnonzero(kept_p)] = [p.pk for p in participants]
-    kept_g = keep[month.game_event]
-    games = [
-        Game(
-            event_id=int(event_pk[e]),
-            round=int(r),
-            board=int(b),
-            white_id=int(participant_pk[w]),
-            black_id=int(participant_pk[k]) if k >= 0 else None,
-            result=RESULT_CODES[res],
-            date=d,
-        )
-        for e, r, b, w, k, res, d in zip(
-            month.game_event[kept_g],
-            month.game_round[kept_g],
-            month.game_board[kept_g],
-            month.game_white[kept_g],
-            month.game_black[kept_g],
-            month.game_result[kept_g],
-            month.game_date[kept_g].astype(object),
+    participant_pk[kept_p] = reserve_ids(Participant, kept_p.size)
+    copy_rows(
+        Participant,
+        ("id", "event_id", "player_id", "start_rank"),
+        zip(
+            participant_pk[kept_p].tolist(),
+            event_pk[month.participant_event[kept_p]].tolist(),
+            player_pk[month.participant_player[kept_p]].tolist(),
+            month.participant_rank[kept_p].tolist(),
             strict=True,
-        )
-    ]
-    Game.objects.bulk_create(games, batch_size=BATCH_SIZE)
+        ),
+    )
+    kept_g = np.flatnonzero(keep[month.game_event])
+    black = month.game_black[kept_g]
+    black_pk = np.where(black >= 0, participant_pk[np.maximum(black, 0)], -1)
+    results = np.array(RESULT_CODES, dtype=object)[month.game_result[kept_g]]
+    copy_rows(
+        Game,
+        ("event_id", "round", "board", "white_id", "black_id", "result", "date"),
+        zip(
+            event_pk[month.game_event[kept_g]].tolist(),
+            month.game_round[kept_g].tolist(),
+            month.game_board[kept_g].tolist(),
+            participant_pk[month.game_white[kept_g]].tolist(),
+            [None if pk < 0 else pk for pk in black_pk.tolist()],
+            results.tolist(),
+            month.game_date[kept_g].astype(object).tolist(),
+            strict=True,
+        ),
+    )
     summary.events += len(events)
-    summary.games += len(games)
+    summary.games += int(kept_g.size)
     summary.event_ids.extend(e.pk for e in events)

@@ -23,10 +23,12 @@ def positive(text: str) -> int:
 
 class Command(BaseCommand):
     help = (
-        "Create a simulated federation: players with true strengths (juniors improving), a starting list, "
-        "and M months of Swiss (30-300 players) and round-robin (10 players) events whose results follow "
-        "seed 000's performance model with a draw margin; events are submitted for rating. With --publish, "
-        "every list date of the period is published through Celery (a worker must be running)."
+        "Create a simulated federation: players with true strengths (FIDE-like spread, juniors improving, "
+        "some stopping), a starting list, and M months of Swiss (30-300 players) and round-robin "
+        "(10 players) events whose results follow seed 000's performance model with a draw margin; events "
+        "are submitted for rating. Written with COPY on PostgreSQL (2,000,000 players in minutes). "
+        "With --publish, every list date of the period is published through Celery (a worker must be "
+        "running)."
     )
 
     def add_arguments(self, parser):
@@ -48,6 +50,13 @@ class Command(BaseCommand):
             help="random seed: the same seed gives the same federation",
         )
         parser.add_argument(
+            "--games-per-month",
+            type=positive,
+            metavar="G",
+            help="about this many games a month (default: each playing player enters about one event "
+            "in three months); e.g. 500000 for a FIDE-sized period of a million games",
+        )
+        parser.add_argument(
             "--rating-type",
             choices=RATING_TYPES,
             default="standard",
@@ -66,11 +75,13 @@ class Command(BaseCommand):
             help="with --publish: how long to wait for each list (default 600)",
         )
 
-    def handle(self, *args, players, months, seed, rating_type, publish, timeout, **options):
+    def handle(self, *args, players, months, seed, rating_type, publish, timeout, games_per_month, **options):
         if players < 10:
             raise CommandError(f"--players must be at least 10, got {players}")
         try:
-            summary = federation_simulate(players, months, seed, rating_type=rating_type)
+            summary = federation_simulate(
+                players, months, seed, rating_type=rating_type, games_per_month=games_per_month
+            )
         except RatingListRefused as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(
