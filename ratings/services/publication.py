@@ -32,18 +32,21 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import audit_record
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant
 from players.models import Player
+from ratings.bulk_copy import JsonText, copy_rows, read_columns
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
 from ratings.engine.inactivity import inactive_flags
 from ratings.engine.initial import pool_window_start
@@ -71,10 +74,15 @@ from ratings.services.schedule import check_rating_type, rating_policy_for
 
 log = logging.getLogger(__name__)
 
-ENTRY_BATCH_SIZE = 5000
-CHANGE_BATCH_SIZE = 2000
+ENTRY_BATCH_SIZE = 50_000
+CHANGE_BATCH_SIZE = 20_000
 EVENT_BATCH_SIZE = 500
 WHITE_SCORE = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}  # B.02 1.2: only played games are rated
+# White's score in half points, computed by the database so games are read as numbers only
+WHITE_HALF_POINTS = Case(
+    *(When(result=code, then=Value(int(score * 2))) for code, score in WHITE_SCORE.items()),
+    output_field=IntegerField(),
+)
 RATED_RESULT_CODES = [r.value for r in RATED_RESULTS]
 # pg_advisory_xact_lock(namespace, rating type): one publication at a time per rating type, because every list
 # continues the previous one of its type.
@@ -107,43 +115,94 @@ class ListPlan:
 
 @dataclass
 class ChangeDetails:
-    """Per-game lines of every rating change, as sorted arrays; ``lines(start, stop)`` builds the JSON of a
-    slice of changes only when it is written (memory stays bounded by the batch, not the list)."""
+    """Per-game lines of every rating change, as sorted arrays; ``json_texts(start, stop)`` writes the JSON of
+    a slice of changes only when it is written (memory stays bounded by the batch, not the list)."""
 
     offsets: np.ndarray  # change row i has sides offsets[i]:offsets[i + 1]
     columns: dict[str, np.ndarray]
 
-    def lines(self, start: int, stop: int) -> list[list[dict]]:
+    def json_texts(self, start: int, stop: int) -> list[str]:
+        """RatingChange.details of changes start..stop-1 as JSON text, one list of lines per change:
+
+        game (pk), round, colour, opponent (ID number), opponent_rating (list in force at the event's start),
+        opponent_rating_used (after the 400-point rule), capped, difference (D), expected_score (PD), score,
+        delta (score - PD), change (K x delta), counted (rated / pooled / not rated); NaN is null.
+
+        Built column by column (each distinct number formatted once) and joined per change, with no Python
+        dict per game: a list period has millions of lines.
+        """
         lo, hi = int(self.offsets[start]), int(self.offsets[stop])
-        c = {name: values[lo:hi].tolist() for name, values in self.columns.items()}
-        out: list[list[dict]] = []
-        for row in range(start, stop):
-            a, b = int(self.offsets[row]) - lo, int(self.offsets[row + 1]) - lo
-            out.append(
-                [
-                    {
-                        "game": c["game"][i],
-                        "round": c["round"][i],
-                        "colour": "white" if c["white"][i] else "black",
-                        "opponent": c["opponent"][i],  # ID number
-                        "opponent_rating": _json_number(
-                            c["opponent_rating"][i]
-                        ),  # list in force at the start
-                        "opponent_rating_used": _json_number(c["opponent_rating_used"][i]),  # 400-point rule
-                        "capped": c["capped"][i],
-                        "difference": _json_number(c["difference"][i]),
-                        "expected_score": _json_number(c["expected_score"][i]),
-                        "score": c["score"][i],
-                        "delta": _json_number(c["score"][i] - c["expected_score"][i]),
-                        "change": c["change"][i],
-                        "counted": "rated"
-                        if c["rated"][i]
-                        else ("pooled" if c["pooled"][i] else "not rated"),
-                    }
-                    for i in range(a, b)
-                ]
-            )
-        return out
+        c = {name: values[lo:hi] for name, values in self.columns.items()}
+        n = hi - lo
+        if n == 0:
+            return ["[]"] * (stop - start)
+        counted = np.where(c["rated"], '"rated"', np.where(c["pooled"], '"pooled"', '"not rated"'))
+        values = [
+            _json_texts(c["game"]),
+            _json_texts(c["round"]),
+            np.where(c["white"], '"white"', '"black"').astype(object),
+            _json_texts(c["opponent"]),
+            _json_texts(c["opponent_rating"]),
+            _json_texts(c["opponent_rating_used"]),
+            _json_texts(c["capped"]),
+            _json_texts(c["difference"]),
+            _json_texts(c["expected_score"]),
+            _json_texts(c["score"]),
+            _json_texts(c["score"] - c["expected_score"]),
+            _json_texts(c["change"]),
+            counted.astype(object),
+        ]
+        # pieces of each line: key, value, key, value, ..., "}" — the first key opens the line
+        pieces = np.empty((n, 2 * len(DETAIL_KEYS) + 1), dtype=object)
+        for k, (key, column) in enumerate(zip(DETAIL_KEYS, values, strict=True)):
+            pieces[:, 2 * k] = f',"{key}":'
+            pieces[:, 2 * k + 1] = column
+        pieces[:, -1] = "}"
+        offsets = self.offsets[start : stop + 1] - lo
+        firsts, lasts = offsets[:-1], offsets[1:] - 1
+        has_lines = offsets[1:] > offsets[:-1]
+        pieces[:, 0] = ',{"' + DETAIL_KEYS[0] + '":'
+        pieces[firsts[has_lines], 0] = '[{"' + DETAIL_KEYS[0] + '":'
+        pieces[lasts[has_lines], -1] = "}]"
+        flat = pieces.ravel().tolist()
+        width = pieces.shape[1]
+        return [
+            "".join(flat[a * width : b * width]) if b > a else "[]"
+            for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)
+        ]
+
+
+# RatingChange.details keys, in order (ratings.public_selectors.DETAIL_KEYS reads them)
+DETAIL_KEYS = (
+    "game",
+    "round",
+    "colour",
+    "opponent",
+    "opponent_rating",
+    "opponent_rating_used",
+    "capped",
+    "difference",
+    "expected_score",
+    "score",
+    "delta",
+    "change",
+    "counted",
+)
+
+
+def _json_texts(values: np.ndarray) -> np.ndarray:
+    """Each value as JSON text, as json.dumps writes it (floats by repr, NaN as null); a column of few
+    distinct numbers (ratings, D, PD, K x delta) is formatted once per distinct value."""
+    if values.dtype.kind == "b":
+        return np.where(values, "true", "false").astype(object)
+    if values.dtype.kind in "iu" and values.size and np.ptp(values) > 4 * values.size:
+        return np.array(list(map(str, values.tolist())), dtype=object)  # ids: mostly distinct
+    distinct, inverse = np.unique(values, return_inverse=True)
+    if values.dtype.kind == "f":
+        texts = ["null" if v != v else repr(v) for v in distinct.tolist()]
+    else:
+        texts = [str(v) for v in distinct.tolist()]
+    return np.array(texts, dtype=object)[inverse.reshape(-1)]
 
 
 @dataclass
@@ -490,49 +549,33 @@ def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default) ->
     return out
 
 
-STATE_COLUMNS = (
-    "player_id",
-    "rating",
-    "k_factor",
-    "rated_games_total",
-    "ever_2400",
-    "ever_2300",
-    "pool_games",
-    "pool_opponent_sum",
-    "pool_score",
-    "pool_events",
-    "pool_since",
-    "last_game_date",
-    "inactive",
-)
+# The state a list carries to the next one, as read_columns kinds (NULL rating / K -> NaN, NULL date -> NaT).
+STATE_COLUMNS = {
+    "player_id": "int64",
+    "rating": "float64",
+    "k_factor": "float64",
+    "rated_games_total": "int64",
+    "ever_2400": "bool",
+    "ever_2300": "bool",
+    "pool_games": "int64",
+    "pool_opponent_sum": "float64",
+    "pool_score": "float64",
+    "pool_events": "int64",
+    "pool_since": "date",
+    "last_game_date": "date",
+    "inactive": "bool",
+}
 
 
 def _load_list_state(rating_list: RatingList | None) -> dict[str, np.ndarray]:
-    """Every entry of a list (the state a new list continues), sorted by player id."""
-    rows = []
-    if rating_list is not None:
-        rows = list(
-            RatingListEntry.objects.filter(rating_list=rating_list)
-            .order_by("player_id")
-            .values_list(*STATE_COLUMNS)
-        )
-    cols = list(zip(*rows, strict=True)) if rows else [[] for _ in STATE_COLUMNS]
-    c = dict(zip(STATE_COLUMNS, cols, strict=True))
-    state = {
-        "player_id": np.array(c["player_id"], dtype=np.int64),
-        "rating": _floats(c["rating"]),
-        "k_factor": _floats(c["k_factor"]),
-        "rated_games_total": np.array(c["rated_games_total"], dtype=np.int64),
-        "ever_2400": np.array(c["ever_2400"], dtype=bool),
-        "ever_2300": np.array(c["ever_2300"], dtype=bool),
-        "pool_games": np.array(c["pool_games"], dtype=np.int64),
-        "pool_opponent_sum": np.array(c["pool_opponent_sum"], dtype=np.float64),
-        "pool_score": np.array(c["pool_score"], dtype=np.float64),
-        "pool_events": np.array(c["pool_events"], dtype=np.int64),
-        "pool_since": _dates(c["pool_since"]),
-        "last_game_date": _dates(c["last_game_date"]),
-        "inactive": np.array(c["inactive"], dtype=bool),
-    }
+    """Every entry of a list (the state a new list continues), sorted by player id. One binary COPY on
+    PostgreSQL (millions of entries straight into NumPy)."""
+    entries = (
+        RatingListEntry.objects.filter(rating_list=rating_list).order_by("player_id")
+        if rating_list is not None
+        else RatingListEntry.objects.none()
+    )
+    state = read_columns(entries, STATE_COLUMNS)
     # A player merged into another (players.services.player_merge) is not carried onto new lists: their games
     # and history now belong to the kept player; a line left on an old published list stays there only.
     merged = np.fromiter(
@@ -544,16 +587,17 @@ def _load_list_state(rating_list: RatingList | None) -> dict[str, np.ndarray]:
     return state
 
 
-PLAYER_COLUMNS = (
-    "id",
-    "id_number",
-    "birth_year",
-    "title",
-    "women_title",
-    "other_titles",
-    "federation_id",
-    "sex",
-)
+# The registry data a list needs (K needs the birth year; entries keep title etc. as published).
+PLAYER_COLUMNS = {
+    "id": "int64",
+    "id_number": "int64",
+    "birth_year": ("int64", 0),
+    "title": "text",
+    "women_title": "text",
+    "other_titles": "text",
+    "federation_id": "text",
+    "sex": "text",
+}
 
 
 def rating_list_compute(plan: ListPlan) -> ComputedList:
@@ -571,18 +615,23 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     event_ids_sorted = event_ids[event_order]
 
     # --- rated games (played, 1-0 / 1/2 / 0-1; forfeits and byes are never rated, B.02 1.2)
-    game_rows = list(
-        Game.objects.filter(
-            event_id__in=plan.events.values("id"), result__in=RATED_RESULT_CODES, black__isnull=False
-        ).values_list("id", "event_id", "round", "white__player_id", "black__player_id", "result")
+    rated_games = Game.objects.filter(
+        event_id__in=plan.events.values("id"), result__in=RATED_RESULT_CODES, black__isnull=False
+    ).annotate(white_half_points=WHITE_HALF_POINTS)
+    g = read_columns(
+        rated_games,
+        {
+            "id": "int64",
+            "event_id": "int64",
+            "round": "int64",
+            "white__player_id": "int64",
+            "black__player_id": "int64",
+            "white_half_points": "int16",
+        },
     )
-    g_cols = list(zip(*game_rows, strict=True)) if game_rows else [[]] * 6
-    g_id = np.array(g_cols[0], dtype=np.int64)
-    g_event_id = np.array(g_cols[1], dtype=np.int64)
-    g_round = np.array(g_cols[2], dtype=np.int64)
-    g_white_pid = np.array(g_cols[3], dtype=np.int64)
-    g_black_pid = np.array(g_cols[4], dtype=np.int64)
-    g_score = np.array([WHITE_SCORE[r] for r in g_cols[5]], dtype=np.float64)
+    g_id, g_event_id, g_round = g["id"], g["event_id"], g["round"]
+    g_white_pid, g_black_pid = g["white__player_id"], g["black__player_id"]
+    g_score = g["white_half_points"] / 2.0
     pos = np.searchsorted(event_ids_sorted, g_event_id) if num_events else np.zeros(g_id.size, dtype=np.int64)
     known = (
         (pos < num_events) & (event_ids_sorted[np.minimum(pos, max(num_events - 1, 0))] == g_event_id)
@@ -638,16 +687,14 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
             keys, ratings = prev["player_id"], prev["rating"]
         else:
             ev_with_list = event_ids[event_list == list_id].tolist()
-            rows = list(
+            in_force_entries = read_columns(
                 RatingListEntry.objects.filter(
                     rating_list_id=int(list_id),
                     player_id__in=Participant.objects.filter(event_id__in=ev_with_list).values("player_id"),
-                )
-                .order_by("player_id")
-                .values_list("player_id", "rating")
+                ).order_by("player_id"),
+                {"player_id": "int64", "rating": "float64"},
             )
-            keys = np.array([r[0] for r in rows], dtype=np.int64)
-            ratings = _floats([r[1] for r in rows])
+            keys, ratings = in_force_entries["player_id"], in_force_entries["rating"]
         mask = g_list == list_id
         g_white_rating[mask] = _lookup(keys, ratings, g_white_pid[mask], np.nan)
         g_black_rating[mask] = _lookup(keys, ratings, g_black_pid[mask], np.nan)
@@ -683,12 +730,11 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     who = Q(id__in=participants)
     if plan.previous is not None:
         who |= Q(id__in=RatingListEntry.objects.filter(rating_list=plan.previous).values("player_id"))
-    player_rows = sorted(Player.objects.filter(who).values_list(*PLAYER_COLUMNS))
-    meta_ids = np.array([r[0] for r in player_rows], dtype=np.int64)
-    at = np.searchsorted(meta_ids, union) if meta_ids.size else np.zeros(n, dtype=np.int64)
-    meta = {name: [player_rows[i][k] for i in at.tolist()] for k, name in enumerate(PLAYER_COLUMNS)}
-    birth_year = np.array([y or 0 for y in meta["birth_year"]], dtype=np.int64)
-    id_number = np.array(meta["id_number"], dtype=np.int64)
+    registry = read_columns(Player.objects.filter(who).order_by("id"), PLAYER_COLUMNS)
+    at = np.searchsorted(registry["id"], union) if registry["id"].size else np.zeros(n, dtype=np.int64)
+    meta = {name: registry[name][at] for name in PLAYER_COLUMNS}
+    birth_year = meta["birth_year"]
+    id_number = meta["id_number"]
 
     # --- the engine, once
     players = PeriodPlayers(
@@ -773,7 +819,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     is_new = ~np.isnan(rating) & ~was_rated
 
     def text(values):
-        return np.array([v or "" for v in values], dtype=object)
+        return np.where(np.equal(values, None), "", values).astype(object)
 
     entries = {
         "player_id": union,
@@ -875,10 +921,12 @@ def _python_values(model, name: str, values: np.ndarray) -> list:
     return values.tolist()
 
 
-def _rows(model, columns: dict[str, np.ndarray], start: int, stop: int) -> list[dict]:
-    names = list(columns)
-    values = [_python_values(model, name, columns[name][start:stop]) for name in names]
-    return [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
+def _row_tuples(model, columns: dict[str, np.ndarray], total: int, *leading) -> Iterator[tuple]:
+    """(*leading, *values) per row, converted a batch at a time (memory bounded by the batch)."""
+    for start in range(0, total, ENTRY_BATCH_SIZE):
+        stop = min(start + ENTRY_BATCH_SIZE, total)
+        values = [_python_values(model, name, values[start:stop]) for name, values in columns.items()]
+        yield from zip(*(repeat(value) for value in leading), *values)
 
 
 def _json_number(value: float):
@@ -987,14 +1035,19 @@ def _digest(plan: ListPlan, *arrays_and_state) -> str:
         if isinstance(item, dict):
             for key in sorted(item):
                 h.update(key.encode())
-                value = item[key]
-                if isinstance(value, np.ndarray):
-                    h.update(np.ascontiguousarray(value).tobytes())
-                else:
-                    h.update(json.dumps(value, default=str).encode())
+                _digest_update(h, item[key])
         else:
-            h.update(np.ascontiguousarray(item).tobytes())
+            _digest_update(h, item)
     return h.hexdigest()
+
+
+def _digest_update(h, value) -> None:
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        h.update(np.ascontiguousarray(value).tobytes())
+    elif isinstance(value, np.ndarray):  # text: the characters, not the object pointers
+        h.update("\x1f".join("" if v is None else str(v) for v in value.tolist()).encode())
+    else:
+        h.update(json.dumps(value, default=str).encode())
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -1070,29 +1123,28 @@ def rating_list_write(
 
 
 def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
-    columns = computed.entries
-    for start in range(0, computed.summary["entries"], ENTRY_BATCH_SIZE):
-        stop = min(start + ENTRY_BATCH_SIZE, computed.summary["entries"])
-        RatingListEntry.objects.bulk_create(
-            [
-                RatingListEntry(rating_list_id=rating_list.pk, **row)
-                for row in _rows(RatingListEntry, columns, start, stop)
-            ]
-        )
+    """Every entry: COPY on PostgreSQL, bulk_create elsewhere (ratings.bulk_copy)."""
+    names = list(computed.entries)
+    copy_rows(
+        RatingListEntry,
+        ["rating_list_id", *names],
+        _row_tuples(RatingListEntry, computed.entries, computed.summary["entries"], rating_list.pk),
+    )
 
 
 def _write_changes(rating_list: RatingList, computed: ComputedList) -> None:
+    """Every rating change with its per-game details (JSON written column-wise, ChangeDetails.json_texts)."""
     columns = computed.changes
     total = computed.summary["changes"]
-    for start in range(0, total, CHANGE_BATCH_SIZE):
-        stop = min(start + CHANGE_BATCH_SIZE, total)
-        details = computed.details.lines(start, stop)
-        RatingChange.objects.bulk_create(
-            [
-                RatingChange(rating_list_id=rating_list.pk, details=lines, **row)
-                for row, lines in zip(_rows(RatingChange, columns, start, stop), details, strict=True)
-            ]
-        )
+
+    def rows():
+        for start in range(0, total, CHANGE_BATCH_SIZE):
+            stop = min(start + CHANGE_BATCH_SIZE, total)
+            details = map(JsonText, computed.details.json_texts(start, stop))
+            values = [_python_values(RatingChange, name, columns[name][start:stop]) for name in columns]
+            yield from zip(repeat(rating_list.pk), details, *values)
+
+    copy_rows(RatingChange, ["rating_list_id", "details", *columns], rows())
 
 
 def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
@@ -1122,14 +1174,10 @@ def _write_player_ratings(rating_list: RatingList, computed: ComputedList) -> No
     names = ("player_id", "rating", "k_factor", "games", "inactive", "rated_games_total", "last_game_date")
     columns = {name: computed.entries[name] for name in names}
     PlayerRating.objects.filter(rating_type=rating_list.rating_type).delete()
-    for start in range(0, computed.summary["entries"], ENTRY_BATCH_SIZE):
-        stop = min(start + ENTRY_BATCH_SIZE, computed.summary["entries"])
-        PlayerRating.objects.bulk_create(
-            [
-                PlayerRating(rating_type=rating_list.rating_type, rating_list_id=rating_list.pk, **row)
-                for row in _rows(PlayerRating, columns, start, stop)
-            ]
-        )
+    rows = _row_tuples(
+        PlayerRating, columns, computed.summary["entries"], rating_list.pk, rating_list.rating_type
+    )
+    copy_rows(PlayerRating, ["rating_list_id", "rating_type", *names], rows)
 
 
 def _pause_between_writes(rating_list: RatingList) -> None:
