@@ -14,7 +14,6 @@ chosen after any list already in the database, so the bench can run again on the
 """
 import argparse
 import datetime
-import os
 import random
 import resource
 import sys
@@ -26,36 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def prepare_database() -> str:
-    """Point Django at a throwaway database (DATABASE_URL, or a fresh SQLite file) and migrate it."""
-    if "DATABASE_URL" not in os.environ:
-        folder = Path(tempfile.mkdtemp(prefix="bench-import-fide-"))
-        os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
-        os.environ.setdefault("FEDERATION_VAR_DIR", str(folder / "var"))
-    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
-    url = os.environ["DATABASE_URL"]
-    if url.startswith(("postgres://", "postgresql://")):
-        _create_postgres_database(url)
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
-    return url
-
-
-def _create_postgres_database(url: str) -> None:
-    from urllib.parse import urlparse
-
-    import psycopg
-
-    parts = urlparse(url)
-    name = parts.path.lstrip("/")
-    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as connection:
-        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            connection.execute(f'CREATE DATABASE "{name}"')
+from bench.bench_database import prepare_database  # noqa: E402 (needs the repository on sys.path)
 
 
 def write_list(path: Path, rows: int, seed: int) -> None:
@@ -124,7 +94,7 @@ def main() -> None:
     parser.add_argument("--trace", action=argparse.BooleanOptionalAction, default=True,
                         help="also measure the Python allocation peak with tracemalloc (a third import)")
     args = parser.parse_args()
-    url = prepare_database()
+    url = prepare_database("bench-import-fide-")
     folder = Path(tempfile.mkdtemp(prefix="bench-fide-list-"))
     path = folder / "players_list_foa.txt"
     began = time.perf_counter()

@@ -12,49 +12,16 @@ new player created) and for repeats (every player matched), and the games writte
 """
 import argparse
 import datetime
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def prepare_database() -> str:
-    """Point Django at a throwaway database (DATABASE_URL, or a fresh SQLite file) and migrate it."""
-    if "DATABASE_URL" not in os.environ:
-        folder = Path(tempfile.mkdtemp(prefix="bench-import-trf-"))
-        os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
-        os.environ.setdefault("FEDERATION_VAR_DIR", str(folder / "var"))
-    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
-    url = os.environ["DATABASE_URL"]
-    if url.startswith(("postgres://", "postgresql://")):
-        _create_postgres_database(url)
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
-    return url
-
-
-def _create_postgres_database(url: str) -> None:
-    from urllib.parse import urlparse
-
-    import psycopg
-
-    parts = urlparse(url)
-    name = parts.path.lstrip("/")
-    admin_url = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin_url, autocommit=True) as connection:
-        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            connection.execute(f'CREATE DATABASE "{name}"')
+from bench.bench_database import prepare_database  # noqa: E402 (needs the repository on sys.path)
 
 
 def make_trf(players: int, rounds: int, known_ids: list[int], seed: int = 2026) -> bytes:
@@ -103,7 +70,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--repeat", type=int, default=3, help="imports after the first (players all matched)")
     args = parser.parse_args()
-    url = prepare_database()
+    url = prepare_database("bench-import-trf-")
 
     from events.models import Game
     from events.trf_services import event_import_trf
