@@ -3,9 +3,9 @@
 Three functions, one behaviour on every database:
 
 - :func:`copy_rows` inserts rows (tuples in the order of ``fields``) into a model's table. On PostgreSQL it is
-  one ``COPY ... FROM STDIN (FORMAT BINARY)``; elsewhere (the embedded SQLite default) ``bulk_create`` in
-  batches. Like ``bulk_create`` it does not call ``save()`` or send signals, so callers fill derived columns
-  themselves; field defaults are filled as the ORM would.
+  one ``COPY ... FROM STDIN (FORMAT BINARY)``; elsewhere (the embedded SQLite default) one INSERT run with
+  ``executemany`` per batch. Like ``bulk_create`` it does not call ``save()`` or send signals, so callers
+  fill derived columns themselves; field defaults are filled as the ORM would.
 - :func:`read_columns` reads some columns of a queryset into NumPy arrays. On PostgreSQL the query runs inside
   ``COPY (...) TO STDOUT (FORMAT BINARY)`` with every column cast to a fixed width and NULL replaced by a
   sentinel, so each row has the same size and NumPy reads the whole answer with one ``frombuffer`` (no Python
@@ -120,24 +120,42 @@ def copy_rows(
     columns = [_field(model, name) for name in fields]
     if _is_postgresql(using):
         return _copy_rows_postgresql(model, columns, rows, using)
+    return _copy_rows_executemany(model, columns, rows, using, batch_size)
+
+
+def _copy_rows_executemany(model, columns: list[models.Field], rows, using: str, batch_size: int) -> int:
+    """One INSERT statement run for every row of a batch (executemany): a fixed number of queries per
+    batch_size rows, whatever the width of the rows (bulk_create splits by the database's parameter limit)."""
+    connection = connections[using]
+    extra, defaults = _defaults(model, columns)
+    columns = columns + extra
+    quote = connection.ops.quote_name
+    statement = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(field.column) for field in columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))})"
+    )
+    prepare = [_db_value_function(field, connection) for field in columns]
     count = 0
-    names = [field.attname for field in columns]
-    json_columns = [i for i, field in enumerate(columns) if field.get_internal_type() == "JSONField"]
     iterator = iter(rows)
-    while batch := list(islice(iterator, batch_size)):
-        if json_columns:
-            batch = [_parsed_json(row, json_columns) for row in batch]
-        model.objects.using(using).bulk_create([model(**dict(zip(names, row, strict=True))) for row in batch])
-        count += len(batch)
+    with connection.cursor() as cursor:
+        while batch := list(islice(iterator, batch_size)):
+            cursor.executemany(
+                statement,
+                [
+                    [convert(value) for convert, value in zip(prepare, (*row, *defaults), strict=True)]
+                    for row in batch
+                ],
+            )
+            count += len(batch)
     return count
 
 
-def _parsed_json(row: Sequence, json_columns: list[int]) -> list:
-    row = list(row)
-    for i in json_columns:
-        if isinstance(row[i], JsonText):
-            row[i] = json.loads(row[i])
-    return row
+def _db_value_function(field: models.Field, connection):
+    """value -> what the database driver gets, as the ORM's INSERT would send it."""
+    prepare = field.get_db_prep_save
+    if field.get_internal_type() == "JSONField":
+        return lambda value: value if isinstance(value, JsonText) else prepare(value, connection)
+    return lambda value: prepare(value, connection)
 
 
 def _defaults(model, columns: list[models.Field]) -> tuple[list[models.Field], tuple]:

@@ -180,8 +180,14 @@ class RatingList(models.Model):
 class RatingListEntry(models.Model):
     """A player's line on a list, with the state after the list (for K and newcomers)."""
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="list_entries")
+    # No index of their own: (rating_list, player) and (player, rating_list) below serve every lookup, and a
+    # list of two million entries writes two fewer indexes.
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, related_name="list_entries", db_index=False
+    )
     rating = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty = unrated")
     games = models.PositiveSmallIntegerField(default=0, help_text="Rated games in the period")
     k_factor = models.PositiveSmallIntegerField(null=True, blank=True, help_text="K for the next period")
@@ -211,6 +217,14 @@ class RatingListEntry(models.Model):
     dropped_below_floor = models.BooleanField(
         default=False, help_text="Rating fell below the floor: unrated from this list on"
     )
+    # Computed at publication (profiles read them instead of counting millions of entries); empty for an
+    # inactive or unrated player, and on lists published before ranks were stored.
+    rank = models.PositiveIntegerField(
+        null=True, blank=True, help_text="World rank: active rated players rated higher + 1"
+    )
+    federation_rank = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Rank among the active rated players of the federation as published"
+    )
 
     class Meta:
         ordering = ["rating_list", "-rating", "player_id"]
@@ -220,6 +234,12 @@ class RatingListEntry(models.Model):
         indexes = [
             models.Index(fields=["rating_list", "-rating"], name="entry_list_rating"),
             models.Index(fields=["player", "rating_list"], name="entry_player_list"),
+            # the biggest gains and losses of a list (list pages); only players whose rating moved
+            models.Index(
+                fields=["rating_list", "change"],
+                name="entry_list_change",
+                condition=Q(change__gt=0) | Q(change__lt=0),
+            ),
         ]
         verbose_name_plural = "rating list entries"
 
@@ -234,8 +254,13 @@ class RatingChange(models.Model):
     D, PD, score, ΔR and the game's primary key — enough to reproduce FIDE's calculation page.
     """
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="changes")
-    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="rating_changes")
+    # (rating_list, player, event) and (player, rating_list) below serve the lookups by list and by player
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, related_name="rating_changes", db_index=False
+    )
     event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="rating_changes")
     rating_before = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Rating used (list in force)")
     k_factor = models.FloatField(null=True, blank=True)
@@ -260,15 +285,21 @@ class PlayerRating(models.Model):
     """The current published rating of a player per rating type (a denormalised copy of the newest
     current list entry, kept in step by publication so profiles and searches read one row)."""
 
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="ratings")
+    # (player, rating_type) below serves lookups by player; nothing looks rows up by list (the table is
+    # rewritten for the whole type at each publication, so every index costs millions of insertions)
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     rating_type = models.CharField(max_length=8, choices=RatingType.choices)
     rating = models.PositiveSmallIntegerField(null=True, blank=True)
     k_factor = models.PositiveSmallIntegerField(null=True, blank=True)
     games = models.PositiveSmallIntegerField(default=0)
     inactive = models.BooleanField(default=False)
     rated_games_total = models.PositiveIntegerField(default=0)
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="+")
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="+", db_index=False)
     last_game_date = models.DateField(null=True, blank=True)
+    rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
+    federation_rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
 
     class Meta:
         constraints = [

@@ -295,15 +295,24 @@ def search_players(query: str, limit: int = 50) -> list[Player]:
 def player_ratings(player: Player) -> dict[str, dict]:
     """Current rating per type with world and federation rank (active rated players above + 1).
 
-    Two queries: the PlayerRating rows, then one aggregate over the lists they point to, where each OR branch
-    is an index range on (rating_list, -rating) so only the players above are counted.
+    One query when the lists stored their ranks at publication (PlayerRating.rank). Otherwise (lists from
+    before ranks were stored) a second one: an aggregate over the lists the rows point to, where each OR
+    branch is an index range on (rating_list, -rating) so only the players above are counted.
     """
     ratings = {
         row.rating_type: row
         for row in PlayerRating.objects.filter(player=player).select_related("rating_list")
     }
-    ranked = [row for row in ratings.values() if row.rating is not None and not row.inactive]
-    counts: dict[str, int] = {}
+    ranked = [
+        row for row in ratings.values() if row.rating is not None and not row.inactive and row.rank is None
+    ]
+    counts: dict[str, int] = {
+        f"{scope}_{row.rating_type}": value - 1
+        for row in ratings.values()
+        if row.rank is not None
+        for scope, value in (("world", row.rank), ("federation", row.federation_rank))
+        if value is not None
+    }
     if ranked:
         aggregates = {}
         above = Q()
@@ -315,7 +324,7 @@ def player_ratings(player: Player) -> dict[str, dict]:
                 aggregates[f"federation_{row.rating_type}"] = Count(
                     "pk", filter=branch & Q(federation=player.federation_id)
                 )
-        counts = RatingListEntry.objects.filter(above, inactive=False).aggregate(**aggregates)
+        counts.update(RatingListEntry.objects.filter(above, inactive=False).aggregate(**aggregates))
     result = {}
     for rating_type in RATING_TYPES:
         row = ratings.get(rating_type)

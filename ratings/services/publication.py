@@ -821,6 +821,8 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     def text(values):
         return np.where(np.equal(values, None), "", values).astype(object)
 
+    federation = text(meta["federation_id"])
+    rank, federation_rank = _ranks(rating, inactive, federation)
     entries = {
         "player_id": union,
         "rating": rating,
@@ -831,7 +833,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         "title": text(meta["title"]),
         "women_title": text(meta["women_title"]),
         "other_titles": text(meta["other_titles"]),
-        "federation": text(meta["federation_id"]),
+        "federation": federation,
         "sex": text(meta["sex"]),
         "birth_year": birth_year,
         "rated_games_total": state["rated_games_total"],
@@ -845,6 +847,8 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         "last_game_date": last_game,
         "is_new_rating": is_new,
         "dropped_below_floor": dropped,
+        "rank": rank,
+        "federation_rank": federation_rank,
     }
 
     changes, details = _rating_changes(
@@ -902,10 +906,35 @@ def _nullable_ints(values: np.ndarray) -> list:
 
 # Float columns holding whole numbers (NaN = empty), written as integers.
 NULLABLE_INTEGER_COLUMNS = {
-    RatingListEntry: {"rating", "k_factor", "change"},
+    RatingListEntry: {"rating", "k_factor", "change", "rank", "federation_rank"},
     RatingChange: {"rating_before"},
-    PlayerRating: {"rating", "k_factor"},
+    PlayerRating: {"rating", "k_factor", "rank", "federation_rank"},
 }
+
+
+def _ranks(rating: np.ndarray, inactive: np.ndarray, federation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """World and federation rank of every entry: active rated players rated higher + 1 (ties share a rank;
+    inactive and unrated players have none, NaN). Stored with the list so a profile reads its rank instead of
+    counting the players above it."""
+    n = rating.size
+    rank = np.full(n, np.nan)
+    federation_rank = np.full(n, np.nan)
+    ranked = np.flatnonzero(~np.isnan(rating) & ~inactive)
+    if not ranked.size:
+        return rank, federation_rank
+    r = rating[ranked]
+    world = np.sort(r)
+    rank[ranked] = world.size - np.searchsorted(world, r, side="right") + 1
+    member = federation[ranked] != ""
+    codes, code = np.unique(federation[ranked][member], return_inverse=True)
+    if codes.size:
+        # one sorted key per (federation, rating): players above = end of the federation's run - position
+        span = float(np.max(r) + 1)
+        key = code * span + r[member]
+        keys = np.sort(key)
+        run_end = np.searchsorted(keys, (code + 1) * span, side="left")
+        federation_rank[ranked[member]] = run_end - np.searchsorted(keys, key, side="right") + 1
+    return rank, federation_rank
 
 
 def _python_values(model, name: str, values: np.ndarray) -> list:
@@ -1171,7 +1200,17 @@ def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
 
 def _write_player_ratings(rating_list: RatingList, computed: ComputedList) -> None:
     """PlayerRating follows the newest current list: replaced for the whole rating type."""
-    names = ("player_id", "rating", "k_factor", "games", "inactive", "rated_games_total", "last_game_date")
+    names = (
+        "player_id",
+        "rating",
+        "k_factor",
+        "games",
+        "inactive",
+        "rated_games_total",
+        "last_game_date",
+        "rank",
+        "federation_rank",
+    )
     columns = {name: computed.entries[name] for name in names}
     PlayerRating.objects.filter(rating_type=rating_list.rating_type).delete()
     rows = _row_tuples(

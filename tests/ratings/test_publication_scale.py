@@ -1,10 +1,17 @@
 """The bulk paths of list publication (column-wise JSON details, COPY writes) store what was computed."""
 
+import datetime
 import json
 
 import numpy as np
+import pytest
 
+from ratings.models import PlayerRating, RatingListEntry
+from ratings.public_selectors import player_ratings
+from ratings.services import rating_list_publish
 from ratings.services.publication import DETAIL_KEYS, ChangeDetails
+from tests.factories import make_federation
+from tests.ratings.scenarios import JAN, MAR, bimonthly_policy, players, round_robin, starting_list
 
 
 def detail_columns(n: int, rng) -> dict[str, np.ndarray]:
@@ -75,3 +82,45 @@ def test_details_json_has_every_game_line_of_each_change_exactly():
 def test_details_json_of_changes_without_lines():
     details = ChangeDetails(offsets=np.array([0, 0, 0]), columns=detail_columns(0, np.random.default_rng(1)))
     assert details.json_texts(0, 2) == ["[]", "[]"]
+
+
+@pytest.mark.django_db
+def test_a_published_list_stores_world_and_federation_ranks_of_active_rated_players():
+    bimonthly_policy()
+    esp, fra = make_federation("ESP", "Spain"), make_federation("FRA", "France")
+    group = players(4, federation=esp) + players(3, federation=fra) + players(1, federation=None)
+    ratings = dict(zip(group, [2100, 2000, 2000, None, 2300, 1900, 2000, 2200], strict=True))
+    starting_list(JAN, ratings)
+    resting = group[4]  # FRA's best: inactive on the new list, so ranked nowhere
+    RatingListEntry.objects.filter(player=resting).update(last_game_date=JAN - datetime.timedelta(days=400))
+    round_robin(group[:3], start=datetime.date(2026, 1, 10))
+    rating_list_publish("standard", MAR)
+    entries = {e.player_id: e for e in RatingListEntry.objects.filter(rating_list__list_date=MAR)}
+    active = [e for e in entries.values() if e.rating is not None and not e.inactive]
+    assert entries[resting.pk].inactive and entries[resting.pk].rank is None
+    assert entries[group[3].pk].rank is None  # unrated
+    for entry in active:
+        above = [o for o in active if o.rating > entry.rating]
+        assert entry.rank == len(above) + 1
+        if entry.federation:
+            assert entry.federation_rank == len([o for o in above if o.federation == entry.federation]) + 1
+        else:
+            assert entry.federation_rank is None
+    assert {(r.player_id, r.rank, r.federation_rank) for r in PlayerRating.objects.all()} == {
+        (e.player_id, e.rank, e.federation_rank) for e in entries.values()
+    }
+
+
+@pytest.mark.django_db
+def test_a_profile_reads_stored_ranks_instead_of_counting(django_assert_num_queries):
+    bimonthly_policy()
+    esp = make_federation("ESP", "Spain")
+    group = players(5, federation=esp)
+    starting_list(JAN, dict(zip(group, [2100, 2050, 2000, 1950, 1900], strict=True)))
+    round_robin(group[:4], start=datetime.date(2026, 1, 10))
+    rating_list_publish("standard", MAR)
+    entry = RatingListEntry.objects.get(rating_list__list_date=MAR, player=group[2])
+    with django_assert_num_queries(1):  # the PlayerRating rows with their list; no count of the players above
+        ratings = player_ratings(group[2])
+    assert ratings["standard"]["world_rank"] == entry.rank
+    assert ratings["standard"]["federation_rank"] == entry.federation_rank
