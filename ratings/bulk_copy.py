@@ -40,7 +40,7 @@ class JsonText(str):
 
 
 def _dumps_json(value) -> str:
-    # psycopg's JSON dumper for copy_rows' cursor: JsonText as it is, anything else as the ORM would write it
+    # psycopg's JSON dumper for copy_rows' cursor: every JSON value arrives as JsonText (_json_text)
     return value if isinstance(value, JsonText) else json.dumps(value, cls=DjangoJSONEncoder)
 
 # What read_columns returns for each kind of column, and what stands for NULL.
@@ -178,9 +178,35 @@ def _defaults(model, columns: list[models.Field]) -> tuple[list[models.Field], t
     return extra, tuple(values)
 
 
+def _is_json(field: models.Field) -> bool:
+    return field.get_internal_type() == "JSONField"
+
+
+def _json_text(field: models.Field, value) -> JsonText:
+    """A JSON column's value as the ORM would store it (the field's get_prep_value, e.g. GameLinesField's)."""
+    if isinstance(value, JsonText):
+        return value
+    return JsonText(json.dumps(field.get_prep_value(value), cls=field.encoder or DjangoJSONEncoder))
+
+
+def _json_rows(rows: Iterable[Sequence], json_columns: list[tuple[int, models.Field]]):
+    for row in rows:
+        row = list(row)
+        for i, field in json_columns:
+            row[i] = _json_text(field, row[i])
+        yield row
+
+
 def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Sequence], using: str) -> int:
     connection = connections[using]
+    json_columns = [(i, field) for i, field in enumerate(columns) if _is_json(field)]
+    if json_columns:
+        rows = _json_rows(rows, json_columns)
     extra, defaults = _defaults(model, columns)
+    defaults = tuple(
+        _json_text(field, value) if _is_json(field) else value
+        for field, value in zip(extra, defaults, strict=True)
+    )
     columns = columns + extra
     table = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
@@ -344,38 +370,35 @@ def _unescape(value: str):
 
 
 def _copy_out_text(connection, select: str, params, kinds: list[str]) -> list[np.ndarray]:
-    """Run ``COPY (select) TO STDOUT`` (text format) and split it into columns without a Python loop per row
-    (unless a value holds a backslash sequence)."""
+    """Run ``COPY (select) TO STDOUT`` (text format) and split it into columns with C-level string and list
+    operations (a Python loop per value only for a column holding backslash sequences)."""
     text = _copy_out(connection, f"COPY ({select}) TO STDOUT", params).decode("utf-8")
     width = len(kinds)
-    fields = text.replace("\n", "\t").split("\t")[:-1] if text else []
+    fields = text.replace("\n", "\t").split("\t") if text else [""]
+    fields.pop()  # after the last row's newline
     if len(fields) % width:
         raise RuntimeError(f"read_columns: {len(fields)} text fields are not whole rows of {width}")
-    flat = np.array(fields, dtype=object)
-    del fields
-    if "\\" in text:
-        flat = np.array([_unescape(v) for v in flat.tolist()], dtype=object)
-        null = np.equal(flat, None)
-    else:
-        null = flat == "\\N"
-    table, null = flat.reshape(-1, width), null.reshape(-1, width)
+    escaped = "\\" in text  # NULL is \N; control characters in a value are backslash sequences
+    del text
     out = []
     for i, kind in enumerate(kinds):
-        column, missing = table[:, i].copy(), null[:, i]
+        column = fields[i::width]
         if kind == "text":
-            column[missing] = None
-            out.append(column)
-        elif kind == "bool":
-            out.append(column == "t")
+            if escaped and any("\\" in value for value in column):
+                column = [_unescape(value) for value in column]
+            out.append(np.array(column, dtype=object).reshape(-1))
+            continue
+        if escaped and "\\N" in column:
+            missing = {"bool": "f", "float64": "NaN", "date": "NaT"}.get(kind, str(_NULL_INT))
+            column = [missing if value == "\\N" else value for value in column]
+        if kind == "bool":
+            out.append(np.array(column, dtype="U1") == "t")
         elif kind == "float64":
-            column[missing] = "NaN"
-            out.append(column.astype(str).astype(np.float64))
+            out.append(np.array(column, dtype=np.float64).reshape(-1))
         elif kind == "date":
-            column[missing] = "NaT"
-            out.append(column.astype(str).astype("datetime64[D]"))
+            out.append(np.array(column, dtype="datetime64[D]").reshape(-1))
         else:
-            column[missing] = str(_NULL_INT)
-            out.append(column.astype(str).astype(np.int64))
+            out.append(np.array(column, dtype=np.int64).reshape(-1))
     return out
 
 

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 
 from events.models import RatingType
+from ratings.fields import GameLinesField
 
 
 class RatingPolicy(models.Model):
@@ -177,16 +178,28 @@ class RatingList(models.Model):
         return self.status == RatingListStatus.PUBLISHED and self.superseded_by_id is None
 
 
+# DERIVED_ROWS: entries, rating changes and PlayerRating are written only by the publication service, from
+# players, events and lists it reads in the same transaction, a million rows at a time. Their foreign keys
+# have no database constraint: PostgreSQL checks one row at a time (a SELECT ... FOR KEY SHARE per row and
+# key, 5 to 10 µs each), which cost more than writing the rows themselves. The ORM still applies on_delete
+# (PROTECT keeps a player or event with ratings, CASCADE removes a list's rows), and every path that moves
+# these rows (publication, merges) goes through services that read what they point to.
+
+
 class RatingListEntry(models.Model):
     """A player's line on a list, with the state after the list (for K and newcomers)."""
 
     # No index of their own: (rating_list, player) and (player, rating_list) below serve every lookup, and a
-    # list of two million entries writes two fewer indexes.
+    # list of two million entries writes two fewer indexes. No database constraint either (DERIVED_ROWS).
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False
+        RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
     )
     player = models.ForeignKey(
-        "players.Player", on_delete=models.PROTECT, related_name="list_entries", db_index=False
+        "players.Player",
+        on_delete=models.PROTECT,
+        related_name="list_entries",
+        db_index=False,
+        db_constraint=False,
     )
     rating = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty = unrated")
     games = models.PositiveSmallIntegerField(default=0, help_text="Rated games in the period")
@@ -254,21 +267,31 @@ class RatingChange(models.Model):
     D, PD, score, ΔR and the game's primary key — enough to reproduce FIDE's calculation page.
     """
 
-    # (rating_list, player, event) and (player, rating_list) below serve the lookups by list and by player
+    # (rating_list, player, event) and (player, rating_list) below serve the lookups by list and by player.
+    # No database constraints (DERIVED_ROWS).
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False
+        RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False, db_constraint=False
     )
     player = models.ForeignKey(
-        "players.Player", on_delete=models.PROTECT, related_name="rating_changes", db_index=False
+        "players.Player",
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
     )
-    event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="rating_changes")
+    event = models.ForeignKey(
+        "events.Event",
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        db_constraint=False,
+    )
     rating_before = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Rating used (list in force)")
     k_factor = models.FloatField(null=True, blank=True)
     games = models.PositiveSmallIntegerField()
     score = models.FloatField()
     expected_score = models.FloatField()
     change = models.FloatField(help_text="K × ΣΔR for this event, unrounded")
-    details = models.JSONField(default=list)
+    details = GameLinesField(default=list)
 
     class Meta:
         ordering = ["rating_list", "player", "event"]
@@ -286,9 +309,14 @@ class PlayerRating(models.Model):
     current list entry, kept in step by publication so profiles and searches read one row)."""
 
     # (player, rating_type) below serves lookups by player; nothing looks rows up by list (the table is
-    # rewritten for the whole type at each publication, so every index costs millions of insertions)
+    # rewritten for the whole type at each publication, so every index costs millions of insertions).
+    # No database constraints (DERIVED_ROWS).
     player = models.ForeignKey(
-        "players.Player", on_delete=models.CASCADE, related_name="ratings", db_index=False
+        "players.Player",
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        db_index=False,
+        db_constraint=False,
     )
     rating_type = models.CharField(max_length=8, choices=RatingType.choices)
     rating = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -296,7 +324,9 @@ class PlayerRating(models.Model):
     games = models.PositiveSmallIntegerField(default=0)
     inactive = models.BooleanField(default=False)
     rated_games_total = models.PositiveIntegerField(default=0)
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="+", db_index=False)
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     last_game_date = models.DateField(null=True, blank=True)
     rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
     federation_rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
@@ -305,7 +335,6 @@ class PlayerRating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "rating_type"], name="player_rating_once_per_type"),
         ]
-        indexes = [models.Index(fields=["rating_type", "-rating"], name="player_rating_rank")]
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.rating_type}: {self.rating}"

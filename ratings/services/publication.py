@@ -39,7 +39,7 @@ from itertools import repeat
 import numpy as np
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.utils import timezone
 
 from audit.models import AuditAction
@@ -122,14 +122,15 @@ class ChangeDetails:
     columns: dict[str, np.ndarray]
 
     def json_texts(self, start: int, stop: int) -> list[str]:
-        """RatingChange.details of changes start..stop-1 as JSON text, one list of lines per change:
+        """RatingChange.details of changes start..stop-1 as JSON text, each the change's lines in the form
+        ratings.fields.GameLinesField stores, {"columns": DETAIL_KEYS, "rows": [[values], ...]}:
 
         game (pk), round, colour, opponent (ID number), opponent_rating (list in force at the event's start),
         opponent_rating_used (after the 400-point rule), capped, difference (D), expected_score (PD), score,
         delta (score - PD), change (K x delta), counted (rated / pooled / not rated); NaN is null.
 
         Built column by column (each distinct number formatted once) and joined per change, with no Python
-        dict per game: a list period has millions of lines.
+        object per game: a list period has millions of lines.
         """
         lo, hi = int(self.offsets[start]), int(self.offsets[stop])
         c = {name: values[lo:hi] for name, values in self.columns.items()}
@@ -152,18 +153,17 @@ class ChangeDetails:
             _json_texts(c["change"]),
             counted.astype(object),
         ]
-        # pieces of each line: key, value, key, value, ..., "}" — the first key opens the line
-        pieces = np.empty((n, 2 * len(DETAIL_KEYS) + 1), dtype=object)
-        for k, (key, column) in enumerate(zip(DETAIL_KEYS, values, strict=True)):
-            pieces[:, 2 * k] = f',"{key}":'
+        # pieces of each line: "[", value, ",", value, ..., "]"; the first line opens the document
+        pieces = np.empty((n, 2 * len(values) + 1), dtype=object)
+        pieces[:, 0] = ",["
+        for k, column in enumerate(values):
             pieces[:, 2 * k + 1] = column
-        pieces[:, -1] = "}"
+            pieces[:, 2 * k + 2] = ","
+        pieces[:, -1] = "]"
         offsets = self.offsets[start : stop + 1] - lo
-        firsts, lasts = offsets[:-1], offsets[1:] - 1
         has_lines = offsets[1:] > offsets[:-1]
-        pieces[:, 0] = ',{"' + DETAIL_KEYS[0] + '":'
-        pieces[firsts[has_lines], 0] = '[{"' + DETAIL_KEYS[0] + '":'
-        pieces[lasts[has_lines], -1] = "}]"
+        pieces[offsets[:-1][has_lines], 0] = DETAILS_JSON_HEAD + "["
+        pieces[offsets[1:][has_lines] - 1, -1] = "]]}"
         flat = pieces.ravel().tolist()
         width = pieces.shape[1]
         return [
@@ -188,6 +188,9 @@ DETAIL_KEYS = (
     "change",
     "counted",
 )
+
+
+DETAILS_JSON_HEAD = '{"columns":[' + ",".join(f'"{key}"' for key in DETAIL_KEYS) + '],"rows":['
 
 
 def _json_texts(values: np.ndarray) -> np.ndarray:
@@ -515,6 +518,26 @@ def _summary_of(rating_list: RatingList) -> dict[str, int]:
     }
 
 
+class _Phases:
+    """Wall time of each step of a publication, logged at DEBUG (bench/publish.py prints them)."""
+
+    def __init__(self):
+        self.last = time.perf_counter()
+
+    def done(self, name: str) -> None:
+        now = time.perf_counter()
+        log.debug("publication step %s: %.2f s", name, now - self.last)
+        self.last = now
+
+
+def _size_work_memory() -> None:
+    """PostgreSQL: sort and hash memory for this transaction's bulk reads and writes (millions of rows); the
+    server default (4 MB) turns the joins of a FIDE-sized list into disk sorts and nested scans."""
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL work_mem = '256MB'")
+
+
 def _lock_rating_type(rating_type: str) -> None:
     """Serialise publications of one rating type until the surrounding transaction ends."""
     if connection.vendor == "postgresql":
@@ -602,6 +625,8 @@ PLAYER_COLUMNS = {
 
 def rating_list_compute(plan: ListPlan) -> ComputedList:
     """Everything the list will contain, read in a fixed number of bulk queries and computed by the engine."""
+    _size_work_memory()
+    phases = _Phases()
     rules = plan.rules
     list_date = plan.list_date
 
@@ -615,9 +640,13 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     event_ids_sorted = event_ids[event_order]
 
     # --- rated games (played, 1-0 / 1/2 / 0-1; forfeits and byes are never rated, B.02 1.2)
-    rated_games = Game.objects.filter(
-        event_id__in=plan.events.values("id"), result__in=RATED_RESULT_CODES, black__isnull=False
-    ).annotate(white_half_points=WHITE_HALF_POINTS)
+    rated_games = (
+        Game.objects.filter(
+            event_id__in=plan.events.values("id"), result__in=RATED_RESULT_CODES, black__isnull=False
+        )
+        .annotate(white_half_points=WHITE_HALF_POINTS)
+        .order_by()  # sorted below; the model's ordering would make the database sort a million games
+    )
     g = read_columns(
         rated_games,
         {
@@ -654,6 +683,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     g_black = np.searchsorted(player_ids, g_black_pid)
 
     # --- previous list state, pools outside the 26-month window dropped (B.02 7.1.4)
+    phases.done("read rated games")
     prev = _load_list_state(plan.previous)
     window_start = pool_window_start(list_date, rules.initial_rating)
     if window_start is not None:
@@ -666,6 +696,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
             prev["pool_since"][expired] = np.datetime64("NaT")
 
     # --- the ratings of the list in force at each event's start (rules 1.3)
+    phases.done("read previous list state")
     in_force = list(
         current_lists(plan.rating_type)
         .filter(list_date__lt=list_date)
@@ -725,12 +756,17 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         "inactive": spread("inactive", False, bool),
     }
 
-    # --- the players' registry data (K needs the birth year; entries keep title etc. as published)
-    participants = Participant.objects.filter(event_id__in=plan.events.values("id")).values("player_id")
-    who = Q(id__in=participants)
+    # --- the players' registry data (K needs the birth year; entries keep title etc. as published): the
+    # period's participants and the previous list's players, read by two joins (one query with an OR of the
+    # two IN-subqueries cannot hash a million-row subquery and degenerates into a nested scan)
+    phases.done("read ratings in force")
+    groups = [Player.objects.filter(participations__event__in=plan.events.values("id")).order_by()]
     if plan.previous is not None:
-        who |= Q(id__in=RatingListEntry.objects.filter(rating_list=plan.previous).values("player_id"))
-    registry = read_columns(Player.objects.filter(who).order_by("id"), PLAYER_COLUMNS)
+        groups.append(Player.objects.filter(list_entries__rating_list=plan.previous).order_by())
+    parts = [read_columns(group, PLAYER_COLUMNS) for group in groups]
+    registry = {name: np.concatenate([part[name] for part in parts]) for name in PLAYER_COLUMNS}
+    _, first = np.unique(registry["id"], return_index=True)  # sorted by id, each player once
+    registry = {name: values[first] for name, values in registry.items()}
     at = np.searchsorted(registry["id"], union) if registry["id"].size else np.zeros(n, dtype=np.int64)
     meta = {name: registry[name][at] for name in PLAYER_COLUMNS}
     birth_year = meta["birth_year"]
@@ -757,6 +793,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         white_rating=g_white_rating,
         black_rating=g_black_rating,
     )
+    phases.done("read registry")
     result = rate_period(players, games, rules, list_date, rating_type=plan.rating_type)
 
     # --- entries: the state after this list for every player in U
@@ -851,6 +888,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         "federation_rank": federation_rank,
     }
 
+    phases.done("engine and entries")
     changes, details = _rating_changes(
         result, games, players, g_id, g_round, event_ids, player_ids, id_number[p_in_u], num_events
     )
@@ -871,6 +909,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         before,
         meta,
     )
+    phases.done("rating changes and digest")
     summary = {
         "entries": int(n),
         "rated": int(np.count_nonzero(~np.isnan(rating))),
@@ -955,7 +994,7 @@ def _row_tuples(model, columns: dict[str, np.ndarray], total: int, *leading) -> 
     for start in range(0, total, ENTRY_BATCH_SIZE):
         stop = min(start + ENTRY_BATCH_SIZE, total)
         values = [_python_values(model, name, values[start:stop]) for name, values in columns.items()]
-        yield from zip(*(repeat(value) for value in leading), *values)
+        yield from zip(*(repeat(value) for value in leading), *values)  # noqa: B905 (repeat is endless)
 
 
 def _json_number(value: float):
@@ -1098,6 +1137,7 @@ def rating_list_write(
     ``promote`` publishes an existing draft whose digest equals ``computed.digest`` without rewriting it.
     """
     assert connection.in_atomic_block, "rating_list_write must run inside the publication transaction"
+    phases = _Phases()
     plan = computed.plan
     now = timezone.now()
     if promote is not None:
@@ -1124,8 +1164,10 @@ def rating_list_write(
             input_digest=computed.digest,
         )
         _write_entries(rating_list, computed)
+        phases.done("write entries")
         _pause_between_writes(rating_list)
         _write_changes(rating_list, computed)
+        phases.done("write rating changes")
     if status == RatingListStatus.PUBLISHED:
         if supersede is not None:
             RatingList.objects.filter(pk=supersede.pk).update(superseded_by=rating_list, superseded_at=now)
@@ -1136,8 +1178,10 @@ def rating_list_write(
         rating_list.published_by = user
         rating_list.save(update_fields=["status", "version", "published_at", "published_by"])
         _write_events(rating_list, computed)
+        phases.done("write events")
         if update_player_ratings:
-            _write_player_ratings(rating_list, computed)
+            _write_player_ratings(rating_list)
+            phases.done("write player ratings")
         # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
         audit_record(
             user,
@@ -1177,29 +1221,26 @@ def _write_changes(rating_list: RatingList, computed: ComputedList) -> None:
 
 
 def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
-    """The rated events: status rated, rated_on this list (with a history record each)."""
-    from simple_history.utils import bulk_update_with_history
-
+    """The rated events: status rated, rated_on this list (with a history record each). Every event gets the
+    same values, so one UPDATE per batch (no per-event CASE as bulk_update would build)."""
     ids = computed.event_ids
     now = timezone.now()
     for start in range(0, len(ids), EVENT_BATCH_SIZE):
-        events = list(Event.objects.filter(id__in=ids[start : start + EVENT_BATCH_SIZE]))
-        for event in events:
-            event.status = EventStatus.RATED
-            event.rated_on = rating_list
-            event.updated_at = now
-        bulk_update_with_history(
-            events,
-            Event,
-            ["status", "rated_on", "updated_at"],
-            batch_size=EVENT_BATCH_SIZE,
+        batch = ids[start : start + EVENT_BATCH_SIZE]
+        Event.objects.filter(id__in=batch).update(
+            status=EventStatus.RATED, rated_on=rating_list, updated_at=now
+        )
+        Event.history.bulk_history_create(
+            list(Event.objects.filter(id__in=batch)),
+            update=True,
             default_user=rating_list.published_by,
             default_change_reason=f"rated on {rating_list}",
         )
 
 
-def _write_player_ratings(rating_list: RatingList, computed: ComputedList) -> None:
-    """PlayerRating follows the newest current list: replaced for the whole rating type."""
+def _write_player_ratings(rating_list: RatingList) -> None:
+    """PlayerRating follows the newest current list: replaced for the whole rating type by the list's
+    entries, copied by the database itself (INSERT ... SELECT: nothing travels to Python and back)."""
     names = (
         "player_id",
         "rating",
@@ -1211,12 +1252,18 @@ def _write_player_ratings(rating_list: RatingList, computed: ComputedList) -> No
         "rank",
         "federation_rank",
     )
-    columns = {name: computed.entries[name] for name in names}
     PlayerRating.objects.filter(rating_type=rating_list.rating_type).delete()
-    rows = _row_tuples(
-        PlayerRating, columns, computed.summary["entries"], rating_list.pk, rating_list.rating_type
-    )
-    copy_rows(PlayerRating, ["rating_list_id", "rating_type", *names], rows)
+    quote = connection.ops.quote_name
+    target = ", ".join(quote(PlayerRating._meta.get_field(name).column) for name in names)
+    source = ", ".join(quote(RatingListEntry._meta.get_field(name).column) for name in names)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(PlayerRating._meta.db_table)} ({target}, "
+            f"{quote('rating_type')}, {quote('rating_list_id')}) "
+            f"SELECT {source}, %s, {quote('rating_list_id')} FROM {quote(RatingListEntry._meta.db_table)} "
+            f"WHERE {quote('rating_list_id')} = %s",
+            [rating_list.rating_type, rating_list.pk],
+        )
 
 
 def _pause_between_writes(rating_list: RatingList) -> None:

@@ -6,7 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from ratings.models import PlayerRating, RatingListEntry
+from ratings.fields import expand_lines
+from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
 from ratings.public_selectors import player_ratings
 from ratings.services import rating_list_publish
 from ratings.services.publication import DETAIL_KEYS, ChangeDetails
@@ -65,7 +66,7 @@ def test_details_json_has_every_game_line_of_each_change_exactly():
     details = ChangeDetails(offsets=offsets, columns=columns)
     texts = details.json_texts(0, 5)
     assert len(texts) == 5
-    parsed = [json.loads(text) for text in texts]
+    parsed = [expand_lines(json.loads(text)) for text in texts]
     for row, lines in enumerate(parsed):
         expected = [reference_line(columns, i) for i in range(offsets[row], offsets[row + 1])]
         assert lines == expected
@@ -124,3 +125,41 @@ def test_a_profile_reads_stored_ranks_instead_of_counting(django_assert_num_quer
         ratings = player_ratings(group[2])
     assert ratings["standard"]["world_rank"] == entry.rank
     assert ratings["standard"]["federation_rank"] == entry.federation_rank
+
+
+def test_details_json_keeps_each_key_once_per_change():
+    columns = detail_columns(9, np.random.default_rng(2))
+    (text,) = ChangeDetails(offsets=np.array([0, 9]), columns=columns).json_texts(0, 1)
+    document = json.loads(text)
+    assert document["columns"] == list(DETAIL_KEYS) and len(document["rows"]) == 9
+    assert text.count('"expected_score"') == 1
+
+
+@pytest.mark.django_db
+def test_game_lines_read_back_as_the_list_of_dicts_written_in_either_storage_form():
+    bimonthly_policy()
+    group = players(2)
+    starting_list(JAN, {group[0]: 2000, group[1]: 1900})
+    event = round_robin(group, start=datetime.date(2026, 1, 10))
+    rating_list = RatingList.objects.get()
+    same_keys = [{"game": 1, "round": 1, "score": 0.5}, {"game": 2, "round": 2, "score": 1.0}]
+    mixed_keys = [{"game": 1, "d": 12.0}, {"game": 2, "difference": 3.0, "capped": True}]
+    for player, lines in zip(group, (same_keys, mixed_keys), strict=True):
+        RatingChange.objects.create(
+            rating_list=rating_list,
+            player=player,
+            event=event,
+            games=2,
+            score=1.5,
+            expected_score=1.0,
+            change=5.0,
+            details=lines,
+        )
+    stored = {c.player_id: c.details for c in RatingChange.objects.all()}
+    assert stored == {group[0].pk: same_keys, group[1].pk: mixed_keys}
+    assert list(RatingChange.objects.order_by("player_id").values_list("details", flat=True)) == [
+        same_keys,
+        mixed_keys,
+    ]
+    RatingChange.objects.filter(player=group[0]).update(details=[])
+    assert RatingChange.objects.get(player=group[0]).details == []
