@@ -217,7 +217,12 @@ def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Seq
             from psycopg.types.json import set_json_dumps
 
             set_json_dumps(_dumps_json, context=cursor.cursor)
-        with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
+        # A worker thread sends while this one formats rows: the server parses and indexes without waiting
+        # for the next batch to be converted (and formatting never waits for the network).
+        from psycopg.copy import QueuedLibpqWriter
+
+        statement = f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)"
+        with cursor.cursor.copy(statement, writer=QueuedLibpqWriter(cursor.cursor)) as copy:
             copy.set_types(types)
             write = copy.write_row
             if defaults:
