@@ -2,7 +2,9 @@
 
 import datetime
 
+from django.core.paginator import Paginator
 from django.http import Http404
+from django.utils.functional import cached_property
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
@@ -11,7 +13,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from federation.api import PublicReadMixin
+from federation.api import PublicPagination, PublicReadMixin
 from ratings.engine.calculator import calculate_change, calculate_initial_rating
 from ratings.engine.presets import get_preset
 from ratings.public_selectors import (
@@ -23,6 +25,7 @@ from ratings.public_selectors import (
     current_list,
     current_lists,
     list_entries,
+    stored_entry_count,
 )
 from ratings.serializers import (
     CalculatorInputSerializer,
@@ -54,6 +57,22 @@ class RatingListListAPI(PublicReadMixin, generics.ListAPIView):
         return lists
 
 
+class StoredCountPaginator(Paginator):
+    """Takes the number of rows from the queryset's ``stored_count`` when the view knows it."""
+
+    @cached_property
+    def count(self) -> int:
+        stored = getattr(self.object_list, "stored_count", None)
+        return super().count if stored is None else stored
+
+
+class ListEntriesPagination(PublicPagination):
+    """Pages of a list's entries: an unfiltered list's count is stored on it at publication, so a page of a
+    million-entry list runs no COUNT."""
+
+    django_paginator_class = StoredCountPaginator
+
+
 @extend_schema(
     parameters=[
         OpenApiParameter(
@@ -80,6 +99,7 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
     """The entries of one published list, filtered and sorted like the list pages."""
 
     serializer_class = RatingListEntrySerializer
+    pagination_class = ListEntriesPagination
 
     def get_queryset(self):
         list_date: datetime.date = self.kwargs["list_date"]
@@ -89,7 +109,9 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
         filters = EntryFilters.from_params(self.request.query_params)
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
-        return list_entries(rating_list, filters)
+        entries = list_entries(rating_list, filters)
+        entries.stored_count = stored_entry_count(rating_list, filters)
+        return entries
 
 
 class CalculatorAPI(APIView):

@@ -197,11 +197,17 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
     return entries.order_by(*ENTRY_SORTS[filters.sort])
 
 
-def count_entries(rating_list: RatingList, entries: QuerySet, filters: EntryFilters) -> int:
-    """Number of rows for the paginator; the unfiltered count is stored on the list at publication."""
+def stored_entry_count(rating_list: RatingList, filters: EntryFilters) -> int | None:
+    """The number of rows of an unfiltered list, stored on it at publication (None: count them)."""
     if not filters.is_filtered and rating_list.rated_count:
         return rating_list.rated_count
-    return entries.count()
+    return None
+
+
+def count_entries(rating_list: RatingList, entries: QuerySet, filters: EntryFilters) -> int:
+    """Number of rows for the paginator; the unfiltered count is stored on the list at publication."""
+    stored = stored_entry_count(rating_list, filters)
+    return entries.count() if stored is None else stored
 
 
 def download_rows(rating_list: RatingList, chunk_size: int = 2000) -> Iterator[FideListRow]:
@@ -475,12 +481,26 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
     engine's calculator with the federation's rules preset for that type. It is an estimate: the official
     calculation uses the list in force at each event's start. Three queries at most.
     """
+    # One query, a UNION of the games as white and as black: each branch walks the player's participations
+    # and the (white, round) / (black, round) indexes, where "white or black" over two joins would read every
+    # game of every submitted event.
+    pending = Game.objects.filter(event__status=EventStatus.SUBMITTED, result__in=RATED_RESULTS)
+    columns = (
+        "event_id",
+        "event__name",
+        "event__rating_type",
+        "white__player_id",
+        "black__player_id",
+        "result",
+        "event__end_date",
+        "round",
+        "id",
+    )
     games = list(
-        Game.objects.filter(event__status=EventStatus.SUBMITTED, result__in=RATED_RESULTS)
-        .filter(Q(white__player=player) | Q(black__player=player))
-        .values(
-            "event_id", "event__name", "event__rating_type", "white__player_id", "black__player_id", "result"
-        )
+        pending.filter(white__player=player)
+        .values(*columns)
+        .order_by()
+        .union(pending.filter(black__player=player).values(*columns).order_by(), all=True)
         .order_by("event__end_date", "event_id", "round")
     )
     if not games:
