@@ -47,7 +47,9 @@ def _dumps_json(value) -> str:
 #   int64 / int32 / int16: NULL -> the ``null`` value given (default 0)
 #   float64: NULL -> NaN;  bool: NULL -> False;  date: datetime64[D], NULL -> NaT
 #   text: an object array of str, NULL -> None (read in COPY's text format, so all columns of that read are)
-KINDS = ("int64", "int32", "int16", "float64", "bool", "date", "text")
+#   ("chars", n): text of at most n characters (a varchar(n) column: codes, titles, sex) read in the binary
+#   format as n character codes, so the other columns stay binary too; an object array, NULL -> None
+KINDS = ("int64", "int32", "int16", "float64", "bool", "date", "text", "chars")
 _PG_CAST = {"int64": "int8", "int32": "int4", "int16": "int2", "float64": "float8", "bool": "bool"}
 _PG_WIDTH = {"int64": 8, "int32": 4, "int16": 2, "float64": 8, "bool": 1, "date": 4}
 _BIG_ENDIAN = {"int64": ">i8", "int32": ">i4", "int16": ">i2", "float64": ">f8", "bool": "?", "date": ">i4"}
@@ -249,6 +251,8 @@ def read_columns(
     """
     for lookup, spec in columns.items():
         kind = spec[0] if isinstance(spec, tuple) else spec
+        if kind == "chars" and not (isinstance(spec, tuple) and spec[1] >= 1):
+            raise ValueError(f"read_columns: {lookup!r}: give the most characters, e.g. ('chars', 3)")
         if kind not in KINDS:
             raise ValueError(
                 f"read_columns: {lookup!r} has unknown kind {kind!r} (one of {', '.join(KINDS)})"
@@ -278,7 +282,7 @@ def _read_columns_orm(queryset: QuerySet, columns: dict, lookups: list[str]) -> 
             ).reshape(-1)
         elif kind == "bool":
             out[lookup] = np.array([bool(v) for v in column], dtype=bool)
-        elif kind == "text":
+        elif kind in ("text", "chars"):
             out[lookup] = np.array(column, dtype=object).reshape(-1)
         else:
             out[lookup] = np.array([null if v is None else v for v in column], dtype=kind)
@@ -295,17 +299,43 @@ def _read_columns_postgresql(queryset: QuerySet, columns: dict, lookups: list[st
     specs = [_spec(columns[lookup]) for lookup in lookups]
     if any(kind == "text" for kind, _ in specs):
         select = f"SELECT * FROM ({sql}) AS q({aliases})"
-        values = _copy_out_text(connection, select, params, [kind for kind, _ in specs])
+        kinds = ["text" if kind == "chars" else kind for kind, _ in specs]
+        values = _copy_out_text(connection, select, params, kinds)
     else:
-        select = f"SELECT {', '.join(_fixed_width(f'c{i}', *spec) for i, spec in enumerate(specs))} "
-        select += f"FROM ({sql}) AS q({aliases})"
-        values = _copy_out_binary(connection, select, params, [kind for kind, _ in specs])
+        expressions, kinds = [], []
+        for i, (kind, extra) in enumerate(specs):
+            if kind == "chars":  # the length (-1: NULL), then each character's code (0 past the end)
+                expressions.append(f"COALESCE(char_length(c{i}), -1)::int4")
+                expressions += [
+                    f"COALESCE(ascii(substr(c{i}, {k}, 1)), 0)::int4" for k in range(1, extra + 1)
+                ]
+                kinds += ["int32"] * (extra + 1)
+            else:
+                expressions.append(_fixed_width(f"c{i}", kind, extra))
+                kinds.append(kind)
+        select = f"SELECT {', '.join(expressions)} FROM ({sql}) AS q({aliases})"
+        flat = iter(_copy_out_binary(connection, select, params, kinds))
+        values = [
+            _characters(next(flat), [next(flat) for _ in range(extra)]) if kind == "chars" else next(flat)
+            for kind, extra in specs
+        ]
     out = {}
     for lookup, (kind, null), column in zip(lookups, specs, values, strict=True):
         if kind in ("int64", "int32", "int16"):
             column = np.where(column == _NULL_INT, null, column).astype(kind)
         out[lookup] = column
     return out
+
+
+def _characters(lengths: np.ndarray, codes: list[np.ndarray]) -> np.ndarray:
+    """Strings from per-row lengths and character codes, each distinct string built once."""
+    if not lengths.size:
+        return np.zeros(0, dtype=object)
+    distinct, inverse = np.unique(np.column_stack([lengths, *codes]), axis=0, return_inverse=True)
+    strings = [
+        None if row[0] < 0 else "".join(map(chr, row[1 : 1 + row[0]])) for row in distinct.tolist()
+    ]
+    return np.array(strings, dtype=object)[inverse.reshape(-1)]
 
 
 def _fixed_width(column: str, kind: str, null: int) -> str:

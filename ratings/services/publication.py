@@ -590,36 +590,44 @@ STATE_COLUMNS = {
 }
 
 
-def _load_list_state(rating_list: RatingList | None) -> dict[str, np.ndarray]:
-    """Every entry of a list (the state a new list continues), sorted by player id. One binary COPY on
-    PostgreSQL (millions of entries straight into NumPy)."""
+def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Every entry of a list (the state a new list continues), sorted by player id, and the registry data of
+    its players (REGISTRY_COLUMNS) read with it: one binary COPY of the entries joined to their players on
+    PostgreSQL (millions of rows straight into NumPy)."""
     entries = (
         RatingListEntry.objects.filter(rating_list=rating_list).order_by("player_id")
         if rating_list is not None
         else RatingListEntry.objects.none()
     )
-    state = read_columns(entries, STATE_COLUMNS)
+    registry_lookups = {f"player__{name}": kind for name, kind in REGISTRY_COLUMNS.items()}
+    rows = read_columns(entries, {**STATE_COLUMNS, **registry_lookups})
     # A player merged into another (players.services.player_merge) is not carried onto new lists: their games
     # and history now belong to the kept player; a line left on an old published list stays there only.
     merged = np.fromiter(
         Player.objects.filter(merged_into__isnull=False).values_list("id", flat=True), dtype=np.int64
     )
     if merged.size:
-        keep = ~np.isin(state["player_id"], merged)
-        state = {name: values[keep] for name, values in state.items()}
-    return state
+        keep = ~np.isin(rows["player_id"], merged)
+        rows = {name: values[keep] for name, values in rows.items()}
+    state = {name: rows[name] for name in STATE_COLUMNS}
+    registry = {"id": rows["player_id"], **{name: rows[f"player__{name}"] for name in REGISTRY_COLUMNS}}
+    return state, registry
 
 
-# The registry data a list needs (K needs the birth year; entries keep title etc. as published).
-PLAYER_COLUMNS = {
-    "id": "int64",
+def _max_length(name: str) -> int:
+    field = Player._meta.get_field(name)
+    return (field.target_field if field.is_relation else field).max_length
+
+
+# The registry data a list needs (K needs the birth year; entries keep title etc. as published). The short
+# codes travel as characters in the binary format; other_titles (rarely set) is read apart.
+REGISTRY_COLUMNS = {
     "id_number": "int64",
     "birth_year": ("int64", 0),
-    "title": "text",
-    "women_title": "text",
-    "other_titles": "text",
-    "federation_id": "text",
-    "sex": "text",
+    "title": ("chars", _max_length("title")),
+    "women_title": ("chars", _max_length("women_title")),
+    "federation_id": ("chars", _max_length("federation")),
+    "sex": ("chars", _max_length("sex")),
 }
 
 
@@ -684,7 +692,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
 
     # --- previous list state, pools outside the 26-month window dropped (B.02 7.1.4)
     phases.done("read rated games")
-    prev = _load_list_state(plan.previous)
+    prev, prev_registry = _load_list_state(plan.previous)
     window_start = pool_window_start(list_date, rules.initial_rating)
     if window_start is not None:
         expired = (~np.isnat(prev["pool_since"])) & (prev["pool_since"] < np.datetime64(window_start, "D"))
@@ -757,18 +765,20 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     }
 
     # --- the players' registry data (K needs the birth year; entries keep title etc. as published): the
-    # period's participants and the previous list's players, read by two joins (one query with an OR of the
-    # two IN-subqueries cannot hash a million-row subquery and degenerates into a nested scan)
-    phases.done("read ratings in force")
-    groups = [Player.objects.filter(participations__event__in=plan.events.values("id")).order_by()]
-    if plan.previous is not None:
-        groups.append(Player.objects.filter(list_entries__rating_list=plan.previous).order_by())
-    parts = [read_columns(group, PLAYER_COLUMNS) for group in groups]
-    registry = {name: np.concatenate([part[name] for part in parts]) for name in PLAYER_COLUMNS}
+    # previous list's players came with its state; the period's participants by one join; other titles (few
+    # players have any) by themselves
+    participants = read_columns(
+        Player.objects.filter(participations__event__in=plan.events.values("id")).order_by(),
+        {"id": "int64", **REGISTRY_COLUMNS},
+    )
+    registry = {name: np.concatenate([prev_registry[name], participants[name]]) for name in prev_registry}
     _, first = np.unique(registry["id"], return_index=True)  # sorted by id, each player once
     registry = {name: values[first] for name, values in registry.items()}
     at = np.searchsorted(registry["id"], union) if registry["id"].size else np.zeros(n, dtype=np.int64)
-    meta = {name: registry[name][at] for name in PLAYER_COLUMNS}
+    meta = {name: registry[name][at] for name in registry}
+    titled = Player.objects.exclude(other_titles="").order_by("id")
+    other = read_columns(titled, {"id": "int64", "other_titles": "text"})
+    meta["other_titles"] = _lookup(other["id"], other["other_titles"], union, "")
     birth_year = meta["birth_year"]
     id_number = meta["id_number"]
 
@@ -1113,7 +1123,10 @@ def _digest_update(h, value) -> None:
     if isinstance(value, np.ndarray) and value.dtype != object:
         h.update(np.ascontiguousarray(value).tobytes())
     elif isinstance(value, np.ndarray):  # text: the characters, not the object pointers
-        h.update("\x1f".join("" if v is None else str(v) for v in value.tolist()).encode())
+        texts = value.tolist()
+        if None in texts:
+            texts = ["" if v is None else v for v in texts]
+        h.update("\x1f".join(map(str, texts)).encode())
     else:
         h.update(json.dumps(value, default=str).encode())
 

@@ -187,3 +187,21 @@ def test_reserved_ids_are_new_and_not_handed_out_again():
     later = make_player()  # the ORM's own inserts never collide with reserved keys
     assert later.pk not in set(ids.tolist()) | set(again.tolist())
     assert reserve_ids(Player, 0).size == 0
+
+
+def test_read_columns_reads_short_text_as_characters_next_to_binary_numbers():
+    esp = make_federation()
+    titles = ["GM", "", "ÑÜ", "WGM", "x"]
+    players = [make_player(title=title, federation=None if i == 1 else esp) for i, title in enumerate(titles)]
+    columns = read_columns(
+        Player.objects.filter(pk__in=[p.pk for p in players]).order_by("pk"),
+        {"id": "int64", "title": ("chars", 3), "federation_id": ("chars", 3), "sex": ("chars", 1)},
+    )
+    assert columns["id"].tolist() == [p.pk for p in players]
+    assert columns["title"].tolist() == titles
+    assert columns["federation_id"].tolist() == ["ESP", None, "ESP", "ESP", "ESP"]
+    assert columns["sex"].tolist() == ["M"] * 5
+    empty = read_columns(Player.objects.filter(id_number=-1), {"title": ("chars", 3)})
+    assert empty["title"].shape == (0,)
+    with pytest.raises(ValueError, match="give the most characters"):
+        read_columns(Player.objects.all(), {"title": "chars"})
