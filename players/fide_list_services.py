@@ -285,7 +285,7 @@ class _BulkWriter:
     def write(self, rows: list[tuple]) -> None:
         if not rows:
             return
-        with connection.cursor() as cursor:
+        with connection.wrap_database_errors, connection.cursor() as cursor:  # raw COPY: Django's errors
             if connection.vendor != "postgresql":  # SQLite: one prepared statement for every row
                 cursor.executemany(self.insert, [row + self.defaults for row in rows])
                 return

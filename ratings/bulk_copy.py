@@ -214,7 +214,9 @@ def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Seq
     names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
     types = [_pg_type(field) for field in columns]
     count = 0
-    with connection.cursor() as cursor:
+    # Raw psycopg COPY bypasses Django's cursor wrapper: wrap its errors so a lost connection is
+    # django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY).
+    with connection.wrap_database_errors, connection.cursor() as cursor:
         if "jsonb" in types:
             from psycopg.types.json import set_json_dumps
 
@@ -439,7 +441,9 @@ def _copy_out_text(connection, select: str, params, kinds: list[str]) -> list[np
 
 def _copy_out(connection, statement: str, params) -> bytes:
     chunks = []
-    with connection.cursor() as cursor:
+    # Raw psycopg COPY bypasses Django's cursor wrapper: wrap its errors so a lost connection is
+    # django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY).
+    with connection.wrap_database_errors, connection.cursor() as cursor:
         with cursor.cursor.copy(statement, params or None) as copy:
             for chunk in copy:
                 chunks.append(bytes(chunk))
