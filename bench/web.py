@@ -1,0 +1,165 @@
+"""Benchmark: server time of the public pages and API on the FIDE-sized database of bench/publish.py.
+
+Run from the repository root, after bench/publish.py has built its database (same DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/bench_publish):
+
+    python bench/web.py                  # 300 requests per page
+    python bench/web.py --requests 1000
+
+Requests go through the whole Django stack in this process (django.test.Client: middleware, URL routing,
+views, templates, DRF), so the time measured is the server's, without network or browser. Each request asks
+for a different player or page (players and pages drawn at random, the same for every run); a few requests
+per page warm the process first. Prints the median, 95th percentile and maximum per page and the target
+(median < 50 ms, docs/DESIGN Targets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/bench_publish"
+TARGET_MEDIAN_MS = 50.0
+WARM_UP = 5
+
+
+def configure() -> str:
+    url = os.environ.setdefault("DATABASE_URL", DEFAULT_URL)
+    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    # the public API throttle would answer most of a benchmark's requests with 429
+    os.environ.setdefault("API_ANON_THROTTLE", "100000000/minute")
+    return url
+
+
+def sample(requests: int, seed: int):
+    """Players and list pages to ask for: rated players of the newest standard list across the whole range
+    of ranks, players with rating changes (longer profiles), and name prefixes for the search."""
+    import random
+
+    from django.db import connection
+
+    from ratings.public_selectors import latest_current_lists
+
+    latest = [rl for rl in latest_current_lists() if rl.rating_type == "standard"]
+    if not latest:
+        raise SystemExit("no published standard list: run bench/publish.py first to build the database")
+    rating_list = latest[0]
+    rng = random.Random(seed)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT p.id_number FROM ratings_ratinglistentry e JOIN players_player p ON p.id = e.player_id "
+            "WHERE e.rating_list_id = %s AND e.rating IS NOT NULL "
+            "AND e.player_id % 997 = %s LIMIT %s",
+            [rating_list.pk, rng.randrange(997), requests],
+        )
+        spread = [row[0] for row in cursor.fetchall()]
+        cursor.execute(
+            "SELECT p.id_number FROM ratings_ratingchange c JOIN players_player p ON p.id = c.player_id "
+            "WHERE c.rating_list_id = %s AND c.player_id % 101 = %s LIMIT %s",
+            [rating_list.pk, rng.randrange(101), requests],
+        )
+        active = [row[0] for row in cursor.fetchall()]
+        cursor.execute(
+            "SELECT DISTINCT left(search_name, 4) FROM players_player WHERE id % 1009 = %s LIMIT 200",
+            [rng.randrange(1009)],
+        )
+        prefixes = [row[0] for row in cursor.fetchall()]
+    players = (spread + active) or spread
+    rng.shuffle(players)
+    pages = max(rating_list.rated_count // 100, 1)
+    return rating_list, players, prefixes, pages, rng
+
+
+def measure(client, urls: list[str]) -> list[float]:
+    """Milliseconds per request; every answer must be 200."""
+    times = []
+    for url in urls:
+        began = time.perf_counter()
+        response = client.get(url)
+        if hasattr(response, "streaming_content"):
+            b"".join(response.streaming_content)
+        elapsed = (time.perf_counter() - began) * 1000
+        if response.status_code != 200:
+            raise SystemExit(f"{url}: HTTP {response.status_code}")
+        times.append(elapsed)
+    return times
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=300, help="requests per page (default 300)")
+    parser.add_argument("--seed", type=int, default=7, help="which players and pages are asked for")
+    args = parser.parse_args()
+    url = configure()
+    import django
+
+    django.setup()
+    from django.test import Client
+
+    rating_list, players, prefixes, pages, rng = sample(args.requests, args.seed)
+    n = args.requests
+    day, kind = rating_list.list_date.isoformat(), rating_list.rating_type
+
+    def players_cycle(template: str) -> list[str]:
+        return [template.format(players[i % len(players)]) for i in range(n)]
+
+    cases = [
+        ("player profile", "/players/{id}/", players_cycle("/players/{}/")),
+        ("list page, first 100", f"/lists/{day}/{kind}/", [f"/lists/{day}/{kind}/"] * n),
+        (
+            "list page, 100 rows at random",
+            f"/lists/{day}/{kind}/?page=N",
+            [f"/lists/{day}/{kind}/?page={rng.randint(1, pages)}" for _ in range(n)],
+        ),
+        ("player search", "/players/?q=NAME", [f"/players/?q={rng.choice(prefixes)}" for _ in range(n)]),
+        ("API player detail", "/api/v1/players/{id}/", players_cycle("/api/v1/players/{}/")),
+        ("API player history", "/api/v1/players/{id}/history/", players_cycle("/api/v1/players/{}/history/")),
+        ("API players, first page", "/api/v1/players/", ["/api/v1/players/"] * n),
+        (
+            "API players, name search",
+            "/api/v1/players/?q=NAME",
+            [f"/api/v1/players/?q={rng.choice(prefixes)}" for _ in range(n)],
+        ),
+        (
+            "API list entries, first page",
+            f"/api/v1/rating-lists/{day}/{kind}/entries/",
+            [f"/api/v1/rating-lists/{day}/{kind}/entries/"] * n,
+        ),
+        (
+            "API list entries, page at random",
+            f"/api/v1/rating-lists/{day}/{kind}/entries/?page=N",
+            [f"/api/v1/rating-lists/{day}/{kind}/entries/?page={rng.randint(1, pages)}" for _ in range(n)],
+        ),
+    ]
+    client = Client()
+    print(
+        f"database: {url.split('@')[-1]}; list {rating_list} with {rating_list.entry_count:,} entries "
+        f"({rating_list.rated_count:,} rated); {n} requests per page"
+    )
+    print(f"{'page':34} {'path':48} {'median':>8} {'p95':>8} {'max':>8}  target median < {TARGET_MEDIAN_MS:.0f} ms")
+    for name, path, urls in cases:
+        measure(client, urls[:WARM_UP])
+        times = measure(client, urls)
+        median = statistics.median(times)
+        verdict = "ok" if median < TARGET_MEDIAN_MS else "MISSED"
+        print(
+            f"{name:34} {path:48} {median:7.1f}  {percentile(times, 0.95):7.1f}  {max(times):7.1f}  {verdict}"
+        )
+
+
+if __name__ == "__main__":
+    main()
