@@ -58,18 +58,18 @@ def sample(requests: int, seed: int):
         cursor.execute(
             "SELECT p.id_number FROM ratings_ratinglistentry e JOIN players_player p ON p.id = e.player_id "
             "WHERE e.rating_list_id = %s AND e.rating IS NOT NULL "
-            "AND e.player_id % 997 = %s LIMIT %s",
+            "AND e.player_id %% 997 = %s LIMIT %s",
             [rating_list.pk, rng.randrange(997), requests],
         )
         spread = [row[0] for row in cursor.fetchall()]
         cursor.execute(
             "SELECT p.id_number FROM ratings_ratingchange c JOIN players_player p ON p.id = c.player_id "
-            "WHERE c.rating_list_id = %s AND c.player_id % 101 = %s LIMIT %s",
+            "WHERE c.rating_list_id = %s AND c.player_id %% 101 = %s LIMIT %s",
             [rating_list.pk, rng.randrange(101), requests],
         )
         active = [row[0] for row in cursor.fetchall()]
         cursor.execute(
-            "SELECT DISTINCT left(search_name, 4) FROM players_player WHERE id % 1009 = %s LIMIT 200",
+            "SELECT DISTINCT left(search_name, 4) FROM players_player WHERE id %% 1009 = %s LIMIT 200",
             [rng.randrange(1009)],
         )
         prefixes = [row[0] for row in cursor.fetchall()]
