@@ -189,7 +189,7 @@ class RatingList(models.Model):
 class RatingListEntry(models.Model):
     """A player's line on a list, with the state after the list (for K and newcomers)."""
 
-    # No index of their own: (rating_list, player) and (player, rating_list) below serve every lookup, and a
+    # No index of their own: (player, rating_list) and (rating_list, -rating) below serve every lookup, and a
     # list of two million entries writes two fewer indexes. No database constraint either (DERIVED_ROWS).
     rating_list = models.ForeignKey(
         RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
@@ -242,11 +242,12 @@ class RatingListEntry(models.Model):
     class Meta:
         ordering = ["rating_list", "-rating", "player_id"]
         constraints = [
-            models.UniqueConstraint(fields=["rating_list", "player"], name="entry_once_per_list"),
+            # player first: the same index serves a player's history (every list of one player) and the
+            # lookup of one player on one list; a list's rows are found through (rating_list, -rating)
+            models.UniqueConstraint(fields=["player", "rating_list"], name="entry_once_per_list"),
         ]
         indexes = [
             models.Index(fields=["rating_list", "-rating"], name="entry_list_rating"),
-            models.Index(fields=["player", "rating_list"], name="entry_player_list"),
             # the biggest gains and losses of a list (list pages); only players whose rating moved
             models.Index(
                 fields=["rating_list", "change"],

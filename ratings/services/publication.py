@@ -33,6 +33,7 @@ import json
 import logging
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import repeat
 
@@ -217,6 +218,8 @@ class ComputedList:
     changes: dict[str, np.ndarray]  # RatingChange columns, one row per (player, event)
     details: ChangeDetails
     summary: dict[str, int]
+    # Players on this list who were not on the previous one (PlayerRating rows to add).
+    new_players: np.ndarray = field(repr=False, default=None)
     # The engine's input and output, kept for tests and diagnostics.
     player_ids: np.ndarray = field(repr=False, default=None)
     games: PeriodGames = field(repr=False, default=None)
@@ -595,12 +598,14 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
     its players (REGISTRY_COLUMNS) read with it: one binary COPY of the entries joined to their players on
     PostgreSQL (millions of rows straight into NumPy)."""
     entries = (
-        RatingListEntry.objects.filter(rating_list=rating_list).order_by("player_id")
+        RatingListEntry.objects.filter(rating_list=rating_list).order_by()
         if rating_list is not None
         else RatingListEntry.objects.none()
     )
     registry_lookups = {f"player__{name}": kind for name, kind in REGISTRY_COLUMNS.items()}
     rows = read_columns(entries, {**STATE_COLUMNS, **registry_lookups})
+    by_player = np.argsort(rows["player_id"], kind="stable")  # sorted here: no sort in the database
+    rows = {name: values[by_player] for name, values in rows.items()}
     # A player merged into another (players.services.player_merge) is not carried onto new lists: their games
     # and history now belong to the kept player; a line left on an old published list stays there only.
     merged = np.fromiter(
@@ -665,6 +670,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
             "black__player_id": "int64",
             "white_half_points": "int16",
         },
+        chunk_by="id",  # a million games come as a hundred rows of arrays (sorted below)
     )
     g_id, g_event_id, g_round = g["id"], g["event_id"], g["round"]
     g_white_pid, g_black_pid = g["white__player_id"], g["black__player_id"]
@@ -704,7 +710,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
             prev["pool_since"][expired] = np.datetime64("NaT")
 
     # --- the ratings of the list in force at each event's start (rules 1.3)
-    phases.done("read previous list state")
+    phases.done("read previous list state and its players")
     in_force = list(
         current_lists(plan.rating_type)
         .filter(list_date__lt=list_date)
@@ -765,12 +771,12 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     }
 
     # --- the players' registry data (K needs the birth year; entries keep title etc. as published): the
-    # previous list's players came with its state; the period's participants by one join; other titles (few
-    # players have any) by themselves
-    participants = read_columns(
-        Player.objects.filter(participations__event__in=plan.events.values("id")).order_by(),
-        {"id": "int64", **REGISTRY_COLUMNS},
-    )
+    # previous list's players came with its state; the period's other participants by one join; other
+    # titles (few players have any) by themselves
+    newcomers = Player.objects.filter(participations__event__in=plan.events.values("id")).order_by()
+    if plan.previous is not None:
+        newcomers = newcomers.exclude(list_entries__rating_list=plan.previous)
+    participants = read_columns(newcomers, {"id": "int64", **REGISTRY_COLUMNS})
     registry = {name: np.concatenate([prev_registry[name], participants[name]]) for name in prev_registry}
     _, first = np.unique(registry["id"], return_index=True)  # sorted by id, each player once
     registry = {name: values[first] for name, values in registry.items()}
@@ -803,7 +809,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         white_rating=g_white_rating,
         black_rating=g_black_rating,
     )
-    phases.done("read registry")
+    phases.done("read ratings in force and participants")
     result = rate_period(players, games, rules, list_date, rating_type=plan.rating_type)
 
     # --- entries: the state after this list for every player in U
@@ -937,6 +943,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         changes=changes,
         details=details,
         summary=summary,
+        new_players=np.setdiff1d(union, prev["player_id"], assume_unique=True),
         player_ids=player_ids,
         games=games,
         players=players,
@@ -1176,10 +1183,11 @@ def rating_list_write(
             dropped_count=s["dropped"],
             input_digest=computed.digest,
         )
+        details = _details_in_background(computed)
         _write_entries(rating_list, computed)
         phases.done("write entries")
         _pause_between_writes(rating_list)
-        _write_changes(rating_list, computed)
+        _write_changes(rating_list, computed, details.result())
         phases.done("write rating changes")
     if status == RatingListStatus.PUBLISHED:
         if supersede is not None:
@@ -1193,7 +1201,7 @@ def rating_list_write(
         _write_events(rating_list, computed)
         phases.done("write events")
         if update_player_ratings:
-            _write_player_ratings(rating_list)
+            _write_player_ratings(rating_list, computed.new_players)
             phases.done("write player ratings")
         # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
         audit_record(
@@ -1218,7 +1226,23 @@ def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
     )
 
 
-def _write_changes(rating_list: RatingList, computed: ComputedList) -> None:
+def _details_in_background(computed: ComputedList) -> Future:
+    """The JSON of every rating change's details, built by a worker thread while the database writes the
+    entries: the client's work hides behind the server's instead of following it."""
+    def build() -> list[JsonText]:
+        total = computed.summary["changes"]
+        texts: list[JsonText] = []
+        for start in range(0, total, CHANGE_BATCH_SIZE):
+            texts += map(JsonText, computed.details.json_texts(start, min(start + CHANGE_BATCH_SIZE, total)))
+        return texts
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rating-change-details")
+    future = executor.submit(build)
+    executor.shutdown(wait=False)
+    return future
+
+
+def _write_changes(rating_list: RatingList, computed: ComputedList, details: list[JsonText]) -> None:
     """Every rating change with its per-game details (JSON written column-wise, ChangeDetails.json_texts)."""
     columns = computed.changes
     total = computed.summary["changes"]
@@ -1226,9 +1250,8 @@ def _write_changes(rating_list: RatingList, computed: ComputedList) -> None:
     def rows():
         for start in range(0, total, CHANGE_BATCH_SIZE):
             stop = min(start + CHANGE_BATCH_SIZE, total)
-            details = map(JsonText, computed.details.json_texts(start, stop))
             values = [_python_values(RatingChange, name, columns[name][start:stop]) for name in columns]
-            yield from zip(repeat(rating_list.pk), details, *values)
+            yield from zip(repeat(rating_list.pk), details[start:stop], *values)
 
     copy_rows(RatingChange, ["rating_list_id", "details", *columns], rows())
 
@@ -1264,31 +1287,38 @@ PLAYER_RATING_COLUMNS = (
 )
 
 
-def _write_player_ratings(rating_list: RatingList) -> None:
+def _write_player_ratings(rating_list: RatingList, new_players: np.ndarray | None) -> None:
     """PlayerRating follows the newest current list: after this, one row per entry of the list, equal to it.
 
     The database copies the entries itself (nothing travels to Python and back): existing rows are updated
     in place, which PostgreSQL does without touching an index (a HOT update: no indexed column changes and
-    the table leaves room on each page, fillfactor in migration 0006), then rows are added for players new
-    to the list and removed for players no longer on it.
+    the table leaves room on each page, fillfactor in migration 0006); rows are added for the players new
+    to the list (looked up by id when the computation knows them, else by comparing every entry) and
+    removed for players no longer on it.
     """
     quote = connection.ops.quote_name
     table, entries = quote(PlayerRating._meta.db_table), quote(RatingListEntry._meta.db_table)
     columns = [quote(PlayerRating._meta.get_field(name).column) for name in PLAYER_RATING_COLUMNS]
     player, list_id, rating_type = quote("player_id"), quote("rating_list_id"), quote("rating_type")
+    insert = (
+        f"INSERT INTO {table} ({player}, {rating_type}, {', '.join(columns)}) "
+        f"SELECT e.{player}, %s, {', '.join(f'e.{c}' for c in columns)} FROM {entries} AS e "
+        f"WHERE e.{list_id} = %s AND NOT EXISTS (SELECT 1 FROM {table} AS r "
+        f"WHERE r.{player} = e.{player} AND r.{rating_type} = %s)"
+    )
+    params = [rating_list.rating_type, rating_list.pk, rating_list.rating_type]
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET {', '.join(f'{c} = e.{c}' for c in columns)} FROM {entries} AS e "
             f"WHERE e.{list_id} = %s AND e.{player} = {table}.{player} AND {table}.{rating_type} = %s",
             [rating_list.pk, rating_list.rating_type],
         )
-        cursor.execute(
-            f"INSERT INTO {table} ({player}, {rating_type}, {', '.join(columns)}) "
-            f"SELECT e.{player}, %s, {', '.join(f'e.{c}' for c in columns)} FROM {entries} AS e "
-            f"WHERE e.{list_id} = %s AND NOT EXISTS (SELECT 1 FROM {table} AS r "
-            f"WHERE r.{player} = e.{player} AND r.{rating_type} = %s)",
-            [rating_list.rating_type, rating_list.pk, rating_list.rating_type],
-        )
+        written = cursor.rowcount
+        if written < rating_list.entry_count and new_players is not None and connection.vendor == "postgresql":
+            cursor.execute(insert + f" AND e.{player} = ANY(%s)", [*params, new_players.tolist()])
+            written += cursor.rowcount
+        if written < rating_list.entry_count:
+            cursor.execute(insert, params)
         cursor.execute(
             f"DELETE FROM {table} WHERE {rating_type} = %s AND {list_id} <> %s",
             [rating_list.rating_type, rating_list.pk],

@@ -205,3 +205,41 @@ def test_read_columns_reads_short_text_as_characters_next_to_binary_numbers():
     assert empty["title"].shape == (0,)
     with pytest.raises(ValueError, match="give the most characters"):
         read_columns(Player.objects.all(), {"title": "chars"})
+
+
+def test_read_columns_in_chunks_gives_the_same_rows_in_some_order(monkeypatch):
+    from ratings import bulk_copy
+
+    monkeypatch.setattr(bulk_copy, "CHUNK_ROWS", 2)  # several chunks from a handful of rows
+    rating_list = make_list()
+    players = [make_player(title="GM" if i % 3 == 0 else "") for i in range(7)]
+    RatingListEntry.objects.bulk_create(
+        [
+            RatingListEntry(
+                rating_list=rating_list,
+                player=player,
+                rating=None if i == 2 else 1500 + i,
+                pool_since=datetime.date(2025, 1, i + 1) if i % 2 else None,
+            )
+            for i, player in enumerate(players)
+        ]
+    )
+    kinds = {
+        "id": "int64",
+        "player_id": "int64",
+        "rating": "float64",
+        "pool_since": "date",
+        "player__title": ("chars", 3),
+    }
+    whole = read_columns(RatingListEntry.objects.order_by("id"), kinds)
+    chunked = read_columns(RatingListEntry.objects.all(), kinds, chunk_by="id")
+    order = np.argsort(chunked["id"])
+    for name in kinds:
+        assert chunked[name][order].tolist() == whole[name].tolist() or (
+            name == "rating" and np.array_equal(chunked[name][order], whole[name], equal_nan=True)
+        )
+    assert read_columns(RatingListEntry.objects.none(), kinds, chunk_by="id")["id"].size == 0
+    nothing = read_columns(RatingListEntry.objects.filter(rating_list_id=-1), kinds, chunk_by="id")
+    assert nothing["id"].size == 0 and nothing["pool_since"].dtype == np.dtype("datetime64[D]")
+    with pytest.raises(ValueError, match="chunk_by 'pk' must be one of the columns read"):
+        read_columns(RatingListEntry.objects.all(), kinds, chunk_by="pk")
