@@ -218,8 +218,6 @@ class ComputedList:
     changes: dict[str, np.ndarray]  # RatingChange columns, one row per (player, event)
     details: ChangeDetails
     summary: dict[str, int]
-    # Players on this list who were not on the previous one (PlayerRating rows to add).
-    new_players: np.ndarray = field(repr=False, default=None)
     # The engine's input and output, kept for tests and diagnostics.
     player_ids: np.ndarray = field(repr=False, default=None)
     games: PeriodGames = field(repr=False, default=None)
@@ -943,7 +941,6 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         changes=changes,
         details=details,
         summary=summary,
-        new_players=np.setdiff1d(union, prev["player_id"], assume_unique=True),
         player_ids=player_ids,
         games=games,
         players=players,
@@ -1201,7 +1198,7 @@ def rating_list_write(
         _write_events(rating_list, computed)
         phases.done("write events")
         if update_player_ratings:
-            _write_player_ratings(rating_list, computed.new_players)
+            _write_player_ratings(rating_list)
             phases.done("write player ratings")
         # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
         audit_record(
@@ -1287,38 +1284,33 @@ PLAYER_RATING_COLUMNS = (
 )
 
 
-def _write_player_ratings(rating_list: RatingList, new_players: np.ndarray | None) -> None:
+def _write_player_ratings(rating_list: RatingList) -> None:
     """PlayerRating follows the newest current list: after this, one row per entry of the list, equal to it.
 
     The database copies the entries itself (nothing travels to Python and back): existing rows are updated
     in place, which PostgreSQL does without touching an index (a HOT update: no indexed column changes and
     the table leaves room on each page, fillfactor in migration 0006); rows are added for the players new
-    to the list (looked up by id when the computation knows them, else by comparing every entry) and
-    removed for players no longer on it.
+    to the list (when fewer rows were updated than the list has entries) and removed for players no longer
+    on it.
     """
     quote = connection.ops.quote_name
     table, entries = quote(PlayerRating._meta.db_table), quote(RatingListEntry._meta.db_table)
     columns = [quote(PlayerRating._meta.get_field(name).column) for name in PLAYER_RATING_COLUMNS]
     player, list_id, rating_type = quote("player_id"), quote("rating_list_id"), quote("rating_type")
-    insert = (
-        f"INSERT INTO {table} ({player}, {rating_type}, {', '.join(columns)}) "
-        f"SELECT e.{player}, %s, {', '.join(f'e.{c}' for c in columns)} FROM {entries} AS e "
-        f"WHERE e.{list_id} = %s AND NOT EXISTS (SELECT 1 FROM {table} AS r "
-        f"WHERE r.{player} = e.{player} AND r.{rating_type} = %s)"
-    )
-    params = [rating_list.rating_type, rating_list.pk, rating_list.rating_type]
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET {', '.join(f'{c} = e.{c}' for c in columns)} FROM {entries} AS e "
             f"WHERE e.{list_id} = %s AND e.{player} = {table}.{player} AND {table}.{rating_type} = %s",
             [rating_list.pk, rating_list.rating_type],
         )
-        written = cursor.rowcount
-        if written < rating_list.entry_count and new_players is not None and connection.vendor == "postgresql":
-            cursor.execute(insert + f" AND e.{player} = ANY(%s)", [*params, new_players.tolist()])
-            written += cursor.rowcount
-        if written < rating_list.entry_count:
-            cursor.execute(insert, params)
+        if cursor.rowcount < rating_list.entry_count:
+            cursor.execute(
+                f"INSERT INTO {table} ({player}, {rating_type}, {', '.join(columns)}) "
+                f"SELECT e.{player}, %s, {', '.join(f'e.{c}' for c in columns)} FROM {entries} AS e "
+                f"WHERE e.{list_id} = %s AND NOT EXISTS (SELECT 1 FROM {table} AS r "
+                f"WHERE r.{player} = e.{player} AND r.{rating_type} = %s)",
+                [rating_list.rating_type, rating_list.pk, rating_list.rating_type],
+            )
         cursor.execute(
             f"DELETE FROM {table} WHERE {rating_type} = %s AND {list_id} <> %s",
             [rating_list.rating_type, rating_list.pk],
