@@ -52,7 +52,7 @@ MAX_EXTRA_GAME_ROWS = 200
 def entry_round(request) -> int | None:
     """The round shown on the event page (``?round=N``), or None for all rounds."""
     value = request.GET.get("round", "")
-    return int(value) if value.isdigit() and int(value) > 0 else None
+    return int(value) if value.isascii() and value.isdigit() and int(value) > 0 else None
 
 
 # --- inlines -------------------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ class PlayerAdmin(admin.ModelAdmin):
     def get_search_results(self, request, queryset, search_term):
         # Names are searched by prefix on the indexed upper-case copy ("CARLSEN, M" finds Magnus).
         term = search_term.strip()
-        if term and not term.isdigit():
+        if term and not (term.isascii() and term.isdigit()):
             return queryset.filter(search_name__startswith=term.upper()), False
         return super().get_search_results(request, queryset, search_term)
 

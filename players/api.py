@@ -53,7 +53,7 @@ class PlayerListAPI(PublicReadMixin, generics.ListAPIView):
         if query:
             players = (
                 players.filter(id_number=int(query) if len(query) <= 18 else 0)
-                if query.isdigit()
+                if query.isascii() and query.isdigit()
                 else players.filter(search_name__startswith=query.upper())
             )
         federation = self.request.query_params.get("federation", "").strip().upper()

@@ -58,7 +58,7 @@ class RatingPolicy(models.Model):
             item = item.strip()
             if not item:
                 continue
-            if not item.isdigit() or not 1 <= int(item) <= 12:
+            if not (item.isascii() and item.isdigit()) or not 1 <= int(item) <= 12:
                 raise ValueError(f"list months: {item!r} is not a month number 1..12 (e.g. 1,3,5,7,9,11)")
             months.add(int(item))
         if not months:

@@ -289,7 +289,7 @@ def search_players(query: str, limit: int = 50) -> list[Player]:
     if not query:
         return []
     players = Player.objects.filter(merged_into__isnull=True).select_related("federation")
-    if query.isdigit():
+    if query.isascii() and query.isdigit():  # "¹".isdigit() is True, int("¹") fails
         if len(query) > 18:  # longer than any ID number a 64-bit column holds
             return []
         players = players.filter(id_number=int(query))
