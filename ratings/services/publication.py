@@ -1298,6 +1298,10 @@ def _write_player_ratings(rating_list: RatingList) -> None:
     columns = [quote(PlayerRating._meta.get_field(name).column) for name in PLAYER_RATING_COLUMNS]
     player, list_id, rating_type = quote("player_id"), quote("rating_list_id"), quote("rating_type")
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # The planner's statistics do not know the list just written (a million rows it would estimate
+            # at one, joining them row by row): sample it first (ANALYZE counts this transaction's rows).
+            cursor.execute(f"ANALYZE {entries} ({list_id}, {player})")
         cursor.execute(
             f"UPDATE {table} SET {', '.join(f'{c} = e.{c}' for c in columns)} FROM {entries} AS e "
             f"WHERE e.{list_id} = %s AND e.{player} = {table}.{player} AND {table}.{rating_type} = %s",
