@@ -62,7 +62,9 @@ def test_result_save_succeeds_and_the_task_stays_pending_when_the_broker_is_down
     started = time.monotonic()
     with broker_down(), django_capture_on_commit_callbacks(execute=True):
         row = save_result(game, Result.WHITE_WIN, 41)
-    assert time.monotonic() - started < 3  # the request is not held up by reconnection attempts
+    # The request is not held up by reconnection attempts (kombu would retry for minutes); the outbox gives up
+    # after 1 s. The bound leaves room for a loaded CI machine (3 s was exceeded under load: 3.6 s).
+    assert time.monotonic() - started < 15
     game.refresh_from_db()
     assert game.result == Result.WHITE_WIN
     row.refresh_from_db()
