@@ -601,7 +601,8 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
         else RatingListEntry.objects.none()
     )
     registry_lookups = {f"player__{name}": kind for name, kind in REGISTRY_COLUMNS.items()}
-    rows = read_columns(entries, {**STATE_COLUMNS, **registry_lookups})
+    # chunk_by: a million entries arrive as a hundred packed rows (ratings.bulk_copy.read_columns)
+    rows = read_columns(entries, {"id": "int64", **STATE_COLUMNS, **registry_lookups}, chunk_by="id")
     by_player = np.argsort(rows["player_id"], kind="stable")  # sorted here: no sort in the database
     rows = {name: values[by_player] for name, values in rows.items()}
     # A player merged into another (players.services.player_merge) is not carried onto new lists: their games
@@ -734,10 +735,12 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
                 RatingListEntry.objects.filter(
                     rating_list_id=int(list_id),
                     player_id__in=Participant.objects.filter(event_id__in=ev_with_list).values("player_id"),
-                ).order_by("player_id"),
-                {"player_id": "int64", "rating": "float64"},
+                ).order_by(),
+                {"id": "int64", "player_id": "int64", "rating": "float64"},
+                chunk_by="id",
             )
-            keys, ratings = in_force_entries["player_id"], in_force_entries["rating"]
+            by_player = np.argsort(in_force_entries["player_id"])
+            keys, ratings = in_force_entries["player_id"][by_player], in_force_entries["rating"][by_player]
         mask = g_list == list_id
         g_white_rating[mask] = _lookup(keys, ratings, g_white_pid[mask], np.nan)
         g_black_rating[mask] = _lookup(keys, ratings, g_black_pid[mask], np.nan)
@@ -774,7 +777,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     newcomers = Player.objects.filter(participations__event__in=plan.events.values("id")).order_by()
     if plan.previous is not None:
         newcomers = newcomers.exclude(list_entries__rating_list=plan.previous)
-    participants = read_columns(newcomers, {"id": "int64", **REGISTRY_COLUMNS})
+    participants = read_columns(newcomers, {"id": "int64", **REGISTRY_COLUMNS}, chunk_by="id")
     registry = {name: np.concatenate([prev_registry[name], participants[name]]) for name in prev_registry}
     _, first = np.unique(registry["id"], return_index=True)  # sorted by id, each player once
     registry = {name: values[first] for name, values in registry.items()}
