@@ -49,6 +49,7 @@ from players.fide_list import (
 from players.models import Federation, Player, Title, WomenTitle
 from ratings.engine import get_preset
 from ratings.models import PlayerRating, RatingList, RatingListEntry, RatingListStatus
+from ratings.services.list_order import list_order_store
 
 __all__ = [
     "BATCH_ROWS",
@@ -455,6 +456,8 @@ def _import(
             _add_lines(player_id, row, kept_types, list_ids, newer, counts, entries, ratings)
         list_entries.write(entries)
         current_ratings.write(ratings)
+    # positions (list pages) and ranks (profiles), as a published list stores them
+    list_order_store(list_ids.values())
     for rating_type, rating_list in lists.items():
         rating_list.entry_count = rating_list.rated_count = counts[rating_type]["entries"]
         rating_list.game_count = counts[rating_type]["games"]

@@ -2,9 +2,7 @@
 
 import datetime
 
-from django.core.paginator import Paginator
 from django.http import Http404
-from django.utils.functional import cached_property
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
@@ -22,10 +20,10 @@ from ratings.public_selectors import (
     RATING_TYPES,
     TITLES,
     EntryFilters,
+    ListEntryPaginator,
     current_list,
     current_lists,
     list_entries,
-    stored_entry_count,
 )
 from ratings.serializers import (
     CalculatorInputSerializer,
@@ -57,20 +55,10 @@ class RatingListListAPI(PublicReadMixin, generics.ListAPIView):
         return lists
 
 
-class StoredCountPaginator(Paginator):
-    """Takes the number of rows from the queryset's ``stored_count`` when the view knows it."""
-
-    @cached_property
-    def count(self) -> int:
-        stored = getattr(self.object_list, "stored_count", None)
-        return super().count if stored is None else stored
-
-
 class ListEntriesPagination(PublicPagination):
-    """Pages of a list's entries: an unfiltered list's count is stored on it at publication, so a page of a
-    million-entry list runs no COUNT."""
+    """Pages of a list's entries: no COUNT and no OFFSET on an unfiltered list (ListEntryPaginator)."""
 
-    django_paginator_class = StoredCountPaginator
+    django_paginator_class = ListEntryPaginator
 
 
 @extend_schema(
@@ -109,9 +97,7 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
         filters = EntryFilters.from_params(self.request.query_params)
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
-        entries = list_entries(rating_list, filters)
-        entries.stored_count = stored_entry_count(rating_list, filters)
-        return entries
+        return list_entries(rating_list, filters)
 
 
 class CalculatorAPI(APIView):

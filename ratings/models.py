@@ -189,7 +189,7 @@ class RatingList(models.Model):
 class RatingListEntry(models.Model):
     """A player's line on a list, with the state after the list (for K and newcomers)."""
 
-    # No index of their own: (player, rating_list) and (rating_list, -rating) below serve every lookup, and a
+    # No index of their own: (player, rating_list) and (rating_list, position) below serve every lookup, and a
     # list of two million entries writes two fewer indexes. No database constraint either (DERIVED_ROWS).
     rating_list = models.ForeignKey(
         RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
@@ -231,7 +231,13 @@ class RatingListEntry(models.Model):
         default=False, help_text="Rating fell below the floor: unrated from this list on"
     )
     # Computed at publication (profiles read them instead of counting millions of entries); empty for an
-    # inactive or unrated player, and on lists published before ranks were stored.
+    # inactive or unrated player. Lists imported from FIDE get them from ratings.services.list_order.
+    position = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Line on the published list: 1 to the number of rated entries, by rating (highest first), "
+        "then player; empty for an unrated entry",
+    )
     rank = models.PositiveIntegerField(
         null=True, blank=True, help_text="World rank: active rated players rated higher + 1"
     )
@@ -240,14 +246,16 @@ class RatingListEntry(models.Model):
     )
 
     class Meta:
-        ordering = ["rating_list", "-rating", "player_id"]
+        ordering = ["rating_list", "position", "player_id"]
         constraints = [
             # player first: the same index serves a player's history (every list of one player) and the
             # lookup of one player on one list; a list's rows are found through (rating_list, -rating)
             models.UniqueConstraint(fields=["player", "rating_list"], name="entry_once_per_list"),
         ]
         indexes = [
-            models.Index(fields=["rating_list", "-rating"], name="entry_list_rating"),
+            # a list's lines in order: a page of a two-million-line list is a range of positions (no OFFSET);
+            # best-first pages of a filtered list walk it too. Replaces (rating_list, -rating): same size.
+            models.Index(fields=["rating_list", "position"], name="entry_list_position"),
             # the biggest gains and losses of a list (list pages); only players whose rating moved
             models.Index(
                 fields=["rating_list", "change"],

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Q, QuerySet
+from django.utils.functional import cached_property
 
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
 from players.fide_list import FideListRating, FideListRow
@@ -39,17 +41,20 @@ AGE_GROUPS = [*JUNIOR_AGE_GROUPS, *SENIOR_AGE_GROUPS]
 TITLES = [t.value for t in Title]
 
 # Sort keys offered to users (the page's ?sort= and the API's ?sort=), mapped to ORM orderings.
-# player_id last keeps pages stable when ratings tie.
+# By rating is by stored position (rating, highest first, then player id: ratings.services.list_order), one
+# total order walked on the (rating_list, position) index; "rating" is its exact reverse. player_id last
+# keeps the other sorts' pages stable when values tie.
+POSITION_SORTS = {"-rating": "position", "rating": "-position"}
 ENTRY_SORTS: dict[str, tuple[str, ...]] = {
-    "-rating": ("-rating", "player_id"),
-    "rating": ("rating", "player_id"),
+    "-rating": ("position",),
+    "rating": ("-position",),
     "name": ("player__search_name", "player_id"),
     "-name": ("-player__search_name", "-player_id"),
     "-change": ("-change", "player_id"),
     "change": ("change", "player_id"),
-    "-games": ("-games", "-rating", "player_id"),
-    "birth_year": ("birth_year", "-rating", "player_id"),
-    "-birth_year": ("-birth_year", "-rating", "player_id"),
+    "-games": ("-games", "position"),
+    "birth_year": ("birth_year", "position"),
+    "-birth_year": ("-birth_year", "position"),
 }
 DEFAULT_SORT = "-rating"
 
@@ -90,7 +95,7 @@ def top_entries(rating_lists: list[RatingList], limit: int = 10) -> dict[int, li
         rating_list.pk: list(
             RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False, inactive=False)
             .select_related("player")
-            .order_by("-rating", "player_id")[:limit]
+            .order_by("position")[:limit]
         )
         for rating_list in rating_lists
     }
@@ -171,7 +176,9 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
     """Rated entries of a list, filtered and sorted, with the player joined (one query per page).
 
     Entries without a rating only carry a newcomer's state to the next list; a published list shows rated
-    players (B.02 7.1.2), which also lets ``rating DESC`` walk the (rating_list, -rating) index.
+    players (B.02 7.1.2), the entries with a position. Page it with ListEntryPaginator: the queryset carries
+    ``stored_count`` (an unfiltered list's count, stored at publication: no COUNT) and ``by_position`` (an
+    unfiltered list sorted by rating: a page is a range of positions, not an OFFSET over a million rows).
     """
     entries = RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False).select_related(
         "player"
@@ -194,7 +201,10 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
         entries = entries.filter(title_q)
     if filters.active:
         entries = entries.filter(inactive=False)
-    return entries.order_by(*ENTRY_SORTS[filters.sort])
+    entries = entries.order_by(*ENTRY_SORTS[filters.sort])
+    entries.stored_count = stored_entry_count(rating_list, filters)
+    entries.by_position = POSITION_SORTS.get(filters.sort) if entries.stored_count is not None else None
+    return entries
 
 
 def stored_entry_count(rating_list: RatingList, filters: EntryFilters) -> int | None:
@@ -204,10 +214,26 @@ def stored_entry_count(rating_list: RatingList, filters: EntryFilters) -> int | 
     return None
 
 
-def count_entries(rating_list: RatingList, entries: QuerySet, filters: EntryFilters) -> int:
-    """Number of rows for the paginator; the unfiltered count is stored on the list at publication."""
-    stored = stored_entry_count(rating_list, filters)
-    return entries.count() if stored is None else stored
+class ListEntryPaginator(Paginator):
+    """Pages of list_entries(): the count stored with an unfiltered list instead of a COUNT, and a page of
+    an unfiltered list sorted by rating read as the range of positions it shows (1..count, stored at
+    publication), so page 12,000 of a two-million-line list costs what page 1 costs."""
+
+    @cached_property
+    def count(self) -> int:
+        stored = getattr(self.object_list, "stored_count", None)
+        return super().count if stored is None else stored
+
+    def page(self, number) -> Page:
+        by_position = getattr(self.object_list, "by_position", None)
+        if by_position is None:
+            return super().page(number)
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = min(bottom + self.per_page, self.count)
+        if by_position == "-position":  # ascending rating: the same lines counted from the end
+            bottom, top = self.count - top, self.count - bottom
+        return self._get_page(self.object_list.filter(position__gt=bottom, position__lte=top), number, self)
 
 
 def download_rows(rating_list: RatingList, chunk_size: int = 2000) -> Iterator[FideListRow]:
@@ -217,7 +243,7 @@ def download_rows(rating_list: RatingList, chunk_size: int = 2000) -> Iterator[F
     """
     rows = (
         RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False)
-        .order_by("-rating", "player__search_name", "player_id")
+        .order_by("position")
         .values_list(
             "player__id_number",
             "player__surname",
@@ -299,45 +325,18 @@ def search_players(query: str, limit: int = 50) -> list[Player]:
 
 
 def player_ratings(player: Player) -> dict[str, dict]:
-    """Current rating per type with world and federation rank (active rated players above + 1).
-
-    One query when the lists stored their ranks at publication (PlayerRating.rank). Otherwise (lists from
-    before ranks were stored) a second one: an aggregate over the lists the rows point to, where each OR
-    branch is an index range on (rating_list, -rating) so only the players above are counted.
-    """
+    """Current rating per type with world and federation rank (active rated players above + 1), as stored
+    with the list the rating comes from (publication, or ratings.services.list_order for FIDE imports): one
+    query."""
     ratings = {
         row.rating_type: row
         for row in PlayerRating.objects.filter(player=player).select_related("rating_list")
     }
-    ranked = [
-        row for row in ratings.values() if row.rating is not None and not row.inactive and row.rank is None
-    ]
-    counts: dict[str, int] = {
-        f"{scope}_{row.rating_type}": value - 1
-        for row in ratings.values()
-        if row.rank is not None
-        for scope, value in (("world", row.rank), ("federation", row.federation_rank))
-        if value is not None
-    }
-    if ranked:
-        aggregates = {}
-        above = Q()
-        for row in ranked:
-            branch = Q(rating_list_id=row.rating_list_id, rating__gt=row.rating)
-            above |= branch
-            aggregates[f"world_{row.rating_type}"] = Count("pk", filter=branch)
-            if player.federation_id:
-                aggregates[f"federation_{row.rating_type}"] = Count(
-                    "pk", filter=branch & Q(federation=player.federation_id)
-                )
-        counts.update(RatingListEntry.objects.filter(above, inactive=False).aggregate(**aggregates))
     result = {}
     for rating_type in RATING_TYPES:
         row = ratings.get(rating_type)
         if row is None:
             continue
-        world = counts.get(f"world_{rating_type}")
-        federation = counts.get(f"federation_{rating_type}")
         result[rating_type] = {
             "rating_type": rating_type,
             "rating": row.rating,
@@ -347,8 +346,8 @@ def player_ratings(player: Player) -> dict[str, dict]:
             "rated_games_total": row.rated_games_total,
             "list_date": row.rating_list.list_date,
             "rating_class": rating_class(row.rating),
-            "world_rank": world + 1 if world is not None else None,
-            "federation_rank": federation + 1 if federation is not None else None,
+            "world_rank": row.rank,
+            "federation_rank": row.federation_rank,
         }
     return result
 

@@ -2,7 +2,6 @@
 
 import datetime
 
-from django.core.paginator import Paginator
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -15,7 +14,7 @@ from ratings.public_selectors import (
     RATING_TYPES,
     TITLES,
     EntryFilters,
-    count_entries,
+    ListEntryPaginator,
     current_list,
     current_lists,
     download_rows,
@@ -83,9 +82,7 @@ def list_detail(request, list_date: datetime.date, rating_type: str):
     rating_list = _published_list(list_date, rating_type)
     filters = EntryFilters.from_params(request.GET)
     entries = list_entries(rating_list, filters)
-    paginator = Paginator(entries, PAGE_SIZE)
-    paginator.count = count_entries(rating_list, entries, filters)  # the stored count spares a COUNT(*)
-    page = paginator.get_page(request.GET.get("page"))
+    page = ListEntryPaginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
     gains, losses = list_movers(rating_list)
     return render(
         request,

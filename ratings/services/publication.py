@@ -876,7 +876,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         return np.where(np.equal(values, None), "", values).astype(object)
 
     federation = text(meta["federation_id"])
-    rank, federation_rank = _ranks(rating, inactive, federation)
+    position, rank, federation_rank = _list_order(union, rating, inactive, federation)
     entries = {
         "player_id": union,
         "rating": rating,
@@ -901,6 +901,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         "last_game_date": last_game,
         "is_new_rating": is_new,
         "dropped_below_floor": dropped,
+        "position": position,
         "rank": rank,
         "federation_rank": federation_rank,
     }
@@ -962,22 +963,31 @@ def _nullable_ints(values: np.ndarray) -> list:
 
 # Float columns holding whole numbers (NaN = empty), written as integers.
 NULLABLE_INTEGER_COLUMNS = {
-    RatingListEntry: {"rating", "k_factor", "change", "rank", "federation_rank"},
+    RatingListEntry: {"rating", "k_factor", "change", "position", "rank", "federation_rank"},
     RatingChange: {"rating_before"},
     PlayerRating: {"rating", "k_factor", "rank", "federation_rank"},
 }
 
 
-def _ranks(rating: np.ndarray, inactive: np.ndarray, federation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """World and federation rank of every entry: active rated players rated higher + 1 (ties share a rank;
-    inactive and unrated players have none, NaN). Stored with the list so a profile reads its rank instead of
-    counting the players above it."""
+def _list_order(
+    player_id: np.ndarray, rating: np.ndarray, inactive: np.ndarray, federation: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Position, world rank and federation rank of every entry, stored with the list (NaN where none).
+
+    Position: the line on the published list, 1 to the number of rated entries, by rating (highest first) then
+    player id; list pages are ranges of positions. Rank: active rated players rated higher + 1 (ties share a
+    rank; inactive and unrated players have none); a profile reads it instead of counting the players above.
+    ratings.services.list_order computes the same three in SQL for lists imported from FIDE.
+    """
     n = rating.size
+    position = np.full(n, np.nan)
     rank = np.full(n, np.nan)
     federation_rank = np.full(n, np.nan)
+    rated = np.flatnonzero(~np.isnan(rating))
+    position[rated[np.lexsort((player_id[rated], -rating[rated]))]] = np.arange(1, rated.size + 1)
     ranked = np.flatnonzero(~np.isnan(rating) & ~inactive)
     if not ranked.size:
-        return rank, federation_rank
+        return position, rank, federation_rank
     r = rating[ranked]
     world = np.sort(r)
     rank[ranked] = world.size - np.searchsorted(world, r, side="right") + 1
@@ -990,7 +1000,7 @@ def _ranks(rating: np.ndarray, inactive: np.ndarray, federation: np.ndarray) -> 
         keys = np.sort(key)
         run_end = np.searchsorted(keys, (code + 1) * span, side="left")
         federation_rank[ranked[member]] = run_end - np.searchsorted(keys, key, side="right") + 1
-    return rank, federation_rank
+    return position, rank, federation_rank
 
 
 def _python_values(model, name: str, values: np.ndarray) -> list:

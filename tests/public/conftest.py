@@ -9,6 +9,7 @@ import pytest
 from events.models import Event, EventStatus, Game, Participant, Result
 from players.models import Player
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry, RatingListStatus
+from ratings.services.list_order import list_order_store
 from tests.factories import make_federation
 
 LATEST = datetime.date(2026, 3, 1)
@@ -135,6 +136,8 @@ def build_federation(
                 for i, player in enumerate(created)
             ]
         )
+        # written row by row like a FIDE import: positions and ranks as such a list gets them
+        list_order_store(rating_list.pk for rating_list in result.lists[rating_type])
     # A rated round robin among the first players, rated on the latest standard list.
     latest = result.latest
     event = Event.objects.create(
