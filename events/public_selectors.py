@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
 
-from events.models import Event, EventStatus, Game, Participant
-from events.selectors import GameLine, PlayerLine, StandingsRow, standings_compute
+from events.models import Event, EventStatus
+from events.selectors import StandingsRow, event_lines, standings_compute
 from ratings.engine.classes import tournament_average_rating, tournament_category
 from ratings.engine.performance import fide_performance
 from ratings.engine.rounding import round_half_up
@@ -66,42 +66,8 @@ def event_crosstable(event: Event) -> Crosstable:
             rating_list__superseded_by__isnull=True,
         )
     }
-    participants = (
-        Participant.objects.filter(event=event)
-        .order_by("start_rank")
-        .values_list(
-            "pk",
-            "start_rank",
-            "player_id",
-            "player__id_number",
-            "player__surname",
-            "player__given_names",
-            "player__title",
-            "player__federation_id",
-            "rating",
-        )
-    )
-    players = []
-    for pk, start_rank, player_id, id_number, surname, given, title, federation, rating in participants:
-        change = changes.get(player_id)
-        players.append(
-            PlayerLine(
-                participant_id=pk,
-                start_rank=start_rank,
-                player_id=player_id,
-                id_number=id_number,
-                name=f"{surname}, {given}" if given else surname,
-                title=title,
-                federation=federation or "",
-                rating=change.rating_before if change is not None else rating,
-            )
-        )
-    games = [
-        GameLine(round=round_, white_id=white, black_id=black, result=result, board=board)
-        for round_, white, black, result, board in Game.objects.filter(event=event)
-        .order_by("round", "board", "pk")
-        .values_list("round", "white_id", "black_id", "result", "board")
-    ]
+    # the rating the calculation used once the event is rated (list in force at its start)
+    players, games = event_lines(event, {pid: change.rating_before for pid, change in changes.items()})
     standings = standings_compute(players, games, event.rounds)
     rating_by_start_rank = {player.start_rank: player.rating for player in players}
     rows = []

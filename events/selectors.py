@@ -189,8 +189,12 @@ def standings_compute(players: Iterable[PlayerLine], games: Iterable[GameLine], 
     return Standings(rounds=last_round, rows=tuple(rows), pending_games=pending)
 
 
-def event_standings(event: Event) -> Standings:
-    """The event's standings and crosstable from the database (two queries)."""
+def event_lines(
+    event: Event, rating_of: dict[int, int | None] | None = None
+) -> tuple[list[PlayerLine], list[GameLine]]:
+    """The event's players in starting order and its games (two queries). ``rating_of`` (player id -> rating)
+    replaces the arbiter's reported rating of those players (the public crosstable: the rating used)."""
+    rating_of = rating_of or {}
     participants = (
         Participant.objects.filter(event=event)
         .order_by("start_rank")
@@ -215,7 +219,7 @@ def event_standings(event: Event) -> Standings:
             name=f"{surname}, {given}" if given else surname,
             title=title,
             federation=federation or "",
-            rating=rating,
+            rating=rating_of.get(player_id, rating),
         )
         for pk, start_rank, player_id, id_number, surname, given, title, federation, rating in participants
     ]
@@ -225,4 +229,10 @@ def event_standings(event: Event) -> Standings:
         .order_by("round", "board", "pk")
         .values_list("round", "white_id", "black_id", "result", "board")
     ]
+    return players, games
+
+
+def event_standings(event: Event) -> Standings:
+    """The event's standings and crosstable from the database (two queries)."""
+    players, games = event_lines(event)
     return standings_compute(players, games, event.rounds)
