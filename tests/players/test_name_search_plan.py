@@ -1,0 +1,29 @@
+"""A name search reads a range of the name index, not the index from "A" with a filter (migration
+players 0003: the "C" collation on PostgreSQL, where LIKE 'MARI%' is otherwise no index range)."""
+
+import pytest
+from django.db import connection
+
+from players.models import Player
+from ratings.public_selectors import search_players
+from tests.factories import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="PostgreSQL only: the collation change and the plan are PostgreSQL's (migration players 0003 does "
+    "nothing on the embedded SQLite default, meant for small federations)",
+)
+def test_a_name_prefix_is_an_index_range_in_name_order():
+    for i, surname in enumerate(["Martínez", "Marín", "Marino", "Mariño", "Zapata", "Abad"]):
+        make_player(id_number=9_000_001 + i, surname=surname, given_names="Ana")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a handful of rows: make the planner show its index
+        query = Player.objects.filter(search_name__startswith="MARI").order_by("search_name", "id_number")[:50]
+        sql, params = query.query.sql_with_params()
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Index Cond" in plan and ">= 'MARI'" in plan, plan
+    assert [p.surname for p in search_players("mari")] == ["Marino", "Mariño"]  # "MARÍN" has no "MARI"
