@@ -8,7 +8,7 @@ from rest_framework import generics
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from federation.api import PublicReadMixin
+from federation.api import PublicReadMixin, WindowedPagination
 from players.models import Player
 from players.serializers import PlayerDetailSerializer, PlayerHistorySerializer, PlayerSerializer
 from ratings.models import PlayerRating
@@ -37,9 +37,11 @@ def public_player(id_number: int) -> Player:
     ]
 )
 class PlayerListAPI(PublicReadMixin, generics.ListAPIView):
-    """Registered players (merged duplicates left out), by name; search with ``q``."""
+    """Registered players (merged duplicates left out), by name; search with ``q``. Pages cover the first
+    10,000 players a query matches (``capped`` says more matched: add letters or a federation)."""
 
     serializer_class = PlayerSerializer
+    pagination_class = WindowedPagination
 
     def get_queryset(self):
         players = (

@@ -249,7 +249,7 @@ class RatingListEntry(models.Model):
         ordering = ["rating_list", "position", "player_id"]
         constraints = [
             # player first: the same index serves a player's history (every list of one player) and the
-            # lookup of one player on one list; a list's rows are found through (rating_list, -rating)
+            # lookup of one player on one list; a list's rows are found through (rating_list, position)
             models.UniqueConstraint(fields=["player", "rating_list"], name="entry_once_per_list"),
         ]
         indexes = [

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.db.models import Q, QuerySet
-from django.utils.functional import cached_property
 
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
+from federation.pagination import KnownCountPaginator
 from players.fide_list import FideListRating, FideListRow
 from players.models import Player, Title, WomenTitle
 from ratings.engine.calculator import calculate_change
@@ -214,15 +214,10 @@ def stored_entry_count(rating_list: RatingList, filters: EntryFilters) -> int | 
     return None
 
 
-class ListEntryPaginator(Paginator):
+class ListEntryPaginator(KnownCountPaginator):
     """Pages of list_entries(): the count stored with an unfiltered list instead of a COUNT, and a page of
     an unfiltered list sorted by rating read as the range of positions it shows (1..count, stored at
     publication), so page 12,000 of a two-million-line list costs what page 1 costs."""
-
-    @cached_property
-    def count(self) -> int:
-        stored = getattr(self.object_list, "stored_count", None)
-        return super().count if stored is None else stored
 
     def page(self, number) -> Page:
         by_position = getattr(self.object_list, "by_position", None)

@@ -29,6 +29,23 @@ def test_players_search_by_name_prefix_and_id_number(client, federation):
     assert "birth_date" not in star and star["birth_year"] == federation.star.birth_year
 
 
+def test_players_pages_cover_the_first_window_of_matches_and_say_when_more_matched(
+    client, federation, monkeypatch
+):
+    from federation.api import WindowedPagination
+
+    monkeypatch.setattr(WindowedPagination, "window", 7)
+    everyone = client.get("/api/v1/players/", {"page_size": 3}).json()
+    assert (everyone["count"], everyone["capped"]) == (7, True)  # 12 players: the first 7 by name
+    assert len(client.get("/api/v1/players/", {"page_size": 3, "page": 3}).json()["results"]) == 1
+    assert client.get("/api/v1/players/", {"page_size": 3, "page": 4}).status_code == 404
+    first_seven = [p["name"] for p in client.get("/api/v1/players/", {"page_size": 7}).json()["results"]]
+    assert first_seven == sorted(p.name for p in federation.players)[:7]
+    french = client.get("/api/v1/players/", {"federation": "fra"}).json()
+    expected = sum(1 for p in federation.players if p.federation_id == "FRA")
+    assert expected <= 7 and (french["count"], french["capped"]) == (expected, False)
+
+
 def test_players_filter_by_federation_and_reject_a_bad_code(client, federation):
     data = client.get("/api/v1/players/", {"federation": "fra"}).json()
     assert data["count"] == sum(1 for p in federation.players if p.federation_id == "FRA")
