@@ -12,7 +12,7 @@ from federation.api import PublicReadMixin, WindowedPagination
 from players.models import Player
 from players.serializers import PlayerDetailSerializer, PlayerHistorySerializer, PlayerSerializer
 from ratings.models import PlayerRating
-from ratings.public_selectors import player_history_rows, player_ratings
+from ratings.public_selectors import player_history_rows, player_ratings, players_matching
 
 ID_NUMBER = OpenApiParameter(
     "id_number",
@@ -44,20 +44,9 @@ class PlayerListAPI(PublicReadMixin, generics.ListAPIView):
     pagination_class = WindowedPagination
 
     def get_queryset(self):
-        players = (
-            Player.objects.filter(merged_into__isnull=True)
-            .prefetch_related(
-                Prefetch("ratings", queryset=PlayerRating.objects.select_related("rating_list"))
-            )
-            .order_by("search_name", "id_number")
+        players = players_matching(self.request.query_params.get("q", "")).prefetch_related(
+            Prefetch("ratings", queryset=PlayerRating.objects.select_related("rating_list"))
         )
-        query = self.request.query_params.get("q", "").strip()
-        if query:
-            players = (
-                players.filter(id_number=int(query) if len(query) <= 18 else 0)
-                if query.isascii() and query.isdigit()
-                else players.filter(search_name__startswith=query.upper())
-            )
         federation = self.request.query_params.get("federation", "").strip().upper()
         if federation:
             if len(federation) != 3 or not federation.isalpha():

@@ -304,19 +304,26 @@ def list_movers(
 # --- players ----------
 
 
-def search_players(query: str, limit: int = 50) -> list[Player]:
-    """Players whose ID number equals ``query`` (digits) or whose "SURNAME, GIVEN" starts with it."""
+def players_matching(query: str) -> QuerySet[Player]:
+    """Registered players (merged records left out) whose ID number equals ``query`` (digits) or whose
+    "SURNAME, GIVEN" starts with it, by name (every one for an empty query): the profile search and the
+    players API alike."""
     query = query.strip()
+    players = Player.objects.filter(merged_into__isnull=True).order_by("search_name", "id_number")
     if not query:
-        return []
-    players = Player.objects.filter(merged_into__isnull=True).select_related("federation")
+        return players
     if query.isascii() and query.isdigit():  # "¹".isdigit() is True, int("¹") fails
         if len(query) > 18:  # longer than any ID number a 64-bit column holds
-            return []
-        players = players.filter(id_number=int(query))
-    else:
-        players = players.filter(search_name__startswith=query.upper())
-    return list(players.order_by("search_name", "id_number")[:limit])
+            return players.none()
+        return players.filter(id_number=int(query))
+    return players.filter(search_name__startswith=query.upper())
+
+
+def search_players(query: str, limit: int = 50) -> list[Player]:
+    """The first ``limit`` players_matching ``query`` with their federation (none for an empty query)."""
+    if not query.strip():
+        return []
+    return list(players_matching(query).select_related("federation")[:limit])
 
 
 def player_ratings(player: Player) -> dict[str, dict]:
