@@ -3,8 +3,9 @@
 A federation starts from FIDE's ratings: every row of the file creates or updates the player (matched by
 ``id_number`` = FIDE ID), and each rating type present in the file becomes a published ``RatingList``
 (``is_imported=True``, the ``fide-2024`` rules frozen in ``rules``) with one entry per player *rated* in that
-type, plus the players' current ``PlayerRating``. Players without a rating of a type get no entry of that type
-(FIDE's combined list has 1.1 million players with no rating at all; they are still registered).
+type (the players' current ratings, ``PlayerRating``, follow the newest current list). Players without a
+rating of a type get no entry of that type (FIDE's combined list has 1.1 million players with no rating at
+all; they are still registered).
 
 Reading is ``players.fide_list`` (pure, streaming); this module writes in batches of ``BATCH_ROWS`` rows
 (bulk upserts, a fixed number of queries per batch), so memory stays bounded whatever the file size. The
@@ -48,7 +49,7 @@ from players.fide_list import (
 )
 from players.models import Federation, Player, Title, WomenTitle
 from ratings.engine import get_preset
-from ratings.models import PlayerRating, RatingList, RatingListEntry, RatingListStatus
+from ratings.models import RatingList, RatingListEntry, RatingListStatus
 from ratings.services.list_order import list_order_store
 
 __all__ = [
@@ -323,10 +324,6 @@ _ENTRY_FIELDS = [
     "rating_list", "player", "rating", "games", "k_factor", "inactive", "title", "women_title",
     "other_titles", "federation", "sex", "birth_year", "rated_games_total", "ever_2400", "ever_2300",
 ]
-_RATING_FIELDS = [
-    "player", "rating_type", "rating", "k_factor", "games", "inactive", "rated_games_total", "rating_list",
-    "last_game_date",
-]
 
 
 def _player_keys(id_numbers: list[int]) -> dict[int, int]:
@@ -380,7 +377,8 @@ def _import(
     _refuse_existing_lists(list_date, types)
     lists = _new_lists(list_date, types, user)
     outcome.rating_lists = lists
-    # PlayerRating is the newest current list's copy: an older list imported later leaves it alone.
+    # Current ratings (the PlayerRating view) follow the newest current list: an older list imported later
+    # leaves them alone; the outcome names those types.
     newer = set(
         RatingList.objects.filter(
             rating_type__in=types, list_date__gt=list_date, status=RatingListStatus.PUBLISHED,
@@ -400,10 +398,6 @@ def _import(
         update=tuple(f for f in _PLAYER_FIELDS if f not in ("id_number", "created_at")),
     )
     list_entries = _BulkWriter(RatingListEntry, _ENTRY_FIELDS)
-    current_ratings = _BulkWriter(
-        PlayerRating, _RATING_FIELDS, conflict=("player", "rating_type"),
-        update=tuple(f for f in _RATING_FIELDS if f not in ("player", "rating_type")),
-    )
     next_progress = PROGRESS_EVERY
     for batch in _batches(rows, BATCH_ROWS):
         by_id: dict[int, FideListRow] = {}
@@ -428,7 +422,6 @@ def _import(
         if len(pk_by_id) < len(by_id):
             pk_by_id.update(_player_keys([fide_id for fide_id in by_id if fide_id not in pk_by_id]))
         entries: list[tuple] = []
-        ratings: list[tuple] = []
         for fide_id, row in by_id.items():
             player_id = pk_by_id[fide_id]
             if player_id in merged:
@@ -436,9 +429,8 @@ def _import(
                     player_id = merged[player_id]
                 redirected.append((player_id, row))
                 continue
-            _add_lines(player_id, row, types, list_ids, newer, counts, entries, ratings)
+            _add_lines(player_id, row, types, list_ids, counts, entries)
         list_entries.write(entries)
-        current_ratings.write(ratings)
         outcome.rows += len(batch)
         if progress is not None and outcome.rows >= next_progress:
             progress(outcome.rows)
@@ -449,13 +441,12 @@ def _import(
                 rating_list__in=lists.values(), player_id__in=[pk for pk, _ in redirected]
             ).values_list("rating_list__rating_type", "player_id")
         )
-        entries, ratings = [], []
+        entries = []
         for player_id, row in redirected:
             kept_types = tuple(t for t in types if (t, player_id) not in on_list)
             on_list |= {(t, player_id) for t in kept_types}
-            _add_lines(player_id, row, kept_types, list_ids, newer, counts, entries, ratings)
+            _add_lines(player_id, row, kept_types, list_ids, counts, entries)
         list_entries.write(entries)
-        current_ratings.write(ratings)
     # positions (list pages) and ranks (profiles), as a published list stores them
     list_order_store(list_ids.values())
     for rating_type, rating_list in lists.items():
@@ -476,7 +467,7 @@ def _import(
         # exist and scans the whole table for the TRF import's duplicate search.
         quote = connection.ops.quote_name
         with connection.cursor() as cursor:
-            for model in (Player, RatingListEntry, PlayerRating):
+            for model in (Player, RatingListEntry):
                 cursor.execute(f"ANALYZE {quote(model._meta.db_table)}")
     if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
         progress(outcome.rows)
@@ -487,13 +478,10 @@ def _add_lines(
     row: FideListRow,
     types: tuple[str, ...],
     list_ids: dict[str, int],
-    newer: set[str],
     counts: dict[str, dict[str, int]],
     entries: list[tuple],
-    ratings: list[tuple],
 ) -> None:
-    """The list entries (values of _ENTRY_FIELDS) and current ratings (_RATING_FIELDS) of one row, for each
-    type it has a rating in."""
+    """The list entries (values of _ENTRY_FIELDS) of one row, for each type it has a rating in."""
     title = row.title if row.title in _TITLES else ""
     women_title = row.women_title if row.women_title in _WOMEN_TITLES else ""
     other_titles = ",".join(row.other_titles).translate(CONTROL_CHARACTERS)[:40]
@@ -515,8 +503,3 @@ def _add_lines(
         ))
         counts[rating_type]["entries"] += 1
         counts[rating_type]["games"] += games
-        if rating_type not in newer:
-            ratings.append((
-                player_id, rating_type, value, k_factor, games, inactive, rated_games_total,
-                list_ids[rating_type], None,
-            ))

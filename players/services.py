@@ -1,17 +1,18 @@
 """Duplicate-player merge and its reversal (rating officers).
 
 ``player_merge(kept, merged, ...)`` moves everything that belongs to ``merged`` onto ``kept`` — event
-participations (and so every game, since games point at participants), rating changes, rating list entries,
-current ratings, and records previously merged into ``merged`` — marks ``merged.merged_into = kept`` and keeps
-the primary keys of every moved row in ``PlayerMerge.moved`` so ``player_merge_reverse`` can put them back.
+participations (and so every game, since games point at participants), rating changes, rating list entries
+(current ratings, the PlayerRating view, follow the entries), and records previously merged into ``merged``
+— marks ``merged.merged_into = kept`` and keeps the primary keys of every moved row in ``PlayerMerge.moved``
+so ``player_merge_reverse`` can put them back.
 
 Clash rules:
 
 - both players took part in the same event → refused: one person cannot be two participants of one event;
   the event must be corrected first (the message names the events).
-- both players have a line on the same rating list (or a current rating of the same type) → the kept player's
-  line is the one that counts and stays; the merged player's line stays on the merged record (published lists
-  are immutable, and a list cannot show one player twice). These rows are listed in
+- both players have a line on the same rating list → the kept player's line is the one that counts and stays;
+  the merged player's line stays on the merged record (published lists are immutable, and a list cannot show
+  one player twice). These rows are listed in
   ``moved["left_on_merged"]``; the rating officer checks the kept rating before the next list.
 - a relation to Player this module does not know (added later) that has rows for ``merged`` → refused, so a
   merge never silently leaves data behind.
@@ -33,14 +34,15 @@ _MOVED_BY_PLAYER = {
     "participants": Participant,
     "rating_changes": RatingChange,
     "list_entries": RatingListEntry,
-    "player_ratings": PlayerRating,
 }
+# (Merges recorded before current ratings became a view also list "player_ratings": rows of that view now,
+# which follow the entries; reversing such a merge moves the entries back and ignores them.)
 # Reverse relations of Player this module handles (anything else with rows blocks the merge).
 _HANDLED_RELATIONS = {
     (Participant, "player"),
     (RatingChange, "player"),
     (RatingListEntry, "player"),
-    (PlayerRating, "player"),
+    (PlayerRating, "player"),  # a view over the entries: moves with them
     (Player, "merged_into"),
     (PlayerMerge, "kept"),
     (PlayerMerge, "merged"),
@@ -75,17 +77,10 @@ def player_merge(kept: Player, merged: Player, *, user, reason: str) -> PlayerMe
                 "rating_list_id", flat=True
             )
         )
-        clashing_types = set(PlayerRating.objects.filter(player=kept).values_list("rating_type", flat=True))
         entries = RatingListEntry.objects.filter(pk__in=ids["list_entries"])
         left_entries = list(entries.filter(rating_list_id__in=clashing_lists).values_list("pk", flat=True))
-        ratings = PlayerRating.objects.filter(pk__in=ids["player_ratings"])
-        left_ratings = list(ratings.filter(rating_type__in=clashing_types).values_list("pk", flat=True))
         ids["list_entries"] = sorted(set(ids["list_entries"]) - set(left_entries))
-        ids["player_ratings"] = sorted(set(ids["player_ratings"]) - set(left_ratings))
-        moved["left_on_merged"] = {
-            "list_entries": sorted(left_entries),
-            "player_ratings": sorted(left_ratings),
-        }
+        moved["left_on_merged"] = {"list_entries": sorted(left_entries)}
 
         try:
             for key, model in _MOVED_BY_PLAYER.items():

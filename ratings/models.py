@@ -178,7 +178,7 @@ class RatingList(models.Model):
         return self.status == RatingListStatus.PUBLISHED and self.superseded_by_id is None
 
 
-# DERIVED_ROWS: entries, rating changes and PlayerRating are written only by the publication service, from
+# DERIVED_ROWS: entries and rating changes are written only by the publication service, from
 # players, events and lists it reads in the same transaction, a million rows at a time. Their foreign keys
 # have no database constraint: PostgreSQL checks one row at a time (a SELECT ... FOR KEY SHARE per row and
 # key, 5 to 10 µs each), which cost more than writing the rows themselves. The ORM still applies on_delete
@@ -314,18 +314,19 @@ class RatingChange(models.Model):
 
 
 class PlayerRating(models.Model):
-    """The current published rating of a player per rating type (a denormalised copy of the newest
-    current list entry, kept in step by publication so profiles and searches read one row)."""
+    """The current published rating of a player per rating type: their entry on the newest current list of
+    the type (published, not superseded; ratings.selectors.rating_list_newest).
 
-    # (player, rating_type) below serves lookups by player; nothing looks rows up by list (the table is
-    # rewritten for the whole type at each publication, so every index costs millions of insertions).
-    # No database constraints (DERIVED_ROWS).
+    A database VIEW over the entries (created by migration 0009; newest = no current list of the type has a
+    later date), not a table: a publication writes the list and every current rating follows it at once, with
+    nothing to copy (the copied table cost two million row updates per list) and no second copy of the truth
+    to drift — a merge that moves entries, a FIDE import of an older list, a republication: each is right by
+    construction. Read-only (unmanaged); its primary key is the entry's. Lookups by player use the entries'
+    (player, rating_list) index.
+    """
+
     player = models.ForeignKey(
-        "players.Player",
-        on_delete=models.CASCADE,
-        related_name="ratings",
-        db_index=False,
-        db_constraint=False,
+        "players.Player", on_delete=models.DO_NOTHING, related_name="ratings", db_constraint=False
     )
     rating_type = models.CharField(max_length=8, choices=RatingType.choices)
     rating = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -333,17 +334,15 @@ class PlayerRating(models.Model):
     games = models.PositiveSmallIntegerField(default=0)
     inactive = models.BooleanField(default=False)
     rated_games_total = models.PositiveIntegerField(default=0)
-    rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
-    )
+    rating_list = models.ForeignKey(RatingList, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
     last_game_date = models.DateField(null=True, blank=True)
     rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
     federation_rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["player", "rating_type"], name="player_rating_once_per_type"),
-        ]
+        managed = False
+        db_table = "ratings_playerrating"
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.rating_type}: {self.rating}"
+

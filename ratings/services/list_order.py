@@ -15,14 +15,13 @@ from collections.abc import Iterable
 
 from django.db import connection
 
-from ratings.models import PlayerRating, RatingListEntry
+from ratings.models import RatingListEntry
 
 
 def list_order_store(rating_list_ids: Iterable[int]) -> None:
-    """Store position, rank and federation rank on every entry of the lists, and copy the ranks onto the
-    current ratings (PlayerRating) that point to those lists. Call inside the writing transaction."""
-    quote = connection.ops.quote_name
-    entries, current = quote(RatingListEntry._meta.db_table), quote(PlayerRating._meta.db_table)
+    """Store position, rank and federation rank on every entry of the lists (current ratings, the PlayerRating
+    view, read them from there). Call inside the writing transaction."""
+    entries = connection.ops.quote_name(RatingListEntry._meta.db_table)
     with connection.cursor() as cursor:
         for rating_list_id in rating_list_ids:
             cursor.execute(
@@ -40,15 +39,6 @@ def list_order_store(rating_list_ids: Iterable[int]) -> None:
                     FROM {entries} WHERE rating_list_id = %s AND rating IS NOT NULL
                 ) AS ordered
                 WHERE {entries}.id = ordered.id
-                """,
-                [rating_list_id],
-            )
-            cursor.execute(
-                f"""
-                UPDATE {current} SET rank = {entries}.rank, federation_rank = {entries}.federation_rank
-                FROM {entries}
-                WHERE {current}.rating_list_id = %s AND {entries}.rating_list_id = {current}.rating_list_id
-                    AND {entries}.player_id = {current}.player_id
                 """,
                 [rating_list_id],
             )

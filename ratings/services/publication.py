@@ -12,9 +12,9 @@ Three steps, each in one place:
    whatever the size) and runs the engine once (``rate_period``), giving a :class:`ComputedList`: one entry
    for every player with rating state (players without games are copied forward with their inactivity
    updated), one rating change per player and event with per-game detail, and a digest of the inputs.
-2. :func:`rating_list_write` is THE write step: the list row, entries, rating changes, events (status rated,
-   rated_on) and PlayerRating, with bulk_create in batches. (The scale work swaps its insides for COPY on
-   PostgreSQL; callers stay as they are.)
+2. :func:`rating_list_write` is THE write step: the list row, entries, rating changes (COPY on PostgreSQL,
+   bulk_create elsewhere) and events (status rated, rated_on). Current ratings (PlayerRating) are a view over
+   the newest current list's entries: they follow the list as soon as it is published, with nothing to write.
 3. The public services wrap 1 and 2 in ONE transaction under a per-rating-type lock, so a publication is
    single-flight and never half-done: PostgreSQL takes ``pg_advisory_xact_lock`` (released with the
    transaction, also when the process dies); SQLite's IMMEDIATE transactions (settings) serialise writers.
@@ -53,7 +53,6 @@ from ratings.engine.inactivity import inactive_flags
 from ratings.engine.initial import pool_window_start
 from ratings.engine.k_factor import next_k_factor
 from ratings.models import (
-    PlayerRating,
     RatingChange,
     RatingList,
     RatingListEntry,
@@ -329,7 +328,8 @@ def rating_list_publish(
 def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, user=None) -> RatingList:
     """Compute the list of ``list_date`` as a draft (replacing an earlier draft) for officials to browse.
 
-    Nothing else changes: events stay submitted and PlayerRating untouched. Allowed before the list date.
+    Nothing else changes: events stay submitted and current ratings (PlayerRating) untouched. Allowed before
+    the list date.
     """
     check_rating_type(rating_type)
     policy = rating_policy_for(rating_type)
@@ -371,8 +371,9 @@ def rating_list_republish_from(
 
     Each gets a new version computed with the rules frozen in the old one and the same events (now with
     their corrected games); the old versions are marked superseded and stay readable. Corrected events
-    become rated again, PlayerRating follows the newest list. Refused when no corrected event is waiting,
-    or when one was rated on an earlier list (republish from that one, or its correction would be lost).
+    become rated again, current ratings (PlayerRating) follow the newest list. Refused when no corrected event
+    is waiting, or when one was rated on an earlier list (republish from that one, or its correction would be
+    lost).
     """
     check_rating_type(rating_type)
     reason = (reason or "").strip()
@@ -402,7 +403,7 @@ def rating_list_republish_from(
             )
         previous = rating_list_previous(rating_type, list_date)
         new_lists: list[RatingList] = []
-        for position, old in enumerate(old_lists):
+        for old in old_lists:
             plan = ListPlan(
                 rating_type=rating_type,
                 list_date=old.list_date,
@@ -423,7 +424,6 @@ def rating_list_republish_from(
                 status=RatingListStatus.PUBLISHED,
                 user=user,
                 supersede=old,
-                update_player_ratings=position == len(old_lists) - 1,
             )
             new_lists.append(previous)
             log.info("republished %s superseding %s: %s", previous, old, computed.summary)
@@ -965,7 +965,6 @@ def _nullable_ints(values: np.ndarray) -> list:
 NULLABLE_INTEGER_COLUMNS = {
     RatingListEntry: {"rating", "k_factor", "change", "position", "rank", "federation_rank"},
     RatingChange: {"rating_before"},
-    PlayerRating: {"rating", "k_factor", "rank", "federation_rank"},
 }
 
 
@@ -1158,12 +1157,12 @@ def rating_list_write(
     user=None,
     promote: RatingList | None = None,
     supersede: RatingList | None = None,
-    update_player_ratings: bool = True,
 ) -> RatingList:
     """Write a computed list; must run inside the caller's transaction (all or nothing).
 
     The list row is created as a draft, filled (entries, rating changes), then, for a publication, the list it
-    supersedes is marked, the row becomes published, its events become rated and PlayerRating follows it.
+    supersedes is marked, the row becomes published (so current ratings, the PlayerRating view, follow it) and
+    its events become rated.
     ``promote`` publishes an existing draft whose digest equals ``computed.digest`` without rewriting it.
     """
     assert connection.in_atomic_block, "rating_list_write must run inside the publication transaction"
@@ -1210,9 +1209,6 @@ def rating_list_write(
         rating_list.save(update_fields=["status", "version", "published_at", "published_by"])
         _write_events(rating_list, computed)
         phases.done("write events")
-        if update_player_ratings:
-            _write_player_ratings(rating_list)
-            phases.done("write player ratings")
         # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
         audit_record(
             user,
@@ -1281,56 +1277,6 @@ def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
             update=True,
             default_user=rating_list.published_by,
             default_change_reason=f"rated on {rating_list}",
-        )
-
-
-PLAYER_RATING_COLUMNS = (
-    "rating",
-    "k_factor",
-    "games",
-    "inactive",
-    "rated_games_total",
-    "last_game_date",
-    "rank",
-    "federation_rank",
-    "rating_list_id",
-)
-
-
-def _write_player_ratings(rating_list: RatingList) -> None:
-    """PlayerRating follows the newest current list: after this, one row per entry of the list, equal to it.
-
-    The database copies the entries itself (nothing travels to Python and back): existing rows are updated
-    in place, which PostgreSQL does without touching an index (a HOT update: no indexed column changes and
-    the table leaves room on each page, fillfactor in migration 0006); rows are added for the players new
-    to the list (when fewer rows were updated than the list has entries) and removed for players no longer
-    on it.
-    """
-    quote = connection.ops.quote_name
-    table, entries = quote(PlayerRating._meta.db_table), quote(RatingListEntry._meta.db_table)
-    columns = [quote(PlayerRating._meta.get_field(name).column) for name in PLAYER_RATING_COLUMNS]
-    player, list_id, rating_type = quote("player_id"), quote("rating_list_id"), quote("rating_type")
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # The planner's statistics do not know the list just written (a million rows it would estimate
-            # at one, joining them row by row): sample it first (ANALYZE counts this transaction's rows).
-            cursor.execute(f"ANALYZE {entries} ({list_id}, {player})")
-        cursor.execute(
-            f"UPDATE {table} SET {', '.join(f'{c} = e.{c}' for c in columns)} FROM {entries} AS e "
-            f"WHERE e.{list_id} = %s AND e.{player} = {table}.{player} AND {table}.{rating_type} = %s",
-            [rating_list.pk, rating_list.rating_type],
-        )
-        if cursor.rowcount < rating_list.entry_count:
-            cursor.execute(
-                f"INSERT INTO {table} ({player}, {rating_type}, {', '.join(columns)}) "
-                f"SELECT e.{player}, %s, {', '.join(f'e.{c}' for c in columns)} FROM {entries} AS e "
-                f"WHERE e.{list_id} = %s AND NOT EXISTS (SELECT 1 FROM {table} AS r "
-                f"WHERE r.{player} = e.{player} AND r.{rating_type} = %s)",
-                [rating_list.rating_type, rating_list.pk, rating_list.rating_type],
-            )
-        cursor.execute(
-            f"DELETE FROM {table} WHERE {rating_type} = %s AND {list_id} <> %s",
-            [rating_list.rating_type, rating_list.pk],
         )
 
 

@@ -24,8 +24,9 @@ from ratings.bulk_copy import copy_rows, reserve_ids
 from ratings.engine import get_preset, next_k_factor
 from ratings.engine.inactivity import inactive_flags
 from ratings.engine.months import add_months
-from ratings.models import PlayerRating, RatingList, RatingListEntry, RatingListStatus
+from ratings.models import RatingList, RatingListEntry, RatingListStatus
 from ratings.services.errors import RatingListRefused
+from ratings.services.list_order import list_order_store
 from ratings.services.schedule import check_rating_type, rating_policy_for
 from ratings.simulation import RESULT_CODES, SimulatedMonth, SimulatedPlayers, simulate_federation
 
@@ -232,30 +233,7 @@ def _write_starting_list(
             strict=True,
         ),
     )
-    copy_rows(
-        PlayerRating,
-        (
-            "player_id",
-            "rating_type",
-            "rating",
-            "k_factor",
-            "inactive",
-            "rated_games_total",
-            "rating_list_id",
-            "last_game_date",
-        ),
-        zip(
-            pks,
-            [rating_type] * rated.size,
-            ratings.tolist(),
-            k.astype(np.int64).tolist(),
-            inactive.tolist(),
-            games_total.tolist(),
-            [rating_list.pk] * rated.size,
-            last_games,
-            strict=True,
-        ),
-    )
+    list_order_store([rating_list.pk])  # positions (list pages) and ranks (profiles), as every list has
     return rating_list
 
 

@@ -30,7 +30,8 @@ def make_list(list_date: datetime.date, rating_type: str = "standard") -> Rating
 
 @pytest.fixture
 def pair():
-    """Kept (the real record) and a duplicate with an event, a rating change, list lines and a rating."""
+    """Kept (the real record) and a duplicate with an event, a rating change, list lines and current ratings
+    (its lines on the newest lists: standard and rapid of March)."""
     kept = make_player(surname="Garcia", given_names="Ana", birth_year=1990, id_number=2200001)
     duplicate = make_player(
         surname="Garcia", given_names="Ana M.", birth_year=1990, id_number=9900001, needs_review=True
@@ -46,9 +47,8 @@ def pair():
     RatingChange.objects.create(
         rating_list=march, player=duplicate, event=event, games=1, score=1, expected_score=0.5, change=20
     )
-    PlayerRating.objects.create(player=duplicate, rating_type="standard", rating=1520, rating_list=march)
-    PlayerRating.objects.create(player=duplicate, rating_type="rapid", rating=1450, rating_list=march)
-    PlayerRating.objects.create(player=kept, rating_type="standard", rating=1800, rating_list=january)
+    rapid = make_list(datetime.date(2026, 3, 1), rating_type="rapid")
+    RatingListEntry.objects.create(rating_list=rapid, player=duplicate, rating=1450)  # only the duplicate
     return kept, duplicate, event, game
 
 
@@ -60,12 +60,20 @@ def test_merge_moves_participations_games_changes_entries_and_ratings_to_the_kep
     assert Game.objects.get(pk=game.pk).white.player == kept  # games follow their participant
     assert RatingChange.objects.get().player == kept
     assert set(
-        RatingListEntry.objects.filter(player=kept).values_list("rating_list__list_date", "rating")
-    ) == {(datetime.date(2026, 1, 1), 1800), (datetime.date(2026, 3, 1), 1520)}
+        RatingListEntry.objects.filter(player=kept).values_list(
+            "rating_list__rating_type", "rating_list__list_date", "rating"
+        )
+    ) == {
+        ("standard", datetime.date(2026, 1, 1), 1800),
+        ("standard", datetime.date(2026, 3, 1), 1520),
+        ("rapid", datetime.date(2026, 3, 1), 1450),
+    }
+    # current ratings are the lines on the newest lists, which moved: they follow
     assert dict(PlayerRating.objects.filter(player=kept).values_list("rating_type", "rating")) == {
-        "standard": 1800,
+        "standard": 1520,
         "rapid": 1450,
     }
+    assert not PlayerRating.objects.filter(player=duplicate).exists()
     duplicate.refresh_from_db()
     assert duplicate.merged_into == kept and not duplicate.needs_review
     assert merge.moved["participants"] == list(
@@ -81,11 +89,9 @@ def test_where_both_have_a_line_on_the_same_list_the_kept_line_counts_and_the_ot
         rating_list__list_date=datetime.date(2026, 1, 1), player=duplicate
     )
     assert january_line.rating == 1500  # the published line is not rewritten
-    standard = PlayerRating.objects.get(player=duplicate, rating_type="standard")
-    assert merge.moved["left_on_merged"] == {
-        "list_entries": [january_line.pk],
-        "player_ratings": [standard.pk],
-    }
+    assert merge.moved["left_on_merged"] == {"list_entries": [january_line.pk]}
+    assert RatingListEntry.objects.filter(player=kept, rating_list__list_date=datetime.date(2026, 1, 1)).get(
+    ).rating == 1800
 
 
 def test_merge_is_refused_when_both_players_took_part_in_the_same_event(pair):
@@ -185,6 +191,23 @@ def test_a_merge_is_reversed_only_once(pair):
     player_merge_reverse(merge, user=officer, reason="mistake")
     with pytest.raises(ValidationError, match="was already reversed"):
         player_merge_reverse(merge, user=officer, reason="again")
+
+
+def test_a_merge_recorded_when_current_ratings_were_a_table_is_reversed_by_its_entries(pair):
+    # Before migration ratings 0009 a merge also moved PlayerRating rows and recorded their ids; they are rows
+    # of a view over the entries now, which go back with the entries.
+    kept, duplicate, *_ = pair
+    officer = make_officer()
+    merge = player_merge(kept, duplicate, user=officer, reason="duplicate")
+    merge.moved["player_ratings"] = [987_654]
+    merge.moved["left_on_merged"]["player_ratings"] = []
+    merge.save(update_fields=["moved"])
+    player_merge_reverse(merge, user=officer, reason="they are twins")
+    assert dict(PlayerRating.objects.filter(player=duplicate).values_list("rating_type", "rating")) == {
+        "standard": 1520,
+        "rapid": 1450,
+    }
+    assert not PlayerRating.objects.filter(player=kept).exists()  # its January line is not on the newest list
 
 
 def test_reverse_is_refused_when_the_kept_player_was_merged_again_since(pair):

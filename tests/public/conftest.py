@@ -8,7 +8,7 @@ import pytest
 
 from events.models import Event, EventStatus, Game, Participant, Result
 from players.models import Player
-from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry, RatingListStatus
+from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
 from ratings.services.list_order import list_order_store
 from tests.factories import make_federation
 
@@ -121,21 +121,6 @@ def build_federation(
             result.lists[rating_type].append(rating_list)
             previous = rating_list
         latest = result.lists[rating_type][-1]
-        PlayerRating.objects.bulk_create(
-            [
-                PlayerRating(
-                    player=player,
-                    rating_type=rating_type,
-                    rating=result.ratings[(player.pk, rating_type, latest.list_date)],
-                    k_factor=10 if i < 5 else 20,
-                    games=4 if i < event_players else 0,
-                    inactive=i == 3,
-                    rated_games_total=60,
-                    rating_list=latest,
-                )
-                for i, player in enumerate(created)
-            ]
-        )
         # written row by row like a FIDE import: positions and ranks as such a list gets them
         list_order_store(rating_list.pk for rating_list in result.lists[rating_type])
     # A rated round robin among the first players, rated on the latest standard list.

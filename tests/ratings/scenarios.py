@@ -13,7 +13,6 @@ from django.utils import timezone
 from events.models import Event, EventStatus, Game, Participant, RatingType, Result
 from ratings.engine import get_preset, next_k_factor
 from ratings.models import (
-    PlayerRating,
     RatingChange,
     RatingList,
     RatingListEntry,
@@ -89,17 +88,6 @@ def starting_list(
             )
         )
     RatingListEntry.objects.bulk_create(entries)
-    PlayerRating.objects.bulk_create(
-        PlayerRating(
-            player=e.player,
-            rating_type=rating_type,
-            rating=e.rating,
-            k_factor=e.k_factor,
-            rating_list=rating_list,
-            rated_games_total=e.rated_games_total,
-        )
-        for e in entries
-    )
     return rating_list
 
 

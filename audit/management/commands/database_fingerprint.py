@@ -8,7 +8,6 @@ PROJECT_APPS = ("players", "events", "ratings", "audit", "outbox", "auth", "djan
 # Sums over these columns catch a restore that has the right number of rows but not the right values.
 SUMMED = {
     "ratings.RatingListEntry": ("rating", "games", "player_id"),
-    "ratings.PlayerRating": ("rating",),
     "ratings.RatingChange": ("games",),
     "events.Game": ("white_id", "round"),
 }
