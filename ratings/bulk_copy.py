@@ -83,7 +83,6 @@ _PG_TYPES = {
     "FloatField": "float8",
     "ForeignKey": None,  # the target's type
     "IntegerField": "int4",
-    "JSONField": "jsonb",
     "PositiveIntegerField": "int4",
     "PositiveSmallIntegerField": "int2",
     "SmallIntegerField": "int2",
@@ -103,10 +102,12 @@ def _field(model: type[models.Model], name: str) -> models.Field:
     raise ValueError(f"{model.__name__} has no column {name!r}")
 
 
-def _pg_type(field: models.Field) -> str:
+def _pg_type(field: models.Field, connection) -> str:
     internal = field.get_internal_type()
     if internal == "ForeignKey":
-        return _pg_type(field.target_field)
+        return _pg_type(field.target_field, connection)
+    if internal == "JSONField":
+        return field.db_type(connection)  # jsonb, or json (ratings.fields.GameLinesField)
     try:
         pg_type = _PG_TYPES[internal]
     except KeyError:
@@ -223,12 +224,12 @@ def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Seq
     columns = columns + extra
     table = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
-    types = [_pg_type(field) for field in columns]
+    types = [_pg_type(field, connection) for field in columns]
     count = 0
     # Raw psycopg COPY bypasses Django's cursor wrapper: wrap its errors so a lost connection is
     # django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY).
     with connection.wrap_database_errors, connection.cursor() as cursor:
-        if "jsonb" in types:
+        if "jsonb" in types or "json" in types:
             from psycopg.types.json import set_json_dumps
 
             set_json_dumps(_dumps_json, context=cursor.cursor)

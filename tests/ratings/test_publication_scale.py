@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import pytest
+from django.db import connection
 
 from ratings.fields import expand_lines
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
@@ -163,3 +164,7 @@ def test_game_lines_read_back_as_the_list_of_dicts_written_in_either_storage_for
     ]
     RatingChange.objects.filter(player=group[0]).update(details=[])
     assert RatingChange.objects.get(player=group[0]).details == []
+    if connection.vendor == "postgresql":  # stored as the text written, not decomposed (GameLinesField.db_type)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT DISTINCT pg_typeof(details)::text FROM ratings_ratingchange")
+            assert cursor.fetchall() == [("json",)]
