@@ -32,10 +32,8 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import repeat
 
 import numpy as np
 from django.conf import settings
@@ -48,7 +46,8 @@ from audit.models import AuditAction
 from audit.services import audit_record
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant
 from players.models import Player
-from ratings.bulk_copy import JsonText, copy_rows, read_columns
+from ratings.bulk_copy import JsonText, read_columns
+from ratings.copy_columns import copy_columns
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
 from ratings.engine.inactivity import inactive_flags
 from ratings.engine.initial import pool_window_start
@@ -75,7 +74,6 @@ from ratings.services.schedule import check_rating_type, rating_policy_for
 
 log = logging.getLogger(__name__)
 
-ENTRY_BATCH_SIZE = 50_000
 CHANGE_BATCH_SIZE = 20_000
 EVENT_BATCH_SIZE = 500
 ID_BATCH_SIZE = 10_000  # primary keys per "id IN (...)" read (SQLite allows 32,766 parameters a statement)
@@ -920,7 +918,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         "other_titles": text(meta["other_titles"]),
         "federation": federation,
         "sex": text(meta["sex"]),
-        "birth_year": birth_year,
+        "birth_year": np.where(birth_year == 0, np.nan, birth_year),  # 0: unknown, written empty
         "rated_games_total": state["rated_games_total"],
         "ever_2400": state["ever_2400"],
         "ever_2300": state["ever_2300"],
@@ -983,22 +981,6 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     )
 
 
-def _nullable_ints(values: np.ndarray) -> list:
-    """Whole numbers as Python ints, NaN as None (ratings, K and changes are integers on a list)."""
-    out = np.empty(values.shape, dtype=object)
-    known = ~np.isnan(values)
-    out[known] = np.rint(values[known]).astype(np.int64).tolist()
-    out[~known] = None
-    return out.tolist()
-
-
-# Float columns holding whole numbers (NaN = empty), written as integers.
-NULLABLE_INTEGER_COLUMNS = {
-    RatingListEntry: {"rating", "k_factor", "change", "position", "rank", "federation_rank"},
-    RatingChange: {"rating_before"},
-}
-
-
 def _list_order(
     player_id: np.ndarray, rating: np.ndarray, inactive: np.ndarray, federation: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1031,31 +1013,6 @@ def _list_order(
         run_end = np.searchsorted(keys, (code + 1) * span, side="left")
         federation_rank[ranked[member]] = run_end - np.searchsorted(keys, key, side="right") + 1
     return position, rank, federation_rank
-
-
-def _python_values(model, name: str, values: np.ndarray) -> list:
-    """One column slice as the Python values the ORM writes (NaN / NaT -> None, 0 birth year -> None)."""
-    if values.dtype.kind == "M":
-        return values.astype(object).tolist()
-    if name in NULLABLE_INTEGER_COLUMNS[model]:
-        return _nullable_ints(values)
-    if values.dtype.kind == "f":
-        return [_json_number(v) for v in values.tolist()]
-    if name == "birth_year":
-        return [year or None for year in values.tolist()]
-    return values.tolist()
-
-
-def _row_tuples(model, columns: dict[str, np.ndarray], total: int, *leading) -> Iterator[tuple]:
-    """(*leading, *values) per row, converted a batch at a time (memory bounded by the batch)."""
-    for start in range(0, total, ENTRY_BATCH_SIZE):
-        stop = min(start + ENTRY_BATCH_SIZE, total)
-        values = [_python_values(model, name, values[start:stop]) for name, values in columns.items()]
-        yield from zip(*(repeat(value) for value in leading), *values)  # noqa: B905 (repeat is endless)
-
-
-def _json_number(value: float):
-    return None if value != value else value  # NaN -> null (JSON has no NaN)
 
 
 def _rating_changes(
@@ -1254,13 +1211,10 @@ def rating_list_write(
 
 
 def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
-    """Every entry: COPY on PostgreSQL, bulk_create elsewhere (ratings.bulk_copy)."""
-    names = list(computed.entries)
-    copy_rows(
-        RatingListEntry,
-        ["rating_list_id", *names],
-        _row_tuples(RatingListEntry, computed.entries, computed.summary["entries"], rating_list.pk),
-    )
+    """Every entry, from the computed columns (ratings.copy_columns: binary COPY encoded by NumPy on
+    PostgreSQL, executemany elsewhere)."""
+    total = computed.summary["entries"]
+    copy_columns(RatingListEntry, {"rating_list_id": np.full(total, rating_list.pk), **computed.entries})
 
 
 def _details_in_background(computed: ComputedList) -> Future:
@@ -1281,16 +1235,11 @@ def _details_in_background(computed: ComputedList) -> Future:
 
 def _write_changes(rating_list: RatingList, computed: ComputedList, details: list[JsonText]) -> None:
     """Every rating change with its per-game details (JSON written column-wise, ChangeDetails.json_texts)."""
-    columns = computed.changes
     total = computed.summary["changes"]
-
-    def rows():
-        for start in range(0, total, CHANGE_BATCH_SIZE):
-            stop = min(start + CHANGE_BATCH_SIZE, total)
-            values = [_python_values(RatingChange, name, columns[name][start:stop]) for name in columns]
-            yield from zip(repeat(rating_list.pk), details[start:stop], *values)
-
-    copy_rows(RatingChange, ["rating_list_id", "details", *columns], rows())
+    copy_columns(
+        RatingChange,
+        {"rating_list_id": np.full(total, rating_list.pk), "details": details, **computed.changes},
+    )
 
 
 def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
