@@ -13,31 +13,12 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html, format_html_join
 
-from federation.security import is_official
+from federation.admin import OfficialsReadOnly
 
 from .models import AuditEvent, FailedLogin, HistoryRecord
 from .selectors import HISTORY_TYPES, NO_USER, TRACKED, HistoryFilter, history_entries, history_rows
 
 HISTORY_PAGE_SIZE = 50
-
-
-class OfficialsReadOnly:
-    """Visible to officials (superusers, "Rating officers"); nobody adds, edits or deletes here."""
-
-    def has_module_permission(self, request):
-        return is_official(request.user)
-
-    def has_view_permission(self, request, obj=None):
-        return is_official(request.user)
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 def _json_value(value) -> str:

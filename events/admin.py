@@ -44,6 +44,7 @@ from events.roles import (
 )
 from events.selectors import event_standings
 from events.services import event_correct, event_games_update, event_return_to_draft, event_submit
+from federation.admin import ReadOnly
 from players.models import Player
 
 MAX_EXTRA_GAME_ROWS = 200
@@ -581,7 +582,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(EventCorrection)
-class EventCorrectionAdmin(admin.ModelAdmin):
+class EventCorrectionAdmin(ReadOnly, admin.ModelAdmin):
     """The record of corrections; written only by the "correct results" view, never edited."""
 
     list_display = ["event", "user", "created_at", "status_before", "game_count", "reason"]
@@ -596,15 +597,6 @@ class EventCorrectionAdmin(admin.ModelAdmin):
         if user_sees_all_events(request.user):
             return corrections
         return corrections.filter(event__in=events_visible_to(request.user).values("pk"))
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def has_view_permission(self, request, obj=None):
         return super().has_view_permission(request, obj) and (

@@ -1,7 +1,7 @@
 """Officials see what is waiting for the broker, and can send it now."""
 from django.contrib import admin, messages
 
-from federation.security import is_official
+from federation.admin import OfficialsReadOnly
 
 from .models import PendingTask
 from .services import pending_tasks_send
@@ -23,7 +23,7 @@ class SentFilter(admin.SimpleListFilter):
 
 
 @admin.register(PendingTask)
-class PendingTaskAdmin(admin.ModelAdmin):
+class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
     list_display = ["name", "args", "created_at", "state", "attempts", "last_attempt_at", "last_error"]
     list_filter = [SentFilter, "name"]
     search_fields = ["name", "task_id"]
@@ -35,21 +35,6 @@ class PendingTaskAdmin(admin.ModelAdmin):
     @admin.display(description="state", ordering="sent_at")
     def state(self, obj):
         return f"sent {obj.sent_at:%Y-%m-%d %H:%M:%S}" if obj.sent_at else "PENDING"
-
-    def has_module_permission(self, request):
-        return is_official(request.user)
-
-    def has_view_permission(self, request, obj=None):
-        return is_official(request.user)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.action(description="Send the selected pending tasks now")
     def send_now(self, request, queryset):

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from federation.admin import ReadOnly
 from ratings import services, tasks
 from ratings.models import (
     PlayerRating,
@@ -176,17 +177,8 @@ def _correction_reason(event) -> str:
     return f"{event.name} ({latest.reason})" if latest is not None else event.name
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
     show_full_result_count = False
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(RatingListEntry)
