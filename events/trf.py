@@ -383,8 +383,22 @@ class TrfGame:
         return self.black is None
 
 
+class ProblemsBySeverity:
+    """``errors`` and ``warnings`` of an object's ``problems`` (a parse result, an import outcome)."""
+
+    problems: list[TrfProblem]
+
+    @property
+    def errors(self) -> list[TrfProblem]:
+        return [p for p in self.problems if p.severity == ERROR]
+
+    @property
+    def warnings(self) -> list[TrfProblem]:
+        return [p for p in self.problems if p.severity == WARNING]
+
+
 @dataclass
-class TrfParseResult:
+class TrfParseResult(ProblemsBySeverity):
     tournament: TrfTournament
     problems: list[TrfProblem] = field(default_factory=list)
     source_name: str = ""
@@ -395,14 +409,6 @@ class TrfParseResult:
     @property
     def players(self) -> list[TrfPlayer]:
         return self.tournament.players
-
-    @property
-    def errors(self) -> list[TrfProblem]:
-        return [p for p in self.problems if p.severity == ERROR]
-
-    @property
-    def warnings(self) -> list[TrfProblem]:
-        return [p for p in self.problems if p.severity == WARNING]
 
     @property
     def ok(self) -> bool:

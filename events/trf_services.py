@@ -51,6 +51,7 @@ from events.trf import (
     ERROR,
     PENDING,
     WARNING,
+    ProblemsBySeverity,
     TrfParseResult,
     TrfPlayer,
     TrfProblem,
@@ -126,7 +127,7 @@ class DuplicateSuggestion:
 
 
 @dataclass
-class TrfImportOutcome:
+class TrfImportOutcome(ProblemsBySeverity):
     event: Event | None
     problems: list[TrfProblem] = field(default_factory=list)
     created_players: list[Player] = field(default_factory=list)
@@ -135,14 +136,6 @@ class TrfImportOutcome:
     version: str = ""  # TRF16 / TRF-2026 as read
     encoding: str = ""
     games: int = 0
-
-    @property
-    def errors(self) -> list[TrfProblem]:
-        return [p for p in self.problems if p.severity == ERROR]
-
-    @property
-    def warnings(self) -> list[TrfProblem]:
-        return [p for p in self.problems if p.severity == WARNING]
 
     @property
     def ok(self) -> bool:

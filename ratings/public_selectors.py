@@ -46,8 +46,7 @@ TITLES = [t.value for t in Title]
 # keeps the other sorts' pages stable when values tie.
 POSITION_SORTS = {"-rating": "position", "rating": "-position"}
 ENTRY_SORTS: dict[str, tuple[str, ...]] = {
-    "-rating": ("position",),
-    "rating": ("-position",),
+    **{sort: (order,) for sort, order in POSITION_SORTS.items()},
     "name": ("player__search_name", "player_id"),
     "-name": ("-player__search_name", "-player_id"),
     "-change": ("-change", "player_id"),
