@@ -23,6 +23,7 @@ import datetime
 import json
 import struct
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 from itertools import islice
 
 import numpy as np
@@ -222,34 +223,46 @@ def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Seq
         for field, value in zip(extra, defaults, strict=True)
     )
     columns = columns + extra
-    table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
     types = [_pg_type(field, connection) for field in columns]
     count = 0
-    # Raw psycopg COPY bypasses Django's cursor wrapper: wrap its errors so a lost connection is
-    # django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY).
+    with copy_in(connection, model, columns, json_dumps="json" in types or "jsonb" in types) as copy:
+        copy.set_types(types)
+        write = copy.write_row
+        if defaults:
+            for row in rows:
+                write((*row, *defaults))
+                count += 1
+        else:
+            for row in rows:
+                write(row)
+                count += 1
+    return count
+
+
+@contextmanager
+def copy_in(connection, model: type[models.Model], columns: list[models.Field], *, json_dumps: bool = False):
+    """``COPY <model's table> (<columns>) FROM STDIN (FORMAT BINARY)`` on the caller's connection and
+    transaction; yields psycopg's Copy (rows by ``write_row``, or ready-made binary data by ``write``).
+
+    Raw psycopg COPY bypasses Django's cursor wrapper: its errors are wrapped so a lost connection is
+    django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY). A worker thread
+    sends while the caller formats: the server parses and indexes without waiting for the next batch to be
+    converted (and formatting never waits for the network). ``json_dumps``: JSON values that are already
+    text (JsonText) are sent as they are."""
+    from psycopg.copy import QueuedLibpqWriter
+
+    quote = connection.ops.quote_name
+    statement = (
+        f"COPY {quote(model._meta.db_table)} ({', '.join(quote(field.column) for field in columns)}) "
+        "FROM STDIN (FORMAT BINARY)"
+    )
     with connection.wrap_database_errors, connection.cursor() as cursor:
-        if "jsonb" in types or "json" in types:
+        if json_dumps:
             from psycopg.types.json import set_json_dumps
 
             set_json_dumps(_dumps_json, context=cursor.cursor)
-        # A worker thread sends while this one formats rows: the server parses and indexes without waiting
-        # for the next batch to be converted (and formatting never waits for the network).
-        from psycopg.copy import QueuedLibpqWriter
-
-        statement = f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)"
         with cursor.cursor.copy(statement, writer=QueuedLibpqWriter(cursor.cursor)) as copy:
-            copy.set_types(types)
-            write = copy.write_row
-            if defaults:
-                for row in rows:
-                    write((*row, *defaults))
-                    count += 1
-            else:
-                for row in rows:
-                    write(row)
-                    count += 1
-    return count
+            yield copy
 
 
 def read_columns(

@@ -22,7 +22,6 @@ the data.
 
 from __future__ import annotations
 
-import datetime
 import struct
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -31,6 +30,8 @@ import numpy as np
 from django.db import connections, models
 
 from ratings.bulk_copy import (
+    _COPY_SIGNATURE,
+    _PG_EPOCH_DAYS,
     BATCH_SIZE,
     JsonText,
     _copy_rows_executemany,
@@ -39,13 +40,13 @@ from ratings.bulk_copy import (
     _is_json,
     _json_text,
     _pg_type,
+    copy_in,
 )
 
 CHUNK_ROWS = 20_000  # rows per byte image (memory: rows x widest row, a few MB)
-_SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
+_SIGNATURE = _COPY_SIGNATURE + struct.pack(">ii", 0, 0)  # no flags, no header extension
 _TRAILER = struct.pack(">h", -1)
 _NULL = struct.pack(">i", -1)
-_PG_EPOCH_DAYS = (datetime.date(2000, 1, 1) - datetime.date(1970, 1, 1)).days
 # integer send formats and the values they hold
 _INTEGERS = {
     "int2": (">i2", -(2**15), 2**15 - 1),
@@ -92,23 +93,12 @@ def copy_columns(
     order = sorted(range(len(fields)), key=lambda i: types[i] in _DOCUMENTS)
     fields, types, values = [fields[i] for i in order], [types[i] for i in order], [values[i] for i in order]
     names = [f"{model.__name__}.{field.name}" for field in fields]
-    quote = connection.ops.quote_name
-    statement = (
-        f"COPY {quote(model._meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
-        "FROM STDIN (FORMAT BINARY)"
-    )
-    from psycopg.copy import QueuedLibpqWriter
-
-    # Raw psycopg COPY bypasses Django's cursor wrapper: wrap its errors so a lost connection is
-    # django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY). A worker thread
-    # sends a chunk while this one encodes the next.
-    with connection.wrap_database_errors, connection.cursor() as cursor:
-        with cursor.cursor.copy(statement, writer=QueuedLibpqWriter(cursor.cursor)) as copy:
-            copy.write(_SIGNATURE)
-            for start in range(0, count, CHUNK_ROWS):
-                stop = min(start + CHUNK_ROWS, count)
-                copy.write(encode_rows([column[start:stop] for column in values], types, names))
-            copy.write(_TRAILER)
+    with copy_in(connection, model, fields) as copy:  # a chunk is sent while the next is encoded
+        copy.write(_SIGNATURE)
+        for start in range(0, count, CHUNK_ROWS):
+            stop = min(start + CHUNK_ROWS, count)
+            copy.write(encode_rows([column[start:stop] for column in values], types, names))
+        copy.write(_TRAILER)
     return count
 
 
