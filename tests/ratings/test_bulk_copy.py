@@ -15,11 +15,11 @@ pytestmark = pytest.mark.django_db
 MAR = datetime.date(2026, 3, 1)
 
 
-def make_list() -> RatingList:
+def make_list(list_date: datetime.date = MAR) -> RatingList:
     return RatingList.objects.create(
         rating_type="standard",
-        list_date=MAR,
-        closing_date=MAR - datetime.timedelta(days=7),
+        list_date=list_date,
+        closing_date=list_date - datetime.timedelta(days=7),
         status=RatingListStatus.DRAFT,
         rules_preset="fide-2024",
         rules={},

@@ -11,25 +11,11 @@ from django.db import connection, transaction
 from ratings import copy_columns as copy_columns_module
 from ratings.bulk_copy import JsonText, copy_rows
 from ratings.copy_columns import copy_columns
-from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
+from ratings.models import RatingChange, RatingListEntry
 from tests.factories import make_event, make_player
+from tests.ratings.test_bulk_copy import make_list
 
 pytestmark = pytest.mark.django_db
-
-MAR = datetime.date(2026, 3, 1)
-
-
-def make_list(version: int = 1) -> RatingList:
-    return RatingList.objects.create(
-        rating_type="standard",
-        list_date=MAR,
-        version=version,
-        closing_date=MAR - datetime.timedelta(days=7),
-        status=RatingListStatus.PUBLISHED if version > 1 else RatingListStatus.DRAFT,
-        rules_preset="fide-2024",
-        rules={},
-    )
-
 
 ENTRY_COLUMNS = (
     "player_id",
@@ -95,7 +81,7 @@ def test_copy_columns_stores_what_copy_rows_stores_for_the_same_values(monkeypat
     monkeypatch.setattr(copy_columns_module, "CHUNK_ROWS", 3)  # two chunks for four rows
     players = [make_player() for _ in range(4)]
     columns = entry_columns(players)
-    by_columns, by_rows = make_list(), make_list(version=2)
+    by_columns, by_rows = make_list(), make_list(datetime.date(2026, 5, 1))
 
     assert copy_columns(RatingListEntry, {"rating_list_id": np.full(4, by_columns.pk), **columns}) == 4
     copy_rows(RatingListEntry, ("rating_list_id", *columns), [(by_rows.pk, *row) for row in as_rows(columns)])
