@@ -14,18 +14,17 @@ from tests.ratings.scenarios import JAN, MAR, MAY, bimonthly_policy, players, ro
 pytestmark = pytest.mark.django_db
 
 
+def by_player(rows) -> dict[int, tuple]:
+    values = rows.values_list("player_id", "rating", "k_factor", "games", "rank", "rating_list_id")
+    return {row[0]: row[1:] for row in values}
+
+
 def current(rating_type: str = "standard") -> dict[int, tuple]:
-    rows = PlayerRating.objects.filter(rating_type=rating_type).values_list(
-        "player_id", "rating", "k_factor", "games", "rank", "rating_list_id"
-    )
-    return {row[0]: row[1:] for row in rows}
+    return by_player(PlayerRating.objects.filter(rating_type=rating_type))
 
 
 def lines_of(rating_list: RatingList) -> dict[int, tuple]:
-    rows = RatingListEntry.objects.filter(rating_list=rating_list).values_list(
-        "player_id", "rating", "k_factor", "games", "rank", "rating_list_id"
-    )
-    return {row[0]: row[1:] for row in rows}
+    return by_player(RatingListEntry.objects.filter(rating_list=rating_list))
 
 
 def test_current_ratings_follow_each_published_list_and_ignore_drafts_and_older_lists():
