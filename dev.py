@@ -9,6 +9,7 @@
 
 Both honour DATABASE_URL and CELERY_BROKER_URL (see README.md); without them the embedded default is used.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -80,19 +81,29 @@ def run() -> None:
     processes: list[subprocess.Popen] = []
     celery = [str(PYTHON), "-m", "celery", "-A", "federation"]
     try:
-        processes.append(subprocess.Popen(
-            [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"], env=env, cwd=ROOT
-        ))
-        processes.append(subprocess.Popen(
-            [*celery, "beat", "--loglevel", "INFO", "--schedule", str(VAR / "celerybeat-schedule")], env=env, cwd=ROOT
-        ))
+        processes.append(
+            subprocess.Popen([*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"], env=env, cwd=ROOT)
+        )
+        processes.append(
+            subprocess.Popen(
+                [*celery, "beat", "--loglevel", "INFO", "--schedule", str(VAR / "celerybeat-schedule")],
+                env=env,
+                cwd=ROOT,
+            )
+        )
         manage("demo_federation", env=env)
-        say("serving http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/, user 'admin', password "
-            + ("from FEDERATION_ADMIN_PASSWORD" if "FEDERATION_ADMIN_PASSWORD" in os.environ
-               else f"in {password_file.relative_to(ROOT)}") + "); Ctrl-C stops")
-        processes.append(subprocess.Popen(
-            [str(PYTHON), "manage.py", "runserver", "127.0.0.1:8000", "--noreload"], env=env, cwd=ROOT
-        ))
+        say(
+            "serving http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/, user 'admin', password "
+            + (
+                "from FEDERATION_ADMIN_PASSWORD"
+                if "FEDERATION_ADMIN_PASSWORD" in os.environ
+                else f"in {password_file.relative_to(ROOT)}"
+            )
+            + "); Ctrl-C stops"
+        )
+        processes.append(
+            subprocess.Popen([str(PYTHON), "manage.py", "runserver", "127.0.0.1:8000", "--noreload"], env=env, cwd=ROOT)
+        )
         while all(p.poll() is None for p in processes):
             time.sleep(0.5)
         say("a process stopped; shutting down the others")
@@ -122,8 +133,12 @@ def test(pytest_args: list[str]) -> None:
     if shutil.which("chromium") is None and os.geteuid() == 0 and shutil.which("apt-get"):
         # The browser test drives Debian's Chromium; install it where missing (root only).
         say("installing chromium for the browser test")
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=False, stdout=subprocess.DEVNULL,
-                       env={**env, "DEBIAN_FRONTEND": "noninteractive"})
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "chromium"],
+            check=False,
+            stdout=subprocess.DEVNULL,
+            env={**env, "DEBIAN_FRONTEND": "noninteractive"},
+        )
     for step in steps:
         say(" ".join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step)))
         result = subprocess.run(step, env=env, cwd=ROOT)

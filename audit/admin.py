@@ -1,4 +1,5 @@
 """The audit trail in the admin: read-only, for superusers and the "Rating officers" group only."""
+
 from __future__ import annotations
 
 import datetime
@@ -36,11 +37,15 @@ def before_after_table(before: dict | None, after: dict | None):
     if not keys:
         return "—"
     rows = format_html_join(
-        "", "<tr><th>{}</th><td>{}</td><td>{}</td></tr>",
+        "",
+        "<tr><th>{}</th><td>{}</td><td>{}</td></tr>",
         ((k, _json_value(before.get(k)), _json_value(after.get(k))) for k in keys),
     )
-    return format_html('<table class="audit-diff"><thead><tr><th>field</th><th>before</th><th>after</th></tr>'
-                       "</thead><tbody>{}</tbody></table>", rows)
+    return format_html(
+        '<table class="audit-diff"><thead><tr><th>field</th><th>before</th><th>after</th></tr>'
+        "</thead><tbody>{}</tbody></table>",
+        rows,
+    )
 
 
 @admin.register(AuditEvent)

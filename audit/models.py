@@ -3,6 +3,7 @@
 Field-level history of players, events, participants and games is kept by django-simple-history in each app's
 historical tables; ``HistoryRecord`` is the admin's single window onto all of them (see audit/selectors.py).
 """
+
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.serializers.json import DjangoJSONEncoder
@@ -27,14 +28,16 @@ class AuditEvent(models.Model):
 
     at = models.DateTimeField(default=timezone.now, db_index=True)
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
         help_text="Empty for scheduled jobs",
     )
     actor_name = models.CharField(max_length=150, blank=True, help_text="The username as it was at the time")
     action = models.CharField(max_length=40, db_index=True)
-    object_type = models.ForeignKey(
-        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    object_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     object_id = models.CharField(max_length=64, blank=True)
     object_repr = models.CharField(max_length=300)
     reason = models.TextField(blank=True)

@@ -6,6 +6,7 @@ rows into readable entries — who, when, what, and the before/after of every ch
 number of queries per page (one per model for the records, one for their predecessors, a few for names), never
 one per row.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -84,8 +85,10 @@ def _filtered(kind: str, history_model: type, filters: HistoryFilter, tz) -> Que
     if filters.object_id is not None:
         queryset = queryset.filter(id=filters.object_id)
     # order_by(): no ORDER BY inside the parts of a UNION (the historical models order by date by default).
-    return queryset.order_by().annotate(kind=Value(kind, output_field=CharField()), object_pk=F("id")).values(
-        "kind", "object_pk", "history_id", "history_date", "history_type", "history_user_id"
+    return (
+        queryset.order_by()
+        .annotate(kind=Value(kind, output_field=CharField()), object_pk=F("id"))
+        .values("kind", "object_pk", "history_id", "history_date", "history_type", "history_user_id")
     )
 
 
@@ -105,10 +108,14 @@ def history_rows(filters: HistoryFilter) -> QuerySet:
 
 def _with_previous(history_model: type, history_ids: list[int]) -> tuple[dict, dict]:
     """The records with these ids and, for each, the record of the same object just before it."""
-    earlier = history_model.objects.filter(id=OuterRef("id")).filter(
-        Q(history_date__lt=OuterRef("history_date"))
-        | Q(history_date=OuterRef("history_date"), history_id__lt=OuterRef("history_id"))
-    ).order_by("-history_date", "-history_id")
+    earlier = (
+        history_model.objects.filter(id=OuterRef("id"))
+        .filter(
+            Q(history_date__lt=OuterRef("history_date"))
+            | Q(history_date=OuterRef("history_date"), history_id__lt=OuterRef("history_id"))
+        )
+        .order_by("-history_date", "-history_id")
+    )
     records = {
         r.history_id: r
         for r in history_model.objects.filter(history_id__in=history_ids).annotate(
@@ -129,8 +136,12 @@ def _field_changes(record, previous) -> list[FieldChange]:
     if record.history_type == "~" and previous is not None:
         delta = record.diff_against(previous)
         return [
-            FieldChange(c.field, str(fields[c.field].verbose_name) if c.field in fields else c.field,
-                        _display(c.old), _display(c.new))
+            FieldChange(
+                c.field,
+                str(fields[c.field].verbose_name) if c.field in fields else c.field,
+                _display(c.old),
+                _display(c.new),
+            )
             for c in delta.changes
         ]
     # A creation shows what was set, a deletion what was lost (editable fields with a value).
@@ -158,18 +169,24 @@ def _names(records_by_kind: dict[str, list]) -> tuple[dict, dict, dict]:
     for record in records_by_kind.get("participant", []):
         player_ids.add(record.player_id)
         event_ids.add(record.event_id)
-    by_participant = {
-        row["id"]: _player_name(row["player__surname"], row["player__given_names"], row["player__id_number"])
-        for row in Participant.objects.filter(id__in=participant_ids).values(
-            "id", "player__surname", "player__given_names", "player__id_number"
-        )
-    } if participant_ids else {}
-    by_player = {
-        row["id"]: _player_name(row["surname"], row["given_names"], row["id_number"])
-        for row in Player.objects.filter(id__in=player_ids).values(
-            "id", "surname", "given_names", "id_number"
-        )
-    } if player_ids else {}
+    by_participant = (
+        {
+            row["id"]: _player_name(row["player__surname"], row["player__given_names"], row["player__id_number"])
+            for row in Participant.objects.filter(id__in=participant_ids).values(
+                "id", "player__surname", "player__given_names", "player__id_number"
+            )
+        }
+        if participant_ids
+        else {}
+    )
+    by_player = (
+        {
+            row["id"]: _player_name(row["surname"], row["given_names"], row["id_number"])
+            for row in Player.objects.filter(id__in=player_ids).values("id", "surname", "given_names", "id_number")
+        }
+        if player_ids
+        else {}
+    )
     events = dict(Event.objects.filter(id__in=event_ids).values_list("id", "name")) if event_ids else {}
     return by_participant, by_player, events
 
@@ -223,18 +240,20 @@ def history_entries(rows) -> list[HistoryEntry]:
             url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[record.id])
         except NoReverseMatch:
             url = ""
-        entries.append(HistoryEntry(
-            kind=kind,
-            kind_label=str(model._meta.verbose_name),
-            object_id=record.id,
-            object_repr=_object_repr(kind, record, names),
-            object_url=url,
-            history_id=record.history_id,
-            at=record.history_date,
-            history_type=record.history_type,
-            history_type_label=HISTORY_TYPES.get(record.history_type, record.history_type),
-            user=users.get(record.history_user_id),
-            reason=record.history_change_reason or "",
-            changes=_field_changes(record, before),
-        ))
+        entries.append(
+            HistoryEntry(
+                kind=kind,
+                kind_label=str(model._meta.verbose_name),
+                object_id=record.id,
+                object_repr=_object_repr(kind, record, names),
+                object_url=url,
+                history_id=record.history_id,
+                at=record.history_date,
+                history_type=record.history_type,
+                history_type_label=HISTORY_TYPES.get(record.history_type, record.history_type),
+                user=users.get(record.history_user_id),
+                reason=record.history_change_reason or "",
+                changes=_field_changes(record, before),
+            )
+        )
     return entries

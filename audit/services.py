@@ -1,5 +1,6 @@
 """Writing the audit trail. Call ``audit_record`` inside the same transaction as the action it records, so the
 record exists exactly when the action does."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -1,5 +1,6 @@
 """The throwaway database a benchmark runs on: DATABASE_URL if set (a PostgreSQL database is created when
 missing), otherwise a fresh SQLite file under /tmp; migrated before use."""
+
 import os
 import sys
 import tempfile

@@ -4,6 +4,7 @@ Run from the repository root:  python bench/engine.py [--games N] [--players N] 
 Prints the best wall time of ``rate_period`` (data generation excluded) and the peak memory it allocates
 (tracemalloc, measured in a separate run) plus the process's peak RSS.
 """
+
 import argparse
 import datetime
 import resource
@@ -78,13 +79,13 @@ def main() -> None:
     tracemalloc.stop()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    print(f"rate_period [{rules.slug}]: {args.games:,} games, {args.players:,} players, "
-          f"{args.events:,} events")
+    print(f"rate_period [{rules.slug}]: {args.games:,} games, {args.players:,} players, {args.events:,} events")
     print(f"  best of {args.repeat}: {min(times):.3f} s (all: {', '.join(f'{t:.3f}' for t in times)})")
-    print(f"  peak memory allocated by rate_period: {peak / 2**20:.0f} MiB; "
-          f"process peak RSS: {rss_mb:.0f} MiB")
-    print(f"  rated players changed: {int(np.count_nonzero(result.rounded_change)):,}; "
-          f"new initial ratings: {int(result.initial_published.sum()):,}")
+    print(f"  peak memory allocated by rate_period: {peak / 2**20:.0f} MiB; process peak RSS: {rss_mb:.0f} MiB")
+    print(
+        f"  rated players changed: {int(np.count_nonzero(result.rounded_change)):,}; "
+        f"new initial ratings: {int(result.initial_published.sum()):,}"
+    )
 
 
 if __name__ == "__main__":

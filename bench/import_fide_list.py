@@ -12,6 +12,7 @@ the process's peak RSS (resource.getrusage) and, with --trace, the peak of Pytho
 import (tracemalloc, measured on a third import because tracing slows Python down). The list dates are
 chosen after any list already in the database, so the bench can run again on the same database.
 """
+
 import argparse
 import datetime
 import random
@@ -48,10 +49,19 @@ def write_list(path: Path, rows: int, seed: int) -> None:
             title = rng.choices([t for t, _ in titles], [w for _, w in titles])[0]
             woman = rng.random() < 0.12
             yield FideListRow(
-                fide_id=10_000_000 + i * 7, name=f"{surname}, {given}", surname=surname, given_names=given,
-                federation=rng.choice(federations), sex="F" if woman else "M", title=title,
-                women_title="", other_titles=(), foa_title="",
-                standard=rating(0.40), rapid=rating(0.15), blitz=rating(0.12),
+                fide_id=10_000_000 + i * 7,
+                name=f"{surname}, {given}",
+                surname=surname,
+                given_names=given,
+                federation=rng.choice(federations),
+                sex="F" if woman else "M",
+                title=title,
+                women_title="",
+                other_titles=(),
+                foa_title="",
+                standard=rating(0.40),
+                rapid=rating(0.15),
+                blitz=rating(0.12),
                 birth_year=rng.randint(1940, 2018),
                 flag=("w" if woman else "") + ("i" if rng.random() < 0.3 else ""),
             )
@@ -91,8 +101,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--trace", action=argparse.BooleanOptionalAction, default=True,
-                        help="also measure the Python allocation peak with tracemalloc (a third import)")
+    parser.add_argument(
+        "--trace",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also measure the Python allocation peak with tracemalloc (a third import)",
+    )
     args = parser.parse_args()
     url = prepare_database("bench-import-fide-")
     folder = Path(tempfile.mkdtemp(prefix="bench-fide-list-"))
@@ -100,16 +114,19 @@ def main() -> None:
     began = time.perf_counter()
     write_list(path, args.rows, args.seed)
     print(f"database: {url.split('@')[-1]}")
-    print(f"list: {args.rows:,} rows, {path.stat().st_size / 1e6:.1f} MB, written in "
-          f"{time.perf_counter() - began:.1f} s")
+    print(
+        f"list: {args.rows:,} rows, {path.stat().st_size / 1e6:.1f} MB, written in {time.perf_counter() - began:.1f} s"
+    )
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     list_date = first_free_list_date()
     for label in ("first import (players created)", "second import (players updated)"):
         outcome, elapsed = run_import(path, list_date)
         entries = sum(outcome.entries.values())
-        print(f"{label:34} {elapsed:7.1f} s  {outcome.rows / elapsed:>9,.0f} rows/s  "
-              f"({outcome.players_created:,} created, {outcome.players_updated:,} updated, "
-              f"{entries:,} entries)")
+        print(
+            f"{label:34} {elapsed:7.1f} s  {outcome.rows / elapsed:>9,.0f} rows/s  "
+            f"({outcome.players_created:,} created, {outcome.players_updated:,} updated, "
+            f"{entries:,} entries)"
+        )
         list_date = next_month(list_date)
     rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS: {rss_peak:,.0f} MB (before the imports: {rss_before:,.0f} MB)")
@@ -118,8 +135,10 @@ def main() -> None:
         outcome, elapsed = run_import(path, list_date)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        print(f"tracemalloc peak during one import: {peak / 2**20:,.1f} MB "
-              f"({outcome.rows:,} rows in {elapsed:.1f} s while tracing)")
+        print(
+            f"tracemalloc peak during one import: {peak / 2**20:,.1f} MB "
+            f"({outcome.rows:,} rows in {elapsed:.1f} s while tracing)"
+        )
     path.unlink()
 
 

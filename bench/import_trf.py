@@ -10,6 +10,7 @@ half-point byes, half of the players with ID numbers already registered (matched
 needs_review). Prints the wall time of ``event_import_trf`` (parsing included) for the first import (every
 new player created) and for repeats (every player matched), and the games written.
 """
+
 import argparse
 import datetime
 import random
@@ -32,15 +33,17 @@ def make_trf(players: int, rounds: int, known_ids: list[int], seed: int = 2026) 
     field = []
     for rank in range(1, players + 1):
         registered = rank <= len(known_ids)
-        field.append(TrfPlayer(
-            start_rank=rank,
-            name=f"Bench{rank:04d}, Player",
-            sex=rng.choice("mw"),
-            rating=rng.randint(1400, 2700) if rng.random() < 0.9 else None,
-            federation=rng.choice(["ESP", "IRL", "GER", "FRA", ""]),
-            fide_id=str(known_ids[rank - 1]) if registered else (str(50_000_000 + rank) if rank % 3 else ""),
-            birth_year=rng.randint(1950, 2015),
-        ))
+        field.append(
+            TrfPlayer(
+                start_rank=rank,
+                name=f"Bench{rank:04d}, Player",
+                sex=rng.choice("mw"),
+                rating=rng.randint(1400, 2700) if rng.random() < 0.9 else None,
+                federation=rng.choice(["ESP", "IRL", "GER", "FRA", ""]),
+                fide_id=str(known_ids[rank - 1]) if registered else (str(50_000_000 + rank) if rank % 3 else ""),
+                birth_year=rng.randint(1950, 2015),
+            )
+        )
     for round_number in range(1, rounds + 1):
         order = list(range(1, players + 1))
         rng.shuffle(order)
@@ -56,10 +59,17 @@ def make_trf(players: int, rounds: int, known_ids: list[int], seed: int = 2026) 
     for player in field:
         player.points = sum(points[entry.result] for entry in player.rounds)
     tournament = TrfTournament(
-        name="Bench Open", city="Bench", federation="ESP", start_date=start,
-        end_date=start + datetime.timedelta(days=rounds - 1), tournament_type="Swiss (standard)",
-        chief_arbiter="Arbiter, Bench", time_control="90 min + 30 s", rounds_declared=rounds,
-        round_dates=[start + datetime.timedelta(days=r) for r in range(rounds)], players=field,
+        name="Bench Open",
+        city="Bench",
+        federation="ESP",
+        start_date=start,
+        end_date=start + datetime.timedelta(days=rounds - 1),
+        tournament_type="Swiss (standard)",
+        chief_arbiter="Arbiter, Bench",
+        time_control="90 min + 30 s",
+        rounds_declared=rounds,
+        round_dates=[start + datetime.timedelta(days=r) for r in range(rounds)],
+        players=field,
     )
     return write_trf(tournament).encode("utf-8")
 
@@ -80,8 +90,9 @@ def main() -> None:
     known = [first_id + i for i in range(args.players // 2)]
     Player.objects.bulk_create(
         [
-            Player(id_number=n, surname=f"Bench{i + 1:04d}", given_names="Player",
-                   search_name=f"BENCH{i + 1:04d}, PLAYER")
+            Player(
+                id_number=n, surname=f"Bench{i + 1:04d}", given_names="Player", search_name=f"BENCH{i + 1:04d}, PLAYER"
+            )
             for i, n in enumerate(known)
         ],
         ignore_conflicts=True,
@@ -100,8 +111,7 @@ def main() -> None:
         label = "first import (new IDs created)" if attempt == 0 else f"repeat {attempt} (IDs matched)"
         print(f"{label:34} {elapsed:6.3f} s  {len(outcome.created_players):>4} created  {games:,} games")
         timings.append(elapsed)
-    print(f"event_import_trf: worst {max(timings):.3f} s, median {statistics.median(timings):.3f} s "
-          f"(target < 2 s)")
+    print(f"event_import_trf: worst {max(timings):.3f} s, median {statistics.median(timings):.3f} s (target < 2 s)")
 
 
 if __name__ == "__main__":

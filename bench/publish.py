@@ -85,9 +85,7 @@ def database_exists(url: str) -> bool:
     import psycopg
 
     with psycopg.connect(server_url(url), autocommit=True) as connection:
-        row = connection.execute(
-            "SELECT 1 FROM pg_database WHERE datname = %s", [database_name(url)]
-        ).fetchone()
+        row = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database_name(url)]).fetchone()
     return row is not None
 
 
@@ -100,9 +98,7 @@ def read_marker(url: str) -> dict | None:
         exists = connection.execute("SELECT to_regclass(%s)", [MARKER]).fetchone()[0]
         if exists is None:
             return None
-        row = connection.execute(
-            f"SELECT players, games, seed, list_date, build_seconds FROM {MARKER}"
-        ).fetchone()
+        row = connection.execute(f"SELECT players, games, seed, list_date, build_seconds FROM {MARKER}").fetchone()
     if row is None:
         return None
     return dict(zip(("players", "games", "seed", "list_date", "build_seconds"), row, strict=True))
@@ -154,8 +150,7 @@ def build(url: str, players: int, games: int) -> dict:
             "build_seconds double precision, built_at timestamptz DEFAULT now())"
         )
         raw.execute(
-            f"INSERT INTO {MARKER} (players, games, seed, list_date, build_seconds) "
-            "VALUES (%s, %s, %s, %s, %s)",
+            f"INSERT INTO {MARKER} (players, games, seed, list_date, build_seconds) VALUES (%s, %s, %s, %s, %s)",
             [players, games, SEED, benchmarked, seconds],
         )
     print(f"built in {seconds / 60:.1f} min")
@@ -246,8 +241,7 @@ def bare_io(url: str, rating_list_id: int) -> dict:
         names = ", ".join(f'"{c}"' for c in columns)
         chunks = []
         with cursor.copy(
-            f"COPY (SELECT {names} FROM ratings_ratinglistentry WHERE rating_list_id = %s) "
-            "TO STDOUT (FORMAT BINARY)",
+            f"COPY (SELECT {names} FROM ratings_ratinglistentry WHERE rating_list_id = %s) TO STDOUT (FORMAT BINARY)",
             [rating_list_id],
         ) as copy:
             for chunk in copy:
@@ -278,9 +272,7 @@ def measure(url: str, marker: dict, keep: bool) -> None:
     admin_execute(url, f'DROP DATABASE IF EXISTS "{run_name}"')
     for attempt in range(10):  # the template must have no other session (autovacuum, a web benchmark)
         try:
-            admin_execute(
-                url, f'CREATE DATABASE "{run_name}" TEMPLATE "{database_name(url)}" STRATEGY FILE_COPY'
-            )
+            admin_execute(url, f'CREATE DATABASE "{run_name}" TEMPLATE "{database_name(url)}" STRATEGY FILE_COPY')
             break
         except Exception as exc:  # psycopg.errors.ObjectInUse
             if attempt == 9:
@@ -350,16 +342,13 @@ def report(marker: dict, result: dict, io: dict) -> None:
     )
     print(f"{'PostgreSQL: bare input and output':48} {bare:>10.1f} s")
     print(
-        f"{'ratio publication / bare I/O':48} {ratio:>12.2f}  <= {TARGET_RATIO:.0f}  "
-        f"{verdict(ratio <= TARGET_RATIO)}"
+        f"{'ratio publication / bare I/O':48} {ratio:>12.2f}  <= {TARGET_RATIO:.0f}  {verdict(ratio <= TARGET_RATIO)}"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--players", type=int, default=2_000_000, help="registered players (default 2,000,000)"
-    )
+    parser.add_argument("--players", type=int, default=2_000_000, help="registered players (default 2,000,000)")
     parser.add_argument(
         "--games", type=int, default=1_000_000, help="rated games in the list's period (default 1,000,000)"
     )

@@ -156,9 +156,7 @@ def main() -> None:
         times = measure(client, urls)
         median = statistics.median(times)
         verdict = "ok" if median < TARGET_MEDIAN_MS else "MISSED"
-        print(
-            f"{name:34} {path:48} {median:7.1f}  {percentile(times, 0.95):7.1f}  {max(times):7.1f}  {verdict}"
-        )
+        print(f"{name:34} {path:48} {median:7.1f}  {percentile(times, 0.95):7.1f}  {max(times):7.1f}  {verdict}")
 
 
 if __name__ == "__main__":

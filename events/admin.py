@@ -63,9 +63,7 @@ class EventChildInline:
     """Inline permissions follow the parent event: visible → view; editable (status, assignment) → change."""
 
     def has_view_permission(self, request, obj=None):
-        return super().has_view_permission(request, obj) and (
-            obj is None or event_is_visible_to(obj, request.user)
-        )
+        return super().has_view_permission(request, obj) and (obj is None or event_is_visible_to(obj, request.user))
 
     def has_add_permission(self, request, obj):
         return super().has_add_permission(request, obj) and (
@@ -230,9 +228,7 @@ class EventAdmin(admin.ModelAdmin):
         return events.filter(pk__in=events_visible_to(request.user).values("pk"))
 
     def has_view_permission(self, request, obj=None):
-        return super().has_view_permission(request, obj) and (
-            obj is None or event_is_visible_to(obj, request.user)
-        )
+        return super().has_view_permission(request, obj) and (obj is None or event_is_visible_to(obj, request.user))
 
     def has_change_permission(self, request, obj=None):
         return super().has_change_permission(request, obj) and (
@@ -443,8 +439,7 @@ class EventAdmin(admin.ModelAdmin):
                         self.log_change(request, event, f"Corrected {count} game(s): {correction.reason}")
                         self.message_user(
                             request,
-                            f"{event.name}: correction recorded ({count} game(s)); "
-                            "the event awaits re-rating.",
+                            f"{event.name}: correction recorded ({count} game(s)); the event awaits re-rating.",
                             messages.SUCCESS,
                         )
                         return HttpResponseRedirect(self._change_url(event))

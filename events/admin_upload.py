@@ -7,6 +7,7 @@ Wired into ``EventAdmin.get_urls`` by ``trf_admin_urls(model_admin)``.
 Permissions: uploading needs ``events.add_event`` (arbiters and rating officers have it), submitting at
 once also ``events.submit_event``; the download needs the right to view that event.
 """
+
 from django import forms
 from django.conf import settings
 from django.contrib.admin.utils import unquote
@@ -23,14 +24,15 @@ from events.trf_services import event_export_trf, event_import_trf
 class TrfUploadForm(forms.Form):
     file = forms.FileField(
         label="TRF file",
-        help_text="The tournament report file from the pairing program (TRF16 or TRF-2026: .trf, .txt, "
-                  ".tab).",
+        help_text="The tournament report file from the pairing program (TRF16 or TRF-2026: .trf, .txt, .tab).",
     )
     rating_type = forms.ChoiceField(
-        choices=[("", "As the file says (otherwise standard)"), *RatingType.choices], required=False,
+        choices=[("", "As the file says (otherwise standard)"), *RatingType.choices],
+        required=False,
     )
     submit = forms.BooleanField(
-        required=False, label="Submit for rating",
+        required=False,
+        label="Submit for rating",
         help_text="Send the event to the rating officer at once (every game needs a result).",
     )
 
@@ -59,11 +61,16 @@ def trf_admin_urls(model_admin) -> list:
     prefix = f"{model_admin.opts.app_label}_{model_admin.opts.model_name}"
     site = model_admin.admin_site
     return [
-        path("upload-trf/", site.admin_view(lambda request: upload_trf_view(model_admin, request)),
-             name=f"{prefix}_upload_trf"),
-        path("<path:object_id>/export-trf/",
-             site.admin_view(lambda request, object_id: export_trf_view(model_admin, request, object_id)),
-             name=f"{prefix}_export_trf"),
+        path(
+            "upload-trf/",
+            site.admin_view(lambda request: upload_trf_view(model_admin, request)),
+            name=f"{prefix}_upload_trf",
+        ),
+        path(
+            "<path:object_id>/export-trf/",
+            site.admin_view(lambda request, object_id: export_trf_view(model_admin, request, object_id)),
+            name=f"{prefix}_export_trf",
+        ),
     ]
 
 
@@ -76,8 +83,11 @@ def upload_trf_view(model_admin, request):
         if form.is_valid():
             upload = form.cleaned_data["file"]
             outcome = event_import_trf(
-                upload.read(), file_name=upload.name, user=request.user,
-                rating_type=form.cleaned_data["rating_type"] or None, submit=form.cleaned_data["submit"],
+                upload.read(),
+                file_name=upload.name,
+                user=request.user,
+                rating_type=form.cleaned_data["rating_type"] or None,
+                submit=form.cleaned_data["submit"],
             )
             if outcome.event is not None:
                 model_admin.log_addition(request, outcome.event, f"Imported from the TRF file {upload.name}")

@@ -26,9 +26,7 @@ class EventDetailAPI(PublicReadMixin, generics.GenericAPIView):
 
     @extend_schema(
         responses=EventDetailSerializer,
-        parameters=[
-            OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The event's id")
-        ],
+        parameters=[OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The event's id")],
     )
     def get(self, request, pk: int):
         event = get_object_or_404(public_event_list(), pk=pk)

@@ -37,16 +37,26 @@ def place_label(round_: int | None, board: int | None) -> str:
 class EventForm(forms.ModelForm):
     class Meta:
         model = Event
-        fields = ["name", "city", "federation", "start_date", "end_date", "rating_type", "system", "rounds",
-                  "time_control", "chief_arbiter", "arbiters", "source_file_name"]
+        fields = [
+            "name",
+            "city",
+            "federation",
+            "start_date",
+            "end_date",
+            "rating_type",
+            "system",
+            "rounds",
+            "time_control",
+            "chief_arbiter",
+            "arbiters",
+            "source_file_name",
+        ]
 
     def clean(self):
         data = super().clean()
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
-            self.add_error(
-                "end_date", f"The event ends ({end:%Y-%m-%d}) before it starts ({start:%Y-%m-%d})."
-            )
+            self.add_error("end_date", f"The event ends ({end:%Y-%m-%d}) before it starts ({start:%Y-%m-%d}).")
         rounds = data.get("rounds")
         if rounds is not None and rounds < 1:
             self.add_error("rounds", "An event has at least one round.")
@@ -104,8 +114,7 @@ class ParticipantForm(forms.ModelForm):
         player = self.cleaned_data["player"]
         if player is not None and player.merged_into_id:
             raise ValidationError(
-                f"{player} was merged into another record (player #{player.merged_into_id}); "
-                "enter that player."
+                f"{player} was merged into another record (player #{player.merged_into_id}); enter that player."
             )
         return player
 
@@ -147,9 +156,7 @@ class BaseParticipantFormSet(forms.BaseInlineFormSet):
                 )
         for rank, players in sorted(by_rank.items()):
             if len(players) > 1:
-                problems.append(
-                    f"Starting rank {rank} is given to {' and '.join(players)}; ranks are unique."
-                )
+                problems.append(f"Starting rank {rank} is given to {' and '.join(players)}; ranks are unique.")
         if deleted_ids:
             played = defaultdict(set)
             games = Game.objects.filter(event=self.instance).filter(
@@ -207,9 +214,7 @@ class GameForm(forms.ModelForm):
             "board": forms.NumberInput(attrs={"style": "width: 4em", "min": 1}),
         }
 
-    def __init__(
-        self, *args, event: Event | None = None, participants: dict[int, Participant] | None = None, **kwargs
-    ):
+    def __init__(self, *args, event: Event | None = None, participants: dict[int, Participant] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.event = event
         self._participants = participants
@@ -251,13 +256,9 @@ class GameForm(forms.ModelForm):
         black = self._participant(data, "black_rank", participants, event, place)
         pairing = " – ".join(participant_label(p) for p in (white, black) if p is not None)
         if round_ and round_ > event.rounds:
-            self.add_error(
-                "round", f"Round {round_} is beyond the {event.rounds} rounds of {event.name} ({pairing})."
-            )
+            self.add_error("round", f"Round {round_} is beyond the {event.rounds} rounds of {event.name} ({pairing}).")
         if white is not None and black is not None and white.pk == black.pk:
-            self.add_error(
-                "black_rank", f"{place}: {participant_label(white)} cannot play against themselves."
-            )
+            self.add_error("black_rank", f"{place}: {participant_label(white)} cannot play against themselves.")
         if result in BYE_RESULTS and data.get("black_rank") is not None:
             opponent = participant_label(black) if black else f"rank {data['black_rank']}"
             self.add_error(
@@ -284,9 +285,7 @@ class GameForm(forms.ModelForm):
         participant = participants.get(rank)
         if participant is None:
             known = f"ranks 1–{max(participants)}" if participants else "no participants yet; save them first"
-            self.add_error(
-                field, f"{place}: starting rank {rank} is not a participant of {event.name} ({known})."
-            )
+            self.add_error(field, f"{place}: starting rank {rank} is not a participant of {event.name} ({known}).")
         return participant
 
     def _check_version(self, data, place: str, pairing: str) -> None:
@@ -301,9 +300,7 @@ class GameForm(forms.ModelForm):
     def to_edit(self, *, delete: bool = False) -> GameEdit:
         data = self.cleaned_data
         if delete:
-            return GameEdit(
-                game_id=self.instance.pk, delete=True, expected_version=data.get("expected_version")
-            )
+            return GameEdit(game_id=self.instance.pk, delete=True, expected_version=data.get("expected_version"))
         return GameEdit(
             game_id=self.instance.pk,
             round=data["round"],
@@ -329,9 +326,7 @@ def participants_by_rank(event: Event) -> dict[int, Participant]:
     return {p.start_rank: p for p in Participant.objects.filter(event=event).select_related("player")}
 
 
-def pairing_problems(
-    event: Event, rows: dict[object, tuple], participants: dict[int, Participant]
-) -> list[str]:
+def pairing_problems(event: Event, rows: dict[object, tuple], participants: dict[int, Participant]) -> list[str]:
     """Rules across games of the event: a participant plays at most once per round; no round beyond the
     event's rounds. ``rows`` maps a game key to (round, board, white_id, black_id) for the state to be saved.
     """
@@ -405,9 +400,7 @@ class BaseGameFormSet(forms.BaseInlineFormSet):
             if self.can_delete and self._should_delete_form(form):
                 if form.instance.pk:
                     rows.pop(form.instance.pk, None)
-                    expected = (
-                        form.cleaned_data.get("expected_version") if hasattr(form, "cleaned_data") else None
-                    )
+                    expected = form.cleaned_data.get("expected_version") if hasattr(form, "cleaned_data") else None
                     if expected is not None and expected != form.instance.version:
                         problems.append(
                             stale_game_message(
@@ -481,8 +474,7 @@ class GameAdminForm(GameForm):
 class CorrectionForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
-        help_text="Why the rated results change "
-        "(e.g. 'round 4 board 2: result reported reversed by the arbiter').",
+        help_text="Why the rated results change (e.g. 'round 4 board 2: result reported reversed by the arbiter').",
     )
 
     def clean_reason(self):

@@ -1,4 +1,5 @@
 """What arbiters enter: events, their participants and games."""
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -47,7 +48,11 @@ class Event(models.Model):
     status = models.CharField(max_length=10, choices=EventStatus.choices, default=EventStatus.DRAFT, db_index=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
     rated_on = models.ForeignKey(
-        "ratings.RatingList", on_delete=models.PROTECT, null=True, blank=True, related_name="events",
+        "ratings.RatingList",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
         help_text="The (current version of the) rating list this event was rated on",
     )
     source_file_name = models.CharField(max_length=255, blank=True)
@@ -116,11 +121,20 @@ RATED_RESULTS = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
 BYE_RESULTS = (Result.HALF_POINT_BYE, Result.FULL_POINT_BYE, Result.PAIRING_BYE, Result.ZERO_POINT_BYE)
 # Points for (white, black) per result; byes give points to ``white`` (the only participant).
 RESULT_POINTS: dict[str, tuple[float, float]] = {
-    Result.WHITE_WIN: (1.0, 0.0), Result.DRAW: (0.5, 0.5), Result.BLACK_WIN: (0.0, 1.0),
-    Result.WHITE_FORFEIT_WIN: (1.0, 0.0), Result.BLACK_FORFEIT_WIN: (0.0, 1.0), Result.DOUBLE_FORFEIT: (0.0, 0.0),
-    Result.WHITE_WIN_UNPLAYED: (1.0, 0.0), Result.DRAW_UNPLAYED: (0.5, 0.5), Result.BLACK_WIN_UNPLAYED: (0.0, 1.0),
-    Result.HALF_POINT_BYE: (0.5, 0.0), Result.FULL_POINT_BYE: (1.0, 0.0), Result.PAIRING_BYE: (1.0, 0.0),
-    Result.ZERO_POINT_BYE: (0.0, 0.0), Result.PENDING: (0.0, 0.0),
+    Result.WHITE_WIN: (1.0, 0.0),
+    Result.DRAW: (0.5, 0.5),
+    Result.BLACK_WIN: (0.0, 1.0),
+    Result.WHITE_FORFEIT_WIN: (1.0, 0.0),
+    Result.BLACK_FORFEIT_WIN: (0.0, 1.0),
+    Result.DOUBLE_FORFEIT: (0.0, 0.0),
+    Result.WHITE_WIN_UNPLAYED: (1.0, 0.0),
+    Result.DRAW_UNPLAYED: (0.5, 0.5),
+    Result.BLACK_WIN_UNPLAYED: (0.0, 1.0),
+    Result.HALF_POINT_BYE: (0.5, 0.0),
+    Result.FULL_POINT_BYE: (1.0, 0.0),
+    Result.PAIRING_BYE: (1.0, 0.0),
+    Result.ZERO_POINT_BYE: (0.0, 0.0),
+    Result.PENDING: (0.0, 0.0),
 }
 
 

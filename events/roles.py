@@ -66,9 +66,7 @@ def events_visible_to(user) -> QuerySet[Event]:
 
 def events_editable_by(user) -> QuerySet[Event]:
     """The events whose games ``user`` may enter through the ordinary forms (event_results_editable_by)."""
-    statuses = (
-        [EventStatus.DRAFT, EventStatus.SUBMITTED] if user_sees_all_events(user) else [EventStatus.DRAFT]
-    )
+    statuses = [EventStatus.DRAFT, EventStatus.SUBMITTED] if user_sees_all_events(user) else [EventStatus.DRAFT]
     return events_visible_to(user).filter(status__in=statuses)
 
 
@@ -112,9 +110,7 @@ def event_correctable_by(event: Event, user) -> bool:
 
 def event_submittable_by(event: Event, user) -> bool:
     return (
-        event.status == EventStatus.DRAFT
-        and user.has_perm("events.submit_event")
-        and event_is_visible_to(event, user)
+        event.status == EventStatus.DRAFT and user.has_perm("events.submit_event") and event_is_visible_to(event, user)
     )
 
 

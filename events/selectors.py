@@ -153,18 +153,12 @@ def standings_compute(players: Iterable[PlayerLine], games: Iterable[GameLine], 
     def buchholz(participant_id: int) -> float:
         return sum(points[opponent] for opponent in met[participant_id])
 
-    ordered = sorted(
-        players, key=lambda p: (-points[p.participant_id], -buchholz(p.participant_id), p.start_rank)
-    )
+    ordered = sorted(players, key=lambda p: (-points[p.participant_id], -buchholz(p.participant_id), p.start_rank))
     rows: list[StandingsRow] = []
     for index, player in enumerate(ordered):
         score, tie_break = points[player.participant_id], buchholz(player.participant_id)
         previous = rows[-1] if rows else None
-        rank = (
-            previous.rank
-            if previous and (previous.points, previous.buchholz) == (score, tie_break)
-            else index + 1
-        )
+        rank = previous.rank if previous and (previous.points, previous.buchholz) == (score, tie_break) else index + 1
         row_cells = tuple(
             cells[player.participant_id].get(number) or RoundCell(number, None, "", "", "", 0.0, False)
             for number in range(1, last_round + 1)

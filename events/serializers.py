@@ -42,9 +42,7 @@ class CrosstableCellSerializer(serializers.Serializer):
         help_text="The opponent's starting number; null: bye or not paired",
     )
     colour = serializers.CharField(allow_blank=True, help_text="w, b, or empty for a bye / not paired")
-    result = serializers.CharField(
-        allow_blank=True, help_text="The stored result code; empty when not paired"
-    )
+    result = serializers.CharField(allow_blank=True, help_text="The stored result code; empty when not paired")
     points = serializers.FloatField()
     rated = serializers.BooleanField(help_text="Only played games are rated (B.02 1.2)")
     text = serializers.CharField(allow_blank=True, help_text="As printed in the crosstable, e.g. 12w1")
@@ -63,9 +61,7 @@ class StandingSerializer(serializers.Serializer):
     points = serializers.FloatField(source="standing.points")
     buchholz = serializers.FloatField(source="standing.buchholz")
     rated_games = serializers.IntegerField(source="standing.rated_games")
-    performance = serializers.IntegerField(
-        allow_null=True, help_text="Ra + dp over rated games (Title Regs 1.4)"
-    )
+    performance = serializers.IntegerField(allow_null=True, help_text="Ra + dp over rated games (Title Regs 1.4)")
     rating_change = serializers.FloatField(allow_null=True, help_text="K x sum(score - PD); null until rated")
     k_factor = serializers.FloatField(allow_null=True)
     results = CrosstableCellSerializer(source="standing.cells", many=True)
@@ -75,8 +71,6 @@ class EventDetailSerializer(serializers.Serializer):
     event = EventSerializer()
     average_rating = serializers.IntegerField(allow_null=True)
     rated_players = serializers.IntegerField()
-    category = serializers.IntegerField(
-        allow_null=True, help_text="FIDE category (I = 2251-2275); null below"
-    )
+    category = serializers.IntegerField(allow_null=True, help_text="FIDE category (I = 2251-2275); null below")
     is_rated = serializers.BooleanField()
     standings = StandingSerializer(source="rows", many=True)

@@ -70,8 +70,7 @@ def event_submit(event: Event, *, user) -> Event:
         locked = _event_lock(event)
         if locked.status != EventStatus.DRAFT:
             raise ValidationError(
-                f"{locked.name} is {locked.get_status_display().lower()}; "
-                "only a draft can be submitted for rating."
+                f"{locked.name} is {locked.get_status_display().lower()}; only a draft can be submitted for rating."
             )
         games = list(
             Game.objects.filter(event=locked)
@@ -119,8 +118,7 @@ def event_return_to_draft(event: Event, *, user) -> Event:
         locked = _event_lock(event)
         if locked.status != EventStatus.SUBMITTED:
             raise ValidationError(
-                f"{locked.name} is {locked.get_status_display().lower()}; "
-                "only a submitted event returns to draft."
+                f"{locked.name} is {locked.get_status_display().lower()}; only a submitted event returns to draft."
             )
         submitted_at = locked.submitted_at
         locked.status = EventStatus.DRAFT

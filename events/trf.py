@@ -668,9 +668,7 @@ class _Reader:
         if m is None:
             self.warn(number, 5, f"record {code}: {text!r} is not a number")
             return
-        attribute = {"062": "players_declared", "072": "rated_players_declared", "082": "teams_declared"}[
-            code
-        ]
+        attribute = {"062": "players_declared", "072": "rated_players_declared", "082": "teams_declared"}[code]
         setattr(self.t, attribute, int(m[0]))
 
     def read_round_dates(self, line: str, number: int) -> None:
@@ -693,8 +691,7 @@ class _Reader:
                     self.warn(
                         number,
                         position + 1,
-                        f"record 162: {line[position : position + 5]!r} is not a "
-                        "result code (W D L A P X) with points",
+                        f"record 162: {line[position : position + 5]!r} is not a result code (W D L A P X) with points",
                     )
                 else:
                     self.t.scoring[letter] = points
@@ -716,9 +713,7 @@ class _Reader:
             if text:
                 member = _int(text)
                 if member is None:
-                    self.warn(
-                        number, position + 1, f"team {team.name!r}: player {text!r} is not a start rank"
-                    )
+                    self.warn(number, position + 1, f"team {team.name!r}: player {text!r} is not a start rank")
                 else:
                     team.members.append(member)
             position += 5
@@ -731,9 +726,7 @@ class _Reader:
     def read_team_310(self, line: str, number: int) -> None:
         team_number = _int(line[4:7])
         if team_number is None:
-            self.warn(
-                number, 5, f"record 310: team number {line[4:7].strip()!r} is not a number; team ignored"
-            )
+            self.warn(number, 5, f"record 310: team number {line[4:7].strip()!r} is not a number; team ignored")
             return
         team = TrfTeam(
             number=team_number,
@@ -777,9 +770,7 @@ class _Reader:
         padded = line.ljust(80)
         birth_date, birth_year, understood = _birth(padded[69:79])
         if not understood:
-            self.warn(
-                number, 70, f"national record {code}: birth date {padded[69:79].strip()!r} not understood"
-            )
+            self.warn(number, 70, f"national record {code}: birth date {padded[69:79].strip()!r} not understood")
         rating = _int(padded[48:52])
         self.t.national_ratings.append(
             TrfNationalRating(
@@ -804,8 +795,7 @@ class _Reader:
             self.error(
                 number,
                 5,
-                f"starting rank {padded[4:8].strip()!r} at columns 5-8 is not a number "
-                "from 1 to 9999; player ignored",
+                f"starting rank {padded[4:8].strip()!r} at columns 5-8 is not a number from 1 to 9999; player ignored",
             )
             return
         player = TrfPlayer(start_rank=start_rank, line=number)
@@ -825,8 +815,7 @@ class _Reader:
             self.warn(
                 number,
                 49,
-                f"player {start_rank}: rating {rating_text!r} at columns 49-52 is not a "
-                "number; treated as unrated",
+                f"player {start_rank}: rating {rating_text!r} at columns 49-52 is not a number; treated as unrated",
             )
         player.federation = padded[53:56].strip()
         player.fide_id, id_ok = _fide_id(padded[57:68])
@@ -834,8 +823,7 @@ class _Reader:
             self.warn(
                 number,
                 58,
-                f"player {start_rank}: FIDE ID {padded[57:68].strip()!r} at columns 58-68 "
-                "is not a number; ignored",
+                f"player {start_rank}: FIDE ID {padded[57:68].strip()!r} at columns 58-68 is not a number; ignored",
             )
         # Birth date 70-79; some writers shift it by one column (echecsjs trf26_team.trf), so read 69-80.
         birth_text = padded[68:80]
@@ -844,19 +832,14 @@ class _Reader:
             self.warn(
                 number,
                 70,
-                f"player {start_rank}: birth date {birth_text.strip()!r} at columns 70-79 "
-                "not understood; ignored",
+                f"player {start_rank}: birth date {birth_text.strip()!r} at columns 70-79 not understood; ignored",
             )
         elif birth_text.strip() and (padded[68] != " " or padded[79] != " "):
-            self.warn(
-                number, 70, f"player {start_rank}: birth date {birth_text.strip()!r} is not at columns 70-79"
-            )
+            self.warn(number, 70, f"player {start_rank}: birth date {birth_text.strip()!r} is not at columns 70-79")
         points_text = padded[80:84].strip()
         player.points = _number(points_text)
         if points_text and player.points is None:
-            self.warn(
-                number, 81, f"player {start_rank}: points {points_text!r} at columns 81-84 is not a number"
-            )
+            self.warn(number, 81, f"player {start_rank}: points {points_text!r} at columns 81-84 is not a number")
         rank_text = padded[85:89].strip()
         player.rank = _int(rank_text) or None
         if rank_text and _int(rank_text) is None:
@@ -865,8 +848,7 @@ class _Reader:
             self.error(
                 number,
                 90,
-                f"player {start_rank}: columns 90-91 must be blank before round 1 at 92, "
-                f"found {padded[89:91]!r}",
+                f"player {start_rank}: columns 90-91 must be blank before round 1 at 92, found {padded[89:91]!r}",
             )
         round_number = 1
         while 91 + 10 * (round_number - 1) < len(line):
@@ -876,9 +858,7 @@ class _Reader:
             round_number += 1
         self.t.players.append(player)
 
-    def read_round(
-        self, padded: str, number: int, player: TrfPlayer, round_number: int
-    ) -> TrfRoundEntry | None:
+    def read_round(self, padded: str, number: int, player: TrfPlayer, round_number: int) -> TrfRoundEntry | None:
         start = 91 + 10 * (round_number - 1)  # 0-based index of the opponent field (position 92, 102, ...)
         block = padded[start : start + 10].ljust(10)
         if not block.strip():
@@ -899,15 +879,12 @@ class _Reader:
             self.error(
                 number,
                 start + 1,
-                f"{who}: opponent {opponent_text!r} at columns {start + 1}-"
-                f"{start + 4} is not a starting rank",
+                f"{who}: opponent {opponent_text!r} at columns {start + 1}-{start + 4} is not a starting rank",
             )
             return None
         colour = block[5].lower().strip() or "-"
         if colour not in ("w", "b", "-"):
-            self.error(
-                number, start + 6, f"{who}: colour {block[5]!r} at column {start + 6} is not w, b or -"
-            )
+            self.error(number, start + 6, f"{who}: colour {block[5]!r} at column {start + 6} is not w, b or -")
             return None
         result = block[7].strip().upper()
         if result not in _RESULT_CODES:
@@ -945,8 +922,7 @@ class _Reader:
             self.warn(
                 self.xxr[1],
                 5,
-                f"XXR says {self.xxr[0]} rounds, record 142 on line {self.r142[1]} says "
-                f"{self.r142[0]}; 142 is used",
+                f"XXR says {self.xxr[0]} rounds, record 142 on line {self.r142[1]} says {self.r142[0]}; 142 is used",
             )
         declared = self.r142 or self.xxr
         t.rounds_declared = declared[0] if declared else None
@@ -992,9 +968,7 @@ class _Reader:
             inside = [c for c in candidates if low <= c <= high]
             chosen = (inside or candidates or [None])[0]
             if chosen is None:
-                self.warn(
-                    line_number, column, f"record 132: round {round_number} date {text!r} not understood"
-                )
+                self.warn(line_number, column, f"record 132: round {round_number} date {text!r} not understood")
             elif not inside and (t.start_date or t.end_date):
                 self.warn(
                     line_number,
@@ -1016,8 +990,7 @@ class _Reader:
                 self.error(
                     player.line,
                     5,
-                    f"starting rank {player.start_rank} used twice (also on line "
-                    f"{seen[player.start_rank].line})",
+                    f"starting rank {player.start_rank} used twice (also on line {seen[player.start_rank].line})",
                 )
                 continue
             seen[player.start_rank] = player
@@ -1027,19 +1000,14 @@ class _Reader:
                 self.warn(
                     player.line,
                     15,
-                    f"player {player.start_rank} {player.name!r} looks like a stand-in "
-                    "for the bye, not a real player",
+                    f"player {player.start_rank} {player.name!r} looks like a stand-in for the bye, not a real player",
                 )
         t.players = sorted(unique, key=lambda p: p.start_rank)
         if t.players_declared is not None and t.players_declared != len(t.players):
-            self.warn(
-                0, None, f"record 062 declares {t.players_declared} players, the file has {len(t.players)}"
-            )
+            self.warn(0, None, f"record 062 declares {t.players_declared} players, the file has {len(t.players)}")
         played = t.rounds_played
         if t.rounds_declared is not None and t.rounds_declared < played:
-            self.warn(
-                0, None, f"{t.rounds_declared} rounds declared (142/XXR) but results reach round {played}"
-            )
+            self.warn(0, None, f"{t.rounds_declared} rounds declared (142/XXR) but results reach round {played}")
         for round_number in range(1, played + 1):
             pab = [p.start_rank for p in t.players if (e := p.entry(round_number)) and e.result == "U"]
             if len(pab) > 1:
@@ -1095,9 +1063,7 @@ class _Reader:
                         f"{who} and player {entry.opponent} (line {opponent.line})"
                         f" both have {_colour_name(entry.colour)}",
                     )
-                elif (entry.colour == "-") != (other.colour == "-") and (
-                    entry.result in "1=0WDL" and entry.result
-                ):
+                elif (entry.colour == "-") != (other.colour == "-") and (entry.result in "1=0WDL" and entry.result):
                     self.warn(
                         player.line,
                         column + 5,
@@ -1119,9 +1085,7 @@ class _Reader:
                         f"(line {opponent.line}): impossible combination",
                     )
                 elif entry.result == "":
-                    self.warn(
-                        player.line, column + 7, f"{who} vs {entry.opponent}: no result (not played yet)"
-                    )
+                    self.warn(player.line, column + 7, f"{who} vs {entry.opponent}: no result (not played yet)")
 
     def points_table(self) -> dict[str, float]:
         """Points per kind of result under 162 (TRF-2026) and XXS (JaVaFo), defaults from TRF §2.2."""
@@ -1209,16 +1173,13 @@ class _Reader:
         for team in t.teams:
             missing = [m for m in team.members if m not in ranks]
             if missing:
-                self.warn(
-                    team.line, None, f"team {team.name!r}: players {missing} are not in the player list"
-                )
+                self.warn(team.line, None, f"team {team.name!r}: players {missing} are not in the player list")
         for record in t.national_ratings:
             if record.start_rank not in ranks:
                 self.warn(
                     record.line,
                     5,
-                    f"national record {record.federation}: starting rank "
-                    f"{record.start_rank} is not in the player list",
+                    f"national record {record.federation}: starting rank {record.start_rank} is not in the player list",
                 )
 
 
@@ -1399,10 +1360,7 @@ def write_trf(event: TrfTournament, *, line_ending: str = "\r\n", comment: str |
     if t.scoring:
         # 162: result letter at 6, points at 7-10, repeated every 9 columns
         lines.append(
-            (
-                "162  "
-                + "".join(f"{code}{_points_text(points):>4}    " for code, points in t.scoring.items())
-            ).rstrip()
+            ("162  " + "".join(f"{code}{_points_text(points):>4}    " for code, points in t.scoring.items())).rstrip()
         )
     if t.nrs_federation or t.starting_rank_method:
         lines.append(f"172 {_cut(t.nrs_federation, 3)} {t.starting_rank_method}".rstrip())

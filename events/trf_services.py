@@ -21,6 +21,7 @@ decides what the file means for the registry and writes it in one transaction, i
 - **Games**: every pairing once (``events.trf.games``): 1/=/0 are rated results, +/- forfeits, W/D/L
   unplayed results, H/F/U/Z and blank byes (blank = Z); a round with no entry creates nothing.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -85,8 +86,11 @@ _RATING_TYPE_WORDS = (
     (RatingType.RAPID, re.compile(r"\br[aá]pid|schnell|semi-?rapid", re.I)),
     (RatingType.STANDARD, re.compile(r"\bstandard\b|\bclassical\b|\bclassic\b", re.I)),
 )
-_ROUND_ROBIN_WORDS = re.compile(r"round[ -]?robin|\bberger\b|all[ -]play[ -]all|\brr\b|rundenturnier|"
-                                r"scheveningen|\bschev|\bdrr\b|\bsrr\b", re.I)
+_ROUND_ROBIN_WORDS = re.compile(
+    r"round[ -]?robin|\bberger\b|all[ -]play[ -]all|\brr\b|rundenturnier|"
+    r"scheveningen|\bschev|\bdrr\b|\bsrr\b",
+    re.I,
+)
 _SWISS_WORDS = re.compile(r"swiss|dutch|dubov|burstein|\blim\b|monrad|schweizer|suizo", re.I)
 _SYSTEM_LABELS = {
     EventSystem.SWISS: "Swiss",
@@ -193,9 +197,9 @@ def event_import_trf(
         event=None, problems=list(parsed.problems), version=parsed.version, encoding=parsed.encoding
     )
     if rating_type is not None and rating_type not in RatingType.values:
-        outcome.problems.append(TrfProblem(
-            0, None, ERROR, f"rating type {rating_type!r}: expected one of {', '.join(RatingType.values)}"
-        ))
+        outcome.problems.append(
+            TrfProblem(0, None, ERROR, f"rating type {rating_type!r}: expected one of {', '.join(RatingType.values)}")
+        )
     if parsed.ok and not outcome.errors:
         plan = _Plan(parsed, data, file_name, rating_type, submit, outcome)
         plan.check()
@@ -206,9 +210,9 @@ def event_import_trf(
             except _Refused:
                 pass
             except (IntegrityError, DataError) as exc:
-                outcome.problems.append(TrfProblem(
-                    0, None, ERROR, f"the database refused the import ({exc}); nothing was saved"
-                ))
+                outcome.problems.append(
+                    TrfProblem(0, None, ERROR, f"the database refused the import ({exc}); nothing was saved")
+                )
             except ValidationError as exc:  # event_submit's refusals
                 outcome.problems.append(TrfProblem(0, None, ERROR, " ".join(exc.messages)))
             if outcome.errors:
@@ -242,7 +246,12 @@ class _Plan:
     """One import: checks that need no database, then the reads and writes inside the transaction."""
 
     def __init__(
-        self, parsed: TrfParseResult, data: bytes, file_name: str, rating_type: str | None, submit: bool,
+        self,
+        parsed: TrfParseResult,
+        data: bytes,
+        file_name: str,
+        rating_type: str | None,
+        submit: bool,
         outcome: TrfImportOutcome,
     ):
         self.parsed = parsed
@@ -277,7 +286,8 @@ class _Plan:
                 if game.result == PENDING:
                     player = by_rank[game.white]
                     self.error(
-                        player.line, 99 + 10 * (game.round - 1),
+                        player.line,
+                        99 + 10 * (game.round - 1),
                         f"round {game.round}: {game.white} vs {game.black} has no result; an event is "
                         "submitted for rating only with every result (import it without submitting and "
                         "finish it in the admin)",
@@ -286,24 +296,30 @@ class _Plan:
     def clean_text(self) -> None:
         """Control characters (NUL, ESC, ...) are removed from the names stored, with a warning."""
         t = self.t
-        records = (("012", "name"), ("022", "city"), ("032", "federation"), ("102", "chief_arbiter"),
-                   ("122", "time_control"), ("222", "encoded_time_control"))
+        records = (
+            ("012", "name"),
+            ("022", "city"),
+            ("032", "federation"),
+            ("102", "chief_arbiter"),
+            ("122", "time_control"),
+            ("222", "encoded_time_control"),
+        )
         for code, attribute in records:
             value = getattr(t, attribute)
             cleaned = value.translate(CONTROL_CHARACTERS)
             if cleaned != value:
                 setattr(t, attribute, cleaned.strip())
                 line = _record_line(self.data, code)
-                self.warn(line, 5 if line else None,
-                          f"record {code}: control characters removed from {value!r}")
+                self.warn(line, 5 if line else None, f"record {code}: control characters removed from {value!r}")
         for player in t.players:
             for attribute, column in (("name", 15), ("federation", 54)):
                 value = getattr(player, attribute)
                 cleaned = value.translate(CONTROL_CHARACTERS)
                 if cleaned != value:
                     setattr(player, attribute, cleaned.strip())
-                    self.warn(player.line, column,
-                              f"player {player.start_rank}: control characters removed from {value!r}")
+                    self.warn(
+                        player.line, column, f"player {player.start_rank}: control characters removed from {value!r}"
+                    )
 
     def check_dates(self) -> None:
         t = self.t
@@ -311,25 +327,32 @@ class _Plan:
         self.start_date = t.start_date or (min(round_dates) if round_dates else None)
         self.end_date = t.end_date or (max(round_dates) if round_dates else None)
         for code, value, what, fallback in (
-            ("042", t.start_date, "start", self.start_date), ("052", t.end_date, "end", self.end_date)
+            ("042", t.start_date, "start", self.start_date),
+            ("052", t.end_date, "end", self.end_date),
         ):
             line = _record_line(self.data, code)
             if value is None and fallback is not None:
-                self.warn(line, 5 if line else None,
-                          f"no {what} date (record {code}); the {'first' if what == 'start' else 'last'} "
-                          f"round date {fallback:%Y-%m-%d} (record 132) is used")
+                self.warn(
+                    line,
+                    5 if line else None,
+                    f"no {what} date (record {code}); the {'first' if what == 'start' else 'last'} "
+                    f"round date {fallback:%Y-%m-%d} (record 132) is used",
+                )
             elif value is None:
                 state = "is not a date this importer understands" if line else "is missing"
                 self.error(
-                    line, 5 if line else None,
+                    line,
+                    5 if line else None,
                     f"no {what} date: record {code} {state} (write YYYY/MM/DD) and there are no round dates "
                     "(record 132); an event cannot be rated without its dates",
                 )
         if self.start_date and self.end_date and self.end_date < self.start_date:
             line = _record_line(self.data, "052")
-            self.error(line, 5 if line else None,
-                       f"end date {self.end_date:%Y-%m-%d} is before the start date "
-                       f"{self.start_date:%Y-%m-%d}")
+            self.error(
+                line,
+                5 if line else None,
+                f"end date {self.end_date:%Y-%m-%d} is before the start date {self.start_date:%Y-%m-%d}",
+            )
 
     def check_ids(self) -> None:
         seen: dict[int, TrfPlayer] = {}
@@ -340,7 +363,8 @@ class _Plan:
             if number in seen:
                 first = seen[number]
                 self.error(
-                    player.line, 58,
+                    player.line,
+                    58,
                     f"player {player.start_rank}: ID number {number} is also player {first.start_rank} on "
                     f"line {first.line}; one person cannot play twice in an event",
                 )
@@ -354,7 +378,8 @@ class _Plan:
                 if text and words.search(text):
                     if rating_type != RatingType.STANDARD:
                         self.warn(
-                            _record_line(self.data, code), 5,
+                            _record_line(self.data, code),
+                            5,
                             f"rating type not given: read as {rating_type} from record {code} {text!r}",
                         )
                     return rating_type
@@ -403,27 +428,40 @@ class _Plan:
         event = self.create_event(user, event_federation)
         participants = bulk_create_with_history(
             [
-                Participant(event=event, player=by_rank[p.start_rank], start_rank=p.start_rank,
-                            rating=p.rating)
+                Participant(event=event, player=by_rank[p.start_rank], start_rank=p.start_rank, rating=p.rating)
                 for p in t.players
             ],
-            Participant, batch_size=500, default_user=user,
+            Participant,
+            batch_size=500,
+            default_user=user,
         )
         participant_of = {participant.start_rank: participant for participant in participants}
         dates = t.round_dates
         games = [
             Game(
-                event=event, round=game.round, white=participant_of[game.white],
-                black=participant_of[game.black] if game.black is not None else None, result=game.result,
+                event=event,
+                round=game.round,
+                white=participant_of[game.white],
+                black=participant_of[game.black] if game.black is not None else None,
+                result=game.result,
                 date=dates[game.round - 1] if game.round <= len(dates) else None,
             )
             for game in self.games
         ]
         bulk_create_with_history(games, Game, batch_size=500, default_user=user)
-        audit_record(user, IMPORT_ACTION, event, after={
-            "file": self.file_name, "version": self.parsed.version, "players": len(participants),
-            "players_created": len(created), "games": len(games), "submitted": self.submit,
-        })
+        audit_record(
+            user,
+            IMPORT_ACTION,
+            event,
+            after={
+                "file": self.file_name,
+                "version": self.parsed.version,
+                "players": len(participants),
+                "players_created": len(created),
+                "games": len(games),
+                "submitted": self.submit,
+            },
+        )
         if self.submit:
             event_submit(event, user=user)
         outcome.event = event
@@ -442,7 +480,7 @@ class _Plan:
         found: dict[int, Player] = {}
         numbers = list(wanted)
         for start in range(0, len(numbers), _QUERY_CHUNK):
-            chunk = numbers[start:start + _QUERY_CHUNK]
+            chunk = numbers[start : start + _QUERY_CHUNK]
             for player in Player.objects.filter(id_number__in=chunk).select_related("merged_into"):
                 found[player.id_number] = player
         matched: dict[int, Player] = {}
@@ -454,26 +492,34 @@ class _Plan:
             hops = 0
             while player.merged_into_id is not None and hops < 10:
                 kept = player.merged_into
-                self.warn(trf_player.line, 58,
-                          f"player {trf_player.start_rank}: ID number {number} was merged into {kept}; "
-                          "the event uses the kept record")
-                player = Player.objects.select_related("merged_into").get(pk=kept.pk) if kept.merged_into_id \
-                    else kept
+                self.warn(
+                    trf_player.line,
+                    58,
+                    f"player {trf_player.start_rank}: ID number {number} was merged into {kept}; "
+                    "the event uses the kept record",
+                )
+                player = Player.objects.select_related("merged_into").get(pk=kept.pk) if kept.merged_into_id else kept
                 hops += 1
             if player.pk in used:
                 other = used[player.pk]
-                self.error(trf_player.line, 58,
-                           f"player {trf_player.start_rank} and player {other.start_rank} (line "
-                           f"{other.line}) are the same registered player {player}; one person cannot play "
-                           "twice in an event")
+                self.error(
+                    trf_player.line,
+                    58,
+                    f"player {trf_player.start_rank} and player {other.start_rank} (line "
+                    f"{other.line}) are the same registered player {player}; one person cannot play "
+                    "twice in an event",
+                )
                 continue
             used[player.pk] = trf_player
             matched[trf_player.start_rank] = player
             surname, given = _split_name(trf_player)
             if trf_player.name and _fold(surname) not in (_fold(player.surname), _fold(player.name)):
-                self.warn(trf_player.line, 15,
-                          f"player {trf_player.start_rank}: ID number {number} is registered as "
-                          f"{player.name!r} but the file says {trf_player.name!r}; check the ID")
+                self.warn(
+                    trf_player.line,
+                    15,
+                    f"player {trf_player.start_rank}: ID number {number} is registered as "
+                    f"{player.name!r} but the file says {trf_player.name!r}; check the ID",
+                )
         return matched
 
     def player_federations(self, matched: dict[int, Player]) -> dict[int, str]:
@@ -492,16 +538,21 @@ class _Plan:
             # ICU / Swiss-Manager exports put the player's club in the federation column.
             first = next(p for p in written if not is_federation(p.federation))
             shown = ", ".join(others[:8]) + (", ..." if len(others) > 8 else "")
-            self.warn(first.line, 54,
-                      "the federation column (54-56) mostly holds codes that are not FIDE federations "
-                      f"({shown}): read as club codes; new players' federations are left empty")
+            self.warn(
+                first.line,
+                54,
+                "the federation column (54-56) mostly holds codes that are not FIDE federations "
+                f"({shown}): read as club codes; new players' federations are left empty",
+            )
             return {p.start_rank: "" for p in new}
         for player in new:
             code = player.federation
             if code and not is_federation(code):
-                self.warn(player.line, 54,
-                          f"player {player.start_rank}: {code!r} is not a FIDE federation code; "
-                          "federation left empty")
+                self.warn(
+                    player.line,
+                    54,
+                    f"player {player.start_rank}: {code!r} is not a FIDE federation code; federation left empty",
+                )
                 code = ""
             federation_of[player.start_rank] = code
         federations_ensure(code for code in federation_of.values() if code)
@@ -536,9 +587,12 @@ class _Plan:
         for trf_player in new:
             surname, given = _split_name(trf_player)
             if not surname:
-                self.error(trf_player.line, 15,
-                           f"player {trf_player.start_rank} has no name (columns 15-47) and no ID number of "
-                           "a registered player: there is nothing to register them by")
+                self.error(
+                    trf_player.line,
+                    15,
+                    f"player {trf_player.start_rank} has no name (columns 15-47) and no ID number of "
+                    "a registered player: there is nothing to register them by",
+                )
                 continue
             if trf_player.fide_id:
                 id_number = int(trf_player.fide_id)
@@ -546,19 +600,21 @@ class _Plan:
                 id_number, next_id = next_id, next_id + 1
             title = trf_player.title if trf_player.title in _TITLES else ""
             birth = trf_player.birth_date
-            players.append(Player(
-                id_number=id_number,
-                surname=surname,
-                given_names=given,
-                search_name=(f"{surname}, {given}" if given else surname).upper(),  # save() is bypassed
-                sex={"m": "M", "w": "F"}.get(trf_player.sex, ""),
-                birth_date=trf_player.birth_date,
-                birth_year=trf_player.birth_year or (birth.year if birth else None),
-                federation_id=federation_of.get(trf_player.start_rank) or None,
-                title=title,
-                women_title=title if title in _WOMEN_TITLES else "",
-                needs_review=True,
-            ))
+            players.append(
+                Player(
+                    id_number=id_number,
+                    surname=surname,
+                    given_names=given,
+                    search_name=(f"{surname}, {given}" if given else surname).upper(),  # save() is bypassed
+                    sex={"m": "M", "w": "F"}.get(trf_player.sex, ""),
+                    birth_date=trf_player.birth_date,
+                    birth_year=trf_player.birth_year or (birth.year if birth else None),
+                    federation_id=federation_of.get(trf_player.start_rank) or None,
+                    title=title,
+                    women_title=title if title in _WOMEN_TITLES else "",
+                    needs_review=True,
+                )
+            )
         return players
 
     def likely_duplicates(self, new_players: list[Player]) -> list[DuplicateSuggestion]:
@@ -567,7 +623,7 @@ class _Plan:
         candidates: dict[str, list[Player]] = defaultdict(list)
         for start in range(0, len(surnames), _QUERY_CHUNK // 2):
             query = Q()
-            for surname in surnames[start:start + _QUERY_CHUNK // 2]:
+            for surname in surnames[start : start + _QUERY_CHUNK // 2]:
                 # search_name is "SURNAME, GIVEN NAMES" (indexed; a prefix query uses the index).
                 query |= Q(search_name=surname) | Q(search_name__startswith=f"{surname}, ")
             # Only the indexed search_name in the query (a planner guessing merged_into's share of a freshly
@@ -622,11 +678,10 @@ class _Plan:
 def event_export_trf(event: Event) -> str:
     """The event as TRF-2026 text (CR LF lines). Re-importing it gives the same players (by ID number),
     start ranks, ratings, rounds, games and results; 092 carries the system and the rating type."""
-    participants = list(
-        Participant.objects.filter(event=event).select_related("player").order_by("start_rank")
-    )
+    participants = list(Participant.objects.filter(event=event).select_related("player").order_by("start_rank"))
     games = list(
-        Game.objects.filter(event=event).order_by("round", "board", "pk")
+        Game.objects.filter(event=event)
+        .order_by("round", "board", "pk")
         .values_list("round", "white__start_rank", "black__start_rank", "result", "date")
     )
     entries: dict[int, list[TrfRoundEntry]] = defaultdict(list)
@@ -650,20 +705,22 @@ def event_export_trf(event: Event) -> str:
     players = []
     for participant in participants:
         player = participant.player
-        players.append(TrfPlayer(
-            start_rank=participant.start_rank,
-            name=player.name,
-            sex={"M": "m", "F": "w"}.get(player.sex, ""),
-            title=player.title or player.women_title,
-            rating=participant.rating,
-            federation=player.federation_id or "",
-            fide_id=str(player.id_number),
-            birth_date=player.birth_date,
-            birth_year=player.birth_year,
-            points=points[participant.start_rank],
-            rank=rank_of[participant.start_rank] if games else None,
-            rounds=sorted(entries[participant.start_rank], key=lambda entry: entry.round),
-        ))
+        players.append(
+            TrfPlayer(
+                start_rank=participant.start_rank,
+                name=player.name,
+                sex={"M": "m", "F": "w"}.get(player.sex, ""),
+                title=player.title or player.women_title,
+                rating=participant.rating,
+                federation=player.federation_id or "",
+                fide_id=str(player.id_number),
+                birth_date=player.birth_date,
+                birth_year=player.birth_year,
+                points=points[participant.start_rank],
+                rank=rank_of[participant.start_rank] if games else None,
+                rounds=sorted(entries[participant.start_rank], key=lambda entry: entry.round),
+            )
+        )
     last_round = max((number for number, *_ in games), default=0)
     round_dates = [
         dates_by_round[number].most_common(1)[0][0] if dates_by_round[number] else None

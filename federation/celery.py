@@ -1,4 +1,5 @@
 """Celery application: configuration comes from Django settings (CELERY_* names)."""
+
 import os
 
 from celery import Celery

@@ -3,6 +3,7 @@
 Every reader names the variable in its error, so a malformed value stops start-up with a message
 such as ``DEBUG: expected one of true/false/1/0/yes/no/on/off, got 'maybe'``.
 """
+
 import os
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 

@@ -11,6 +11,7 @@ Sign-in throttling works across any number of web processes because failures are
 * ``ThrottledAdminLoginForm`` (installed on the admin site by ``audit.apps``) says so in plain words
   instead of the generic "enter a correct username and password".
 """
+
 from __future__ import annotations
 
 import datetime
@@ -87,11 +88,15 @@ def login_refusal(username, ip: str) -> str | None:
     )
     locks = []
     if name and counts["by_user"] >= settings.LOGIN_FAILURE_LIMIT:
-        locks.append(recent.filter(username=name).order_by("-at").values_list("at", flat=True)
-                     [settings.LOGIN_FAILURE_LIMIT - 1] + window)
+        locks.append(
+            recent.filter(username=name).order_by("-at").values_list("at", flat=True)[settings.LOGIN_FAILURE_LIMIT - 1]
+            + window
+        )
     if ip and counts["by_ip"] >= settings.LOGIN_FAILURE_IP_LIMIT:
-        locks.append(recent.filter(ip=ip).order_by("-at").values_list("at", flat=True)
-                     [settings.LOGIN_FAILURE_IP_LIMIT - 1] + window)
+        locks.append(
+            recent.filter(ip=ip).order_by("-at").values_list("at", flat=True)[settings.LOGIN_FAILURE_IP_LIMIT - 1]
+            + window
+        )
     if not locks:
         return None
     minutes = max(1, -(-int((max(locks) - now).total_seconds()) // 60))
@@ -163,8 +168,7 @@ class ThrottledAdminLoginForm(AdminAuthenticationForm):
         if username:
             refusal = login_refusal(username, client_ip(self.request))
             if refusal:
-                raise ValidationError(self.error_messages["throttled"], code="throttled",
-                                      params={"message": refusal})
+                raise ValidationError(self.error_messages["throttled"], code="throttled", params={"message": refusal})
         return super().clean()
 
 
@@ -188,8 +192,7 @@ class RequestScreeningMiddleware:
         refusal = self.refusal(request)
         if refusal is not None:
             status, message = refusal
-            logger.warning("request refused (%s): %s %s: %s", status, request.method, request.path[:200],
-                           message)
+            logger.warning("request refused (%s): %s %s: %s", status, request.method, request.path[:200], message)
             return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 
@@ -231,19 +234,27 @@ class BoundedJSONParser(JSONParser):
 def check_production_security(app_configs=None, **kwargs):
     errors = []
     if not settings.DEBUG and settings.SECRET_KEY.startswith(DEVELOPMENT_SECRET_KEY_PREFIX):
-        errors.append(checks.Error(
-            "SECRET_KEY is the development key.",
-            hint="Set SECRET_KEY (or SECRET_KEY_FILE) to a long random value.", id="federation.E001",
-        ))
+        errors.append(
+            checks.Error(
+                "SECRET_KEY is the development key.",
+                hint="Set SECRET_KEY (or SECRET_KEY_FILE) to a long random value.",
+                id="federation.E001",
+            )
+        )
     if "federation.security.ThrottledModelBackend" not in settings.AUTHENTICATION_BACKENDS:
-        errors.append(checks.Warning(
-            "Admin sign-in is not throttled.",
-            hint="Keep federation.security.ThrottledModelBackend in AUTHENTICATION_BACKENDS.",
-            id="federation.W001",
-        ))
+        errors.append(
+            checks.Warning(
+                "Admin sign-in is not throttled.",
+                hint="Keep federation.security.ThrottledModelBackend in AUTHENTICATION_BACKENDS.",
+                id="federation.W001",
+            )
+        )
     if "federation.security.RequestScreeningMiddleware" not in settings.MIDDLEWARE:
-        errors.append(checks.Warning(
-            "Request bodies are not size-limited.",
-            hint="Keep federation.security.RequestScreeningMiddleware in MIDDLEWARE.", id="federation.W002",
-        ))
+        errors.append(
+            checks.Warning(
+                "Request bodies are not size-limited.",
+                hint="Keep federation.security.RequestScreeningMiddleware in MIDDLEWARE.",
+                id="federation.W002",
+            )
+        )
     return errors

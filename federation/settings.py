@@ -4,6 +4,7 @@ Embedded default (no environment set): an SQLite file and a serverless Celery br
 filesystem transport) under the git-ignored ``var/`` folder. Production: ``DATABASE_URL`` (PostgreSQL)
 and ``CELERY_BROKER_URL`` (Redis); see README.md.
 """
+
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -96,9 +97,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 else:
     # Test runs set a suffix so that concurrent runs on one server never share a test database.
-    DATABASES["default"]["TEST"] = {
-        "NAME": f"test_{DATABASES['default']['NAME']}{env_str('TEST_DATABASE_SUFFIX', '')}"
-    }
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}{env_str('TEST_DATABASE_SUFFIX', '')}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,4 +1,5 @@
 """Officials see what is waiting for the broker, and can send it now."""
+
 from django.contrib import admin, messages
 
 from federation.admin import OfficialsReadOnly
@@ -41,8 +42,10 @@ class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
         report = pending_tasks_send(queryset)
         if report.failed:
             self.message_user(
-                request, f"Sent {report.sent}; the broker refused the next one ({report.error}). "
-                f"{report.pending} task(s) stay pending.", messages.ERROR,
+                request,
+                f"Sent {report.sent}; the broker refused the next one ({report.error}). "
+                f"{report.pending} task(s) stay pending.",
+                messages.ERROR,
             )
         else:
             self.message_user(request, f"Sent {report.sent} task(s).", messages.SUCCESS)

@@ -1,4 +1,5 @@
 """The transactional outbox: a task to queue is first a row written in the caller's transaction."""
+
 from django.db import models
 from django.db.models import Q
 
@@ -22,9 +23,7 @@ class PendingTask(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
-            models.Index(
-                fields=["created_at"], condition=Q(sent_at__isnull=True), name="pending_task_unsent"
-            ),
+            models.Index(fields=["created_at"], condition=Q(sent_at__isnull=True), name="pending_task_unsent"),
         ]
 
     def __str__(self) -> str:

@@ -6,6 +6,7 @@ is down the send fails quietly — logged, the row stays pending, the request su
 ``pending_tasks_dispatch`` (the ``dispatch_pending_tasks`` command and periodic task) sends it later.
 Delivery is at least once: tasks take ids and must be idempotent (DESIGN house rule 3).
 """
+
 from __future__ import annotations
 
 import json
@@ -89,15 +90,14 @@ def pending_tasks_dispatch(*, min_age_seconds: int | None = None, limit: int = 5
 
 def pending_tasks_send(queryset: QuerySet) -> DispatchReport:
     """Send the unsent tasks among ``queryset`` now, whatever their age (the admin's "send now")."""
-    sent, failed, error = _dispatch(
-        queryset.order_by("created_at", "id"), connect_timeout=DISPATCH_CONNECT_TIMEOUT
-    )
+    sent, failed, error = _dispatch(queryset.order_by("created_at", "id"), connect_timeout=DISPATCH_CONNECT_TIMEOUT)
     pending = PendingTask.objects.filter(sent_at__isnull=True).count()
     return DispatchReport(sent=sent, failed=failed, pending=pending, error=error)
 
 
-def _dispatch(queryset: QuerySet, limit: int | None = None,
-              connect_timeout: float | None = None) -> tuple[int, int, str]:
+def _dispatch(
+    queryset: QuerySet, limit: int | None = None, connect_timeout: float | None = None
+) -> tuple[int, int, str]:
     from federation.celery import app
 
     with transaction.atomic():
@@ -115,8 +115,9 @@ def _dispatch(queryset: QuerySet, limit: int | None = None,
                 for row in rows:
                     try:
                         # retry=False: fail at once when the broker is down; the row itself is the retry.
-                        result = app.send_task(row.name, args=row.args, queue=row.queue or None,
-                                               connection=connection, retry=False)
+                        result = app.send_task(
+                            row.name, args=row.args, queue=row.queue or None, connection=connection, retry=False
+                        )
                     except Exception as exc:
                         failure = (row, exc)
                         break
@@ -127,14 +128,11 @@ def _dispatch(queryset: QuerySet, limit: int | None = None,
             if failure is None and len(done) < len(rows):
                 failure = (rows[len(done)], exc)
         if done:
-            PendingTask.objects.bulk_update(
-                done, ["task_id", "sent_at", "last_error", "last_attempt_at", "attempts"]
-            )
+            PendingTask.objects.bulk_update(done, ["task_id", "sent_at", "last_error", "last_attempt_at", "attempts"])
         if failure is None:
             return len(done), 0, ""
         row, exc = failure
         error = f"{type(exc).__name__}: {exc}"[:2000]
-        PendingTask.objects.filter(pk=row.pk).update(attempts=F("attempts") + 1, last_error=error,
-                                                    last_attempt_at=now)
+        PendingTask.objects.filter(pk=row.pk).update(attempts=F("attempts") + 1, last_error=error, last_attempt_at=now)
         logger.warning("outbox: task %s (row %s) not sent, it stays pending: %s", row.name, row.pk, error)
         return len(done), 1, error

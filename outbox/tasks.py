@@ -1,4 +1,5 @@
 """Periodic re-sending of tasks the broker could not take when their transaction committed."""
+
 from dataclasses import asdict
 
 from celery import shared_task

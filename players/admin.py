@@ -46,9 +46,7 @@ class PlayerMergeForm(forms.Form):
         if player is None:
             raise ValidationError(f"No player has ID number {id_number}.")
         if player.merged_into_id:
-            raise ValidationError(
-                f"{player} was itself merged into another record; keep that record instead."
-            )
+            raise ValidationError(f"{player} was itself merged into another record; keep that record instead.")
         return player
 
     def clean_reason(self):

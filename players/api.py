@@ -23,16 +23,12 @@ ID_NUMBER = OpenApiParameter(
 
 
 def public_player(id_number: int) -> Player:
-    return get_object_or_404(
-        Player.objects.select_related("federation"), id_number=id_number, merged_into__isnull=True
-    )
+    return get_object_or_404(Player.objects.select_related("federation"), id_number=id_number, merged_into__isnull=True)
 
 
 @extend_schema(
     parameters=[
-        OpenApiParameter(
-            "q", OpenApiTypes.STR, description='Name prefix ("SURNAME, Given") or an exact ID number'
-        ),
+        OpenApiParameter("q", OpenApiTypes.STR, description='Name prefix ("SURNAME, Given") or an exact ID number'),
         OpenApiParameter("federation", OpenApiTypes.STR, description="Three-letter federation code"),
     ]
 )

@@ -492,8 +492,7 @@ class FideListReader:
                     if value:
                         bad_number(line_number, key, value, shift, _number_problem(key, value) or "")
             ratings = {
-                t: FideListRating(numbers[r] or None, numbers[g] or 0, numbers[k] or None)
-                for t, r, g, k in rating_keys
+                t: FideListRating(numbers[r] or None, numbers[g] or 0, numbers[k] or None) for t, r, g, k in rating_keys
             }
             name = v["name"]
             if not name:
@@ -551,9 +550,7 @@ class FideListReader:
         except ParseError as exc:
             if count == 0 and not target.players:
                 raise FideListFormatError(f"not a FIDE XML list: {exc}") from exc
-            self.problem(
-                count + 1, None, "error", f"XML broken after player {count}: {exc}; rest of file skipped"
-            )
+            self.problem(count + 1, None, "error", f"XML broken after player {count}: {exc}; rest of file skipped")
         for player in target.players:  # anything completed before close()
             count += 1
             row = self._xml_row(player, count)
@@ -587,15 +584,11 @@ class FideListReader:
                 numbers[tag] = None
             elif why := _number_problem(tag, value):
                 numbers[tag] = None
-                self.problem(
-                    count, None, "warning", f"player {count} ({id_text}): <{tag}> {value!r} {why}; ignored"
-                )
+                self.problem(count, None, "warning", f"player {count} ({id_text}): <{tag}> {value!r} {why}; ignored")
             else:
                 numbers[tag] = int(value)
         ratings = {
-            t: FideListRating(
-                numbers[f"{p}rating"] or None, numbers[f"{p}games"] or 0, numbers[f"{p}k"] or None
-            )
+            t: FideListRating(numbers[f"{p}rating"] or None, numbers[f"{p}games"] or 0, numbers[f"{p}k"] or None)
             for t, p in sources
         }
         name = player.get("name", "")

@@ -25,6 +25,7 @@ Players' records are updated with what FIDE publishes (name, federation, sex, ti
 bulk upserts; these bypass the per-row model history, and one audit record per imported list says what was
 done. A player merged into another (``merged_into``) gets the entry on the kept record.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -106,9 +107,7 @@ def federations_ensure(codes: Iterable[str], known: set[str] | None = None) -> s
     existing = set(Federation.objects.filter(code__in=wanted).values_list("code", flat=True))
     missing = wanted - existing
     if missing:
-        Federation.objects.bulk_create(
-            [Federation(code=code) for code in sorted(missing)], ignore_conflicts=True
-        )
+        Federation.objects.bulk_create([Federation(code=code) for code in sorted(missing)], ignore_conflicts=True)
     if known is not None:
         known |= wanted
     return missing
@@ -212,7 +211,9 @@ def fide_list_import(
 def _refuse_existing_lists(list_date: datetime.date, types: tuple[str, ...]) -> None:
     existing = list(
         RatingList.objects.filter(
-            list_date=list_date, rating_type__in=types, status=RatingListStatus.PUBLISHED,
+            list_date=list_date,
+            rating_type__in=types,
+            status=RatingListStatus.PUBLISHED,
             superseded_by__isnull=True,
         ).values_list("rating_type", "is_imported")
     )
@@ -262,9 +263,7 @@ class _BulkWriter:
     Columns not given get the model's defaults, so a field added later with a default needs no change here.
     """
 
-    def __init__(
-        self, model, fields: list[str], *, conflict: tuple[str, ...] = (), update: tuple[str, ...] = ()
-    ):
+    def __init__(self, model, fields: list[str], *, conflict: tuple[str, ...] = (), update: tuple[str, ...] = ()):
         opts = model._meta
         given = [opts.get_field(name) for name in fields]
         rest = [f for f in opts.concrete_fields if not f.primary_key and f.name not in fields]
@@ -311,18 +310,40 @@ class _BulkWriter:
                 copy.write_row(row + defaults)
         if self.tail:
             raw.execute(
-                f"INSERT INTO {self.table} ({self.columns}) "
-                f"SELECT {self.columns} FROM {self.staging}{self.tail}"
+                f"INSERT INTO {self.table} ({self.columns}) SELECT {self.columns} FROM {self.staging}{self.tail}"
             )
 
 
 _PLAYER_FIELDS = [
-    "id_number", "surname", "given_names", "search_name", "sex", "birth_year", "federation", "title",
-    "women_title", "other_titles", "created_at", "updated_at",
+    "id_number",
+    "surname",
+    "given_names",
+    "search_name",
+    "sex",
+    "birth_year",
+    "federation",
+    "title",
+    "women_title",
+    "other_titles",
+    "created_at",
+    "updated_at",
 ]
 _ENTRY_FIELDS = [
-    "rating_list", "player", "rating", "games", "k_factor", "inactive", "title", "women_title",
-    "other_titles", "federation", "sex", "birth_year", "rated_games_total", "ever_2400", "ever_2300",
+    "rating_list",
+    "player",
+    "rating",
+    "games",
+    "k_factor",
+    "inactive",
+    "title",
+    "women_title",
+    "other_titles",
+    "federation",
+    "sex",
+    "birth_year",
+    "rated_games_total",
+    "ever_2400",
+    "ever_2300",
 ]
 
 
@@ -381,7 +402,9 @@ def _import(
     # leaves them alone; the outcome names those types.
     newer = set(
         RatingList.objects.filter(
-            rating_type__in=types, list_date__gt=list_date, status=RatingListStatus.PUBLISHED,
+            rating_type__in=types,
+            list_date__gt=list_date,
+            status=RatingListStatus.PUBLISHED,
             superseded_by__isnull=True,
         ).values_list("rating_type", flat=True)
     )
@@ -394,7 +417,9 @@ def _import(
     # Rows of merged records, written at the end unless the kept record has its own row on the list.
     redirected: list[tuple[int, FideListRow]] = []
     players = _BulkWriter(
-        Player, _PLAYER_FIELDS, conflict=("id_number",),
+        Player,
+        _PLAYER_FIELDS,
+        conflict=("id_number",),
         update=tuple(f for f in _PLAYER_FIELDS if f not in ("id_number", "created_at")),
     )
     list_entries = _BulkWriter(RatingListEntry, _ENTRY_FIELDS)
@@ -405,11 +430,15 @@ def _import(
             if row.fide_id in by_id:
                 outcome.problem_count += 1
                 if len(outcome.problems) < _KEPT_PROBLEMS:
-                    outcome.problems.append(FideListProblem(
-                        row.line, 1, "warning",
-                        f"FIDE ID {row.fide_id} repeated (first on line {by_id[row.fide_id].line}); "
-                        "the first row is used",
-                    ))
+                    outcome.problems.append(
+                        FideListProblem(
+                            row.line,
+                            1,
+                            "warning",
+                            f"FIDE ID {row.fide_id} repeated (first on line {by_id[row.fide_id].line}); "
+                            "the first row is used",
+                        )
+                    )
                 continue
             by_id[row.fide_id] = row
         created = federations_ensure((row.federation for row in by_id.values()), known_federations)
@@ -455,11 +484,17 @@ def _import(
         rating_list.save(update_fields=["entry_count", "rated_count", "game_count"])
         outcome.entries[rating_type] = counts[rating_type]["entries"]
         audit_record(
-            user, AuditAction.FIDE_LIST_IMPORT, rating_list,
+            user,
+            AuditAction.FIDE_LIST_IMPORT,
+            rating_list,
             after={
-                "list_date": list_date, "rating_type": rating_type, "entries": counts[rating_type]["entries"],
-                "rows": outcome.rows, "players_created": outcome.players_created,
-                "players_updated": outcome.players_updated, "problems": outcome.problem_count,
+                "list_date": list_date,
+                "rating_type": rating_type,
+                "entries": counts[rating_type]["entries"],
+                "rows": outcome.rows,
+                "players_created": outcome.players_created,
+                "players_updated": outcome.players_updated,
+                "problems": outcome.problem_count,
             },
         )
     if connection.vendor == "postgresql":
@@ -496,10 +531,24 @@ def _add_lines(
         # B.02 8.3.3: K 20/10 only after 30 rated games; K 10 once 2400 has been reached (and it stays).
         rated_games_total = max(30, games) if k_factor in (20, 10) else games
         ever_2400 = k_factor == 10 or value >= 2400
-        entries.append((
-            list_ids[rating_type], player_id, value, games, k_factor, inactive, title, women_title,
-            other_titles, federation, sex, row.birth_year, rated_games_total, ever_2400,
-            ever_2400 or value >= 2300,  # ever_2300: the junior K 40 stops at 2300
-        ))
+        entries.append(
+            (
+                list_ids[rating_type],
+                player_id,
+                value,
+                games,
+                k_factor,
+                inactive,
+                title,
+                women_title,
+                other_titles,
+                federation,
+                sex,
+                row.birth_year,
+                rated_games_total,
+                ever_2400,
+                ever_2400 or value >= 2300,  # ever_2300: the junior K 40 stops at 2300
+            )
+        )
         counts[rating_type]["entries"] += 1
         counts[rating_type]["games"] += games

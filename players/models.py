@@ -1,4 +1,5 @@
 """The registry: federations and players."""
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -59,7 +60,11 @@ class Player(models.Model):
         default=False, help_text="Created by an import without an ID match; check for duplicates"
     )
     merged_into = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="merged_players",
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_players",
         help_text="Set when this record was merged into another player",
     )
     created_at = models.DateTimeField(auto_now_add=True)

@@ -17,9 +17,7 @@ class CurrentRatingSerializer(serializers.Serializer):
 
 
 class RankedRatingSerializer(CurrentRatingSerializer):
-    world_rank = serializers.IntegerField(
-        allow_null=True, help_text="Rank among active rated players on the list"
-    )
+    world_rank = serializers.IntegerField(allow_null=True, help_text="Rank among active rated players on the list")
     federation_rank = serializers.IntegerField(allow_null=True)
     rated_games_total = serializers.IntegerField()
     rating_class = serializers.CharField(

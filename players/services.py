@@ -63,8 +63,7 @@ def player_merge(kept: Player, merged: Player, *, user, reason: str) -> PlayerMe
             raise ValidationError(f"{merged} was already merged into player #{merged.merged_into_id}.")
         if kept.merged_into_id:
             raise ValidationError(
-                f"{kept} was itself merged into player #{kept.merged_into_id}; "
-                "merge into that player instead."
+                f"{kept} was itself merged into player #{kept.merged_into_id}; merge into that player instead."
             )
         _refuse_unknown_relations(merged)
         _refuse_shared_events(kept, merged)
@@ -98,9 +97,7 @@ def player_merge(kept: Player, merged: Player, *, user, reason: str) -> PlayerMe
         merged._history_user = user
         merged._change_reason = f"merged into {kept.id_number}: {reason}"
         merged.save(update_fields=["merged_into", "needs_review", "updated_at"])
-        merge = PlayerMerge.objects.create(
-            kept=kept, merged=merged, reason=reason, moved=moved, merged_by=user
-        )
+        merge = PlayerMerge.objects.create(kept=kept, merged=merged, reason=reason, moved=moved, merged_by=user)
         audit_record(
             user,
             AuditAction.PLAYER_MERGE,
@@ -135,8 +132,7 @@ def player_merge_reverse(merge: PlayerMerge, *, user, reason: str) -> PlayerMerg
         kept, merged = _lock(merge.kept, merge.merged)
         if kept.merged_into_id:
             raise ValidationError(
-                f"{kept} was merged into player #{kept.merged_into_id} after this merge; "
-                "reverse that merge first."
+                f"{kept} was merged into player #{kept.merged_into_id} after this merge; reverse that merge first."
             )
         if merged.merged_into_id != kept.pk:
             raise ValidationError(f"{merged} is no longer recorded as merged into {kept}.")
@@ -178,16 +174,12 @@ def player_merge_reverse(merge: PlayerMerge, *, user, reason: str) -> PlayerMerg
 
 def _require_permission(user) -> None:
     if user is None or not user.has_perm("players.merge_player"):
-        raise PermissionDenied(
-            "Merging players needs the 'merge duplicate players' permission (rating officers)."
-        )
+        raise PermissionDenied("Merging players needs the 'merge duplicate players' permission (rating officers).")
 
 
 def _lock(kept: Player, merged: Player) -> tuple[Player, Player]:
     # Lock both rows in primary-key order so two concurrent merges of the same pair cannot deadlock.
-    rows = {
-        p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[kept.pk, merged.pk]).order_by("pk")
-    }
+    rows = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[kept.pk, merged.pk]).order_by("pk")}
     return rows[kept.pk], rows[merged.pk]
 
 
@@ -205,9 +197,7 @@ def _refuse_shared_events(kept: Player, merged: Player) -> None:
         .order_by("event__start_date")
     )
     if shared:
-        events = "; ".join(
-            f"{p.event.name} ({p.event.start_date:%Y-%m-%d}, event #{p.event_id})" for p in shared
-        )
+        events = "; ".join(f"{p.event.name} ({p.event.start_date:%Y-%m-%d}, event #{p.event_id})" for p in shared)
         raise ValidationError(
             f"{merged} and {kept} both took part in {events}. One person cannot be two participants of an "
             "event: correct the event first (remove or replace one of them), then merge."

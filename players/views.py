@@ -33,12 +33,9 @@ def player_search(request):
     for row in PlayerRating.objects.filter(player__in=players) if players else []:
         ratings.setdefault(row.player_id, {})[row.rating_type] = row
     results = [
-        {"player": player, "ratings": [ratings.get(player.pk, {}).get(t) for t in RATING_TYPES]}
-        for player in players
+        {"player": player, "ratings": [ratings.get(player.pk, {}).get(t) for t in RATING_TYPES]} for player in players
     ]
-    return render(
-        request, "players/search.html", {"query": query, "results": results, "rating_types": RATING_TYPES}
-    )
+    return render(request, "players/search.html", {"query": query, "results": results, "rating_types": RATING_TYPES})
 
 
 @public_page
@@ -53,9 +50,7 @@ def player_profile(request, id_number: int):
         "players/profile.html",
         {
             "player": player,
-            "ratings": [
-                ratings.get(t, {"rating_type": t, "rating": None, "missing": True}) for t in RATING_TYPES
-            ],
+            "ratings": [ratings.get(t, {"rating_type": t, "rating": None, "missing": True}) for t in RATING_TYPES],
             "history": history,
             "chart_entries": [row["entry"] for row in reversed(history)],
             "live_ratings": player_live_ratings(player, ratings),

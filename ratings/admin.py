@@ -137,9 +137,7 @@ class RatingListAdmin(admin.ModelAdmin):
             tasks.queue_publication(rating_list.rating_type, rating_list.list_date, request.user)
             self.message_user(request, f"{rating_list}: publication queued.")
 
-    @admin.action(
-        description="Republish from the selected list with the corrected events", permissions=["change"]
-    )
+    @admin.action(description="Republish from the selected list with the corrected events", permissions=["change"])
     def republish_corrections(self, request, queryset):
         for rating_list in queryset:
             if rating_list_current(rating_list.rating_type, rating_list.list_date) != rating_list:
@@ -161,9 +159,7 @@ class RatingListAdmin(admin.ModelAdmin):
                 continue
             reason = "Corrected: " + "; ".join(_correction_reason(event) for event in corrected)
             tasks.queue_republication(rating_list.rating_type, rating_list.list_date, reason, request.user)
-            self.message_user(
-                request, f"{rating_list}: republication of this list and every later one queued."
-            )
+            self.message_user(request, f"{rating_list}: republication of this list and every later one queued.")
 
     def has_add_permission(self, request):
         return False  # lists are computed by the publication service, never typed in

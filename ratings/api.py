@@ -35,9 +35,7 @@ from ratings.serializers import (
 
 @extend_schema(
     parameters=[
-        OpenApiParameter(
-            "rating_type", OpenApiTypes.STR, enum=RATING_TYPES, description="Only lists of this type"
-        ),
+        OpenApiParameter("rating_type", OpenApiTypes.STR, enum=RATING_TYPES, description="Only lists of this type"),
     ]
 )
 class RatingListListAPI(PublicReadMixin, generics.ListAPIView):
@@ -63,20 +61,15 @@ class ListEntriesPagination(PublicPagination):
 
 @extend_schema(
     parameters=[
-        OpenApiParameter(
-            "list_date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="List date, YYYY-MM-DD"
-        ),
+        OpenApiParameter("list_date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="List date, YYYY-MM-DD"),
         OpenApiParameter("rating_type", OpenApiTypes.STR, OpenApiParameter.PATH, enum=RATING_TYPES),
-        OpenApiParameter(
-            "federation", OpenApiTypes.STR, description="Three-letter federation code (as published)"
-        ),
+        OpenApiParameter("federation", OpenApiTypes.STR, description="Three-letter federation code (as published)"),
         OpenApiParameter("sex", OpenApiTypes.STR, enum=["M", "F"]),
         OpenApiParameter(
             "age_group",
             OpenApiTypes.STR,
             enum=AGE_GROUPS,
-            description="U8..U20: born in (list year - N) or later; 50+/65+: born in (list year - N) "
-            "or earlier",
+            description="U8..U20: born in (list year - N) or later; 50+/65+: born in (list year - N) or earlier",
         ),
         OpenApiParameter("title", OpenApiTypes.STR, enum=TITLES),
         OpenApiParameter("active", OpenApiTypes.BOOL, description="1: leave inactive players out"),

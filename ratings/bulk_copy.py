@@ -46,6 +46,7 @@ def _dumps_json(value) -> str:
     # psycopg's JSON dumper for copy_rows' cursor: every JSON value arrives as JsonText (_json_text)
     return value if isinstance(value, JsonText) else json.dumps(value, cls=DjangoJSONEncoder)
 
+
 # What read_columns returns for each kind of column, and what stands for NULL.
 #   int64 / int32 / int16: NULL -> the ``null`` value given (default 0)
 #   float64: NULL -> NaN;  bool: NULL -> False;  date: datetime64[D], NULL -> NaT
@@ -112,9 +113,7 @@ def _pg_type(field: models.Field, connection) -> str:
     try:
         pg_type = _PG_TYPES[internal]
     except KeyError:
-        raise ValueError(
-            f"copy_rows: no COPY type for {field.model.__name__}.{field.name} ({internal})"
-        ) from None
+        raise ValueError(f"copy_rows: no COPY type for {field.model.__name__}.{field.name} ({internal})") from None
     return pg_type
 
 
@@ -156,10 +155,7 @@ def _copy_rows_executemany(model, columns: list[models.Field], rows, using: str,
         while batch := list(islice(iterator, batch_size)):
             cursor.executemany(
                 statement,
-                [
-                    [convert(value) for convert, value in zip(prepare, (*row, *defaults), strict=True)]
-                    for row in batch
-                ],
+                [[convert(value) for convert, value in zip(prepare, (*row, *defaults), strict=True)] for row in batch],
             )
             count += len(batch)
     return count
@@ -219,8 +215,7 @@ def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Seq
         rows = _json_rows(rows, json_columns)
     extra, defaults = _defaults(model, columns)
     defaults = tuple(
-        _json_text(field, value) if _is_json(field) else value
-        for field, value in zip(extra, defaults, strict=True)
+        _json_text(field, value) if _is_json(field) else value for field, value in zip(extra, defaults, strict=True)
     )
     columns = columns + extra
     types = [_pg_type(field, connection) for field in columns]
@@ -288,9 +283,7 @@ def read_columns(
         if kind == "chars" and not (isinstance(spec, tuple) and spec[1] >= 1):
             raise ValueError(f"read_columns: {lookup!r}: give the most characters, e.g. ('chars', 3)")
         if kind not in KINDS:
-            raise ValueError(
-                f"read_columns: {lookup!r} has unknown kind {kind!r} (one of {', '.join(KINDS)})"
-            )
+            raise ValueError(f"read_columns: {lookup!r} has unknown kind {kind!r} (one of {', '.join(KINDS)})")
     if chunk_by is not None and chunk_by not in columns:
         raise ValueError(f"read_columns: chunk_by {chunk_by!r} must be one of the columns read")
     using = using or queryset.db
@@ -325,9 +318,7 @@ def _read_columns_orm(queryset: QuerySet, columns: dict, lookups: list[str]) -> 
     return out
 
 
-def _read_columns_postgresql(
-    queryset: QuerySet, columns: dict, lookups: list[str], using: str, chunk_by: str | None
-):
+def _read_columns_postgresql(queryset: QuerySet, columns: dict, lookups: list[str], using: str, chunk_by: str | None):
     connection = connections[using]
     try:
         sql, params = queryset.values_list(*lookups).query.sql_with_params()
@@ -344,9 +335,7 @@ def _read_columns_postgresql(
         for i, (kind, extra) in enumerate(specs):
             if kind == "chars":  # the length (-1: NULL), then each character's code (0 past the end)
                 expressions.append(f"COALESCE(char_length(c{i}), -1)::int4")
-                expressions += [
-                    f"COALESCE(ascii(substr(c{i}, {k}, 1)), 0)::int4" for k in range(1, extra + 1)
-                ]
+                expressions += [f"COALESCE(ascii(substr(c{i}, {k}, 1)), 0)::int4" for k in range(1, extra + 1)]
                 kinds += ["int32"] * (extra + 1)
             else:
                 expressions.append(_fixed_width(f"c{i}", kind, extra))
@@ -391,8 +380,7 @@ def _characters(lengths: np.ndarray, codes: list[np.ndarray]) -> np.ndarray:
             _, key = np.unique(key * values.size + rank.reshape(-1), return_inverse=True)
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     strings = [
-        None if lengths[i] < 0 else "".join(chr(code[i]) for code in codes[: lengths[i]])
-        for i in first.tolist()
+        None if lengths[i] < 0 else "".join(chr(code[i]) for code in codes[: lengths[i]]) for i in first.tolist()
     ]
     return np.array(strings, dtype=object)[inverse.reshape(-1)]
 
@@ -454,9 +442,7 @@ def _copy_out_binary(connection, select: str, params, kinds: list[str]) -> list[
         (table["fields"] != len(kinds)).any()
         or any((table[f"length{i}"] != _PG_WIDTH[kind]).any() for i, kind in enumerate(kinds))
     ):
-        raise RuntimeError(
-            "read_columns: a row does not have the fixed width expected (a NULL slipped through?)"
-        )
+        raise RuntimeError("read_columns: a row does not have the fixed width expected (a NULL slipped through?)")
     return [_native(table[f"value{i}"], kind) for i, kind in enumerate(kinds)]
 
 

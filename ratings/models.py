@@ -5,6 +5,7 @@ of the same rating type) and marks the old one superseded. Each entry carries th
 player after that list (K inputs, newcomer pool, last game), so any list can be recomputed from its
 predecessor alone.
 """
+
 import datetime
 
 from django.conf import settings
@@ -123,7 +124,11 @@ class RatingList(models.Model):
     rules_preset = models.CharField(max_length=40)
     rules = models.JSONField(help_text="The exact rules used, frozen at computation")
     previous = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="next_lists",
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="next_lists",
         help_text="The list whose ratings and state this one continues",
     )
     superseded_by = models.ForeignKey(
@@ -141,16 +146,13 @@ class RatingList(models.Model):
     rated_count = models.PositiveIntegerField(default=0)
     game_count = models.PositiveIntegerField(default=0)
     event_count = models.PositiveIntegerField(default=0)
-    new_rating_count = models.PositiveIntegerField(
-        default=0, help_text="Players with a first published rating"
-    )
-    dropped_count = models.PositiveIntegerField(
-        default=0, help_text="Players whose rating fell below the floor"
-    )
+    new_rating_count = models.PositiveIntegerField(default=0, help_text="Players with a first published rating")
+    dropped_count = models.PositiveIntegerField(default=0, help_text="Players whose rating fell below the floor")
     input_digest = models.CharField(
-        max_length=64, blank=True,
+        max_length=64,
+        blank=True,
         help_text="SHA-256 of everything the computation read; a draft whose digest still matches is "
-                  "published as it is",
+        "published as it is",
     )
 
     class Meta:
@@ -220,9 +222,7 @@ class RatingListEntry(models.Model):
     pool_opponent_sum = models.FloatField(default=0)
     pool_score = models.FloatField(default=0)
     pool_since = models.DateField(null=True, blank=True, help_text="Start of the newcomer's 26-month window")
-    pool_events = models.PositiveSmallIntegerField(
-        default=0, help_text="Events in the pool (incl. disregarded)"
-    )
+    pool_events = models.PositiveSmallIntegerField(default=0, help_text="Events in the pool (incl. disregarded)")
     ever_2300 = models.BooleanField(default=False, help_text="A published rating reached 2300 (junior K rule)")
     last_game_date = models.DateField(null=True, blank=True, help_text="End date of the last rated event")
     # What changed on this list (admin filters for officials checking a draft).
@@ -345,4 +345,3 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.rating_type}: {self.rating}"
-

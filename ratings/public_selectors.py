@@ -179,9 +179,7 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
     ``stored_count`` (an unfiltered list's count, stored at publication: no COUNT) and ``by_position`` (an
     unfiltered list sorted by rating: a page is a range of positions, not an OFFSET over a million rows).
     """
-    entries = RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False).select_related(
-        "player"
-    )
+    entries = RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False).select_related("player")
     if filters.federation:
         entries = entries.filter(federation=filters.federation)
     if filters.sex:
@@ -190,9 +188,7 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
     if filters.age_group in JUNIOR_AGE_GROUPS:
         entries = entries.filter(birth_year__gte=year - JUNIOR_AGE_GROUPS[filters.age_group])
     elif filters.age_group in SENIOR_AGE_GROUPS:
-        entries = entries.filter(
-            birth_year__gt=0, birth_year__lte=year - SENIOR_AGE_GROUPS[filters.age_group]
-        )
+        entries = entries.filter(birth_year__gt=0, birth_year__lte=year - SENIOR_AGE_GROUPS[filters.age_group])
     if filters.title:
         title_q = Q(title=filters.title)
         if filters.title in WomenTitle.values:
@@ -288,13 +284,9 @@ def download_rows(rating_list: RatingList, chunk_size: int = 2000) -> Iterator[F
         )
 
 
-def list_movers(
-    rating_list: RatingList, limit: int = 5
-) -> tuple[list[RatingListEntry], list[RatingListEntry]]:
+def list_movers(rating_list: RatingList, limit: int = 5) -> tuple[list[RatingListEntry], list[RatingListEntry]]:
     """Biggest gains and losses since the previous list (entry.change): two queries."""
-    base = RatingListEntry.objects.filter(rating_list=rating_list, change__isnull=False).select_related(
-        "player"
-    )
+    base = RatingListEntry.objects.filter(rating_list=rating_list, change__isnull=False).select_related("player")
     gains = list(base.filter(change__gt=0).order_by("-change", "player_id")[:limit])
     losses = list(base.filter(change__lt=0).order_by("change", "player_id")[:limit])
     return gains, losses
@@ -329,10 +321,7 @@ def player_ratings(player: Player) -> dict[str, dict]:
     """Current rating per type with world and federation rank (active rated players above + 1), as stored
     with the list the rating comes from (publication, or ratings.services.list_order for FIDE imports): one
     query."""
-    ratings = {
-        row.rating_type: row
-        for row in PlayerRating.objects.filter(player=player).select_related("rating_list")
-    }
+    ratings = {row.rating_type: row for row in PlayerRating.objects.filter(player=player).select_related("rating_list")}
     result = {}
     for rating_type in RATING_TYPES:
         row = ratings.get(rating_type)
@@ -448,18 +437,13 @@ def player_calculation(player: Player, rating_list: RatingList) -> dict:
                 line["change"] = round(float(line["delta"]) * change.k_factor, 2)
         events.append({"change": change, "event": change.event, "lines": lines})
     opponents = (
-        {
-            p.id_number: p
-            for p in Player.objects.filter(id_number__in=opponent_ids).select_related("federation")
-        }
+        {p.id_number: p for p in Player.objects.filter(id_number__in=opponent_ids).select_related("federation")}
         if opponent_ids
         else {}
     )
     for event in events:
         for line in event["lines"]:
-            line["opponent_player"] = (
-                opponents.get(int(line["opponent"])) if line["opponent"] is not None else None
-            )
+            line["opponent_player"] = opponents.get(int(line["opponent"])) if line["opponent"] is not None else None
     total = sum(change.change for change in changes)
     return {
         "entry": entry,
@@ -516,9 +500,7 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
             "player_id", "rating_type", "rating"
         )
     }
-    presets = dict(
-        RatingPolicy.objects.filter(rating_type__in=types).values_list("rating_type", "rules_preset")
-    )
+    presets = dict(RatingPolicy.objects.filter(rating_type__in=types).values_list("rating_type", "rules_preset"))
     live = []
     for rating_type in RATING_TYPES:
         typed = [game for game in games if game["event__rating_type"] == rating_type]
@@ -532,9 +514,7 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
             white_points, black_points = RESULT_POINTS[game["result"]]
             opponents.append(opponent_ratings.get((opponent, rating_type)))
             scores.append(white_points if as_white else black_points)
-            event_numbers.append(
-                list(events).index(game["event_id"]) if game["event_id"] in events else len(events)
-            )
+            event_numbers.append(list(events).index(game["event_id"]) if game["event_id"] in events else len(events))
             events.setdefault(game["event_id"], game["event__name"])
         current = ratings.get(rating_type) or {}
         row = {
@@ -558,8 +538,6 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
                 rated_games_total=current.get("rated_games_total") or 0,
                 birth_year=player.birth_year,
             )
-            row.update(
-                games=calculation.games, change=calculation.rounded_change, live_rating=calculation.new_rating
-            )
+            row.update(games=calculation.games, change=calculation.rounded_change, live_rating=calculation.new_rating)
         live.append(row)
     return live

@@ -123,9 +123,7 @@ class CalculatorInputSerializer(serializers.Serializer):
         if data["rules"] not in PRESETS:
             raise serializers.ValidationError({"rules": [f"unknown rules preset {data['rules']!r}"]})
         if data.get("rating") is None and data.get("k_factor") is not None:
-            raise serializers.ValidationError(
-                {"k_factor": ["an unrated player has no K; leave k_factor out"]}
-            )
+            raise serializers.ValidationError({"k_factor": ["an unrated player has no K; leave k_factor out"]})
         return data
 
 

@@ -186,9 +186,7 @@ def _add_months(day: datetime.date, months: int) -> datetime.date:
     return datetime.date(index // 12, index % 12 + 1, 1)
 
 
-def simulate_players(
-    count: int, rng: np.random.Generator, start: datetime.date, first_id: int
-) -> SimulatedPlayers:
+def simulate_players(count: int, rng: np.random.Generator, start: datetime.date, first_id: int) -> SimulatedPlayers:
     age = np.clip(rng.gamma(3.0, 11.0, count) + 7, 7, 85).round().astype(np.int64)
     birth_year = start.year - age
     sex = np.where(rng.random(count) < 0.12, "F", "M")
@@ -327,9 +325,7 @@ def _simulate_month(
     rounds = np.where(is_rr, ROUND_ROBIN_ROUNDS, rng.choice(SWISS_ROUNDS, n_events))
     length = np.where(is_rr, rounds, rng.integers(2, rounds + 1))  # days
     start = np.datetime64(first_day, "D") + rng.integers(0, days_in_month, n_events)
-    names = [
-        f"{'Closed' if rr else 'Open'} {first_day:%b %Y} #{e + 1}" for e, rr in enumerate(is_rr.tolist())
-    ]
+    names = [f"{'Closed' if rr else 'Open'} {first_day:%b %Y} #{e + 1}" for e, rr in enumerate(is_rr.tolist())]
 
     # participants: events one after another; starting rank by seeding rating within the event
     p_event = np.repeat(np.arange(n_events), sizes)
@@ -415,9 +411,7 @@ def _play_events(p_event, p_rank, sizes, base, rounds, is_rr, local_strength, rn
         out["white"] += [white, bye_seats]
         out["black"] += [black, np.full(bye_seats.size, -1, dtype=np.int64)]
         out["result"] += [result, np.full(bye_seats.size, BYE, dtype=np.int64)]
-    return tuple(
-        np.concatenate(out[k]).astype(np.int64) for k in ("event", "round", "white", "black", "result")
-    )
+    return tuple(np.concatenate(out[k]).astype(np.int64) for k in ("event", "round", "white", "black", "result"))
 
 
 def _blocks(seats: np.ndarray, p_event: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -38,9 +38,7 @@ def _user(user_id: int | None):
 @shared_task(name="ratings.publish_rating_list", **RETRY)
 def publish_rating_list_task(rating_type: str, list_date_iso: str, user_id: int | None = None) -> dict:
     """Publish the list of that date (or return the one already published)."""
-    outcome = services.rating_list_publish(
-        rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id)
-    )
+    outcome = services.rating_list_publish(rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id))
     log.info("%s %s: %s", rating_type, list_date_iso, outcome.describe())
     return outcome.as_dict()
 
@@ -54,9 +52,7 @@ def publish_scheduled_rating_list_task(rating_type: str) -> dict:
 
 
 @shared_task(name="ratings.compute_rating_list_preview", **RETRY)
-def compute_rating_list_preview_task(
-    rating_type: str, list_date_iso: str, user_id: int | None = None
-) -> dict:
+def compute_rating_list_preview_task(rating_type: str, list_date_iso: str, user_id: int | None = None) -> dict:
     draft = services.rating_list_compute_preview(
         rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id)
     )
@@ -64,9 +60,7 @@ def compute_rating_list_preview_task(
 
 
 @shared_task(name="ratings.republish_rating_lists", **RETRY)
-def republish_rating_lists_task(
-    rating_type: str, list_date_iso: str, reason: str, user_id: int | None = None
-) -> dict:
+def republish_rating_lists_task(rating_type: str, list_date_iso: str, reason: str, user_id: int | None = None) -> dict:
     lists = services.rating_list_republish_from(
         rating_type, datetime.date.fromisoformat(list_date_iso), reason, user=_user(user_id)
     )
@@ -75,9 +69,7 @@ def republish_rating_lists_task(
 
 def queue_publication(rating_type: str, list_date: datetime.date, user=None) -> None:
     """Publish after the current transaction commits (admin actions)."""
-    enqueue_after_commit(
-        publish_rating_list_task.name, rating_type, list_date.isoformat(), user.pk if user else None
-    )
+    enqueue_after_commit(publish_rating_list_task.name, rating_type, list_date.isoformat(), user.pk if user else None)
 
 
 def queue_preview(rating_type: str, list_date: datetime.date, user=None) -> None:

@@ -56,18 +56,14 @@ def home(request):
         request,
         "home.html",
         {
-            "latest": [
-                {"rating_list": rating_list, "top": top.get(rating_list.pk, [])} for rating_list in latest
-            ],
+            "latest": [{"rating_list": rating_list, "top": top.get(rating_list.pk, [])} for rating_list in latest],
         },
     )
 
 
 @public_page
 def list_index(request):
-    return render(
-        request, "ratings/list_index.html", {"dates": list_dates_by_type(), "rating_types": RATING_TYPES}
-    )
+    return render(request, "ratings/list_index.html", {"dates": list_dates_by_type(), "rating_types": RATING_TYPES})
 
 
 def _published_list(list_date: datetime.date, rating_type: str) -> RatingList:

@@ -1,4 +1,5 @@
 """Shared fixtures. Tests run on the database named by DATABASE_URL (default: SQLite under var/test)."""
+
 import os
 import subprocess
 import sys
@@ -50,10 +51,23 @@ def celery_worker_process(transactional_db, settings, tmp_path):
     env["PYTHONUNBUFFERED"] = "1"
     log = tmp_path / "worker.log"
     command = [
-        sys.executable, "-m", "celery", "-A", "federation", "worker", "--pool", "solo", "--loglevel", "INFO",
-        "--without-gossip", "--without-mingle", "--without-heartbeat",
-        "-Q", f"{queue},{settings.CELERY_TASK_DEFAULT_QUEUE}",
-        "-n", f"{queue}@%h",
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "federation",
+        "worker",
+        "--pool",
+        "solo",
+        "--loglevel",
+        "INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-Q",
+        f"{queue},{settings.CELERY_TASK_DEFAULT_QUEUE}",
+        "-n",
+        f"{queue}@%h",
     ]
     with open(log, "wb") as handle:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)

@@ -1,4 +1,5 @@
 """Small factory functions for tests (plain functions: explicit, no extra dependency)."""
+
 import datetime
 import itertools
 
@@ -35,6 +36,7 @@ def make_participants(event: Event, players: list[Player]) -> list[Participant]:
     return [Participant.objects.create(event=event, player=p, start_rank=i) for i, p in enumerate(players, 1)]
 
 
-def make_game(event: Event, round: int, white: Participant, black: Participant | None, result: str = Result.DRAW,
-              **fields) -> Game:
+def make_game(
+    event: Event, round: int, white: Participant, black: Participant | None, result: str = Result.DRAW, **fields
+) -> Game:
     return Game.objects.create(event=event, round=round, white=white, black=black, result=result, **fields)

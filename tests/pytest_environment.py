@@ -4,6 +4,7 @@ Each test run gets its own var/ folder (SQLite test database, filesystem broker)
 name and default Celery queue, so a running dev server or a second test run on the same machine never
 shares a database or consumes the other's Celery messages. A throwaway SECRET_KEY unless one is set.
 """
+
 import atexit
 import os
 import shutil

@@ -110,9 +110,7 @@ def _rating_change(score: float, expected: float, exact: bool) -> float:
     return float(score - expected)
 
 
-def _check_inputs(
-    opponents: Sequence[float | None], scores: Sequence[float], events: Sequence[int] | None
-) -> None:
+def _check_inputs(opponents: Sequence[float | None], scores: Sequence[float], events: Sequence[int] | None) -> None:
     if len(opponents) != len(scores):
         raise ValueError(f"{len(opponents)} opponents but {len(scores)} scores")
     for i, (opponent, score) in enumerate(zip(opponents, scores, strict=True), start=1):
@@ -163,9 +161,7 @@ def _run(
         white_rating=[rating] * m,
         black_rating=opp,
     )
-    result = rate_period(
-        players, games, rules, list_date, rating_type=rating_type, use_published_k=use_published_k
-    )
+    result = rate_period(players, games, rules, list_date, rating_type=rating_type, use_published_k=use_published_k)
     exact = rules.expected_score.is_exact
 
     def maybe(value: float) -> float | None:
@@ -316,17 +312,12 @@ def calculate_initial_rating(
         disregarded = int(result.pe_disregarded.sum())
         if disregarded:
             where = "first event" if spec.disregard_scope == "first-event" else "event"
-            reason += (
-                f" ({disregarded} event(s) disregarded: score below {spec.min_event_score:g} in the {where}"
-            )
+            reason += f" ({disregarded} event(s) disregarded: score below {spec.min_event_score:g} in the {where}"
             if spec.min_rated_opponents_per_event > 1:
                 reason += f" or fewer than {spec.min_rated_opponents_per_event} rated opponents"
             reason += ")"
     elif not published:
-        reason = (
-            f"initial rating {int(arrays.rating[0])} is below the publication threshold "
-            f"{spec.publish_threshold}"
-        )
+        reason = f"initial rating {int(arrays.rating[0])} is below the publication threshold {spec.publish_threshold}"
     else:
         reason = ""
     h = spec.hypothetical_opponents if spec.kind == "fide-2024" else 0

@@ -51,9 +51,7 @@ class DifferenceCapSpec:
         exempt_from_rating: int = 2650,
         exemption_rating_types: tuple[str, ...] = ("standard",),
     ) -> DifferenceCapSpec:
-        return cls(
-            limit=limit, exempt_from_rating=exempt_from_rating, exemption_rating_types=exemption_rating_types
-        )
+        return cls(limit=limit, exempt_from_rating=exempt_from_rating, exemption_rating_types=exemption_rating_types)
 
     @property
     def label(self) -> str:

@@ -32,9 +32,7 @@ class ExpectedScoreSpec:
 
     def __post_init__(self) -> None:
         if self.kind not in EXPECTED_SCORE_KINDS:
-            raise ValueError(
-                f"expected_score kind {self.kind!r} is unknown; use one of {EXPECTED_SCORE_KINDS}"
-            )
+            raise ValueError(f"expected_score kind {self.kind!r} is unknown; use one of {EXPECTED_SCORE_KINDS}")
         if self.kind in ("normal", "normal-draw-margin"):
             if self.sigma is None:
                 object.__setattr__(self, "sigma", ELO_SIGMA)

@@ -54,9 +54,7 @@ class InitialRatingSpec:
 
     def __post_init__(self) -> None:
         if self.kind not in INITIAL_RATING_KINDS:
-            raise ValueError(
-                f"initial_rating kind {self.kind!r} is unknown; use one of {INITIAL_RATING_KINDS}"
-            )
+            raise ValueError(f"initial_rating kind {self.kind!r} is unknown; use one of {INITIAL_RATING_KINDS}")
         if self.disregard_scope not in DISREGARD_SCOPES:
             raise ValueError(f"initial_rating disregard_scope must be one of {DISREGARD_SCOPES}")
         if self.min_games < 1:

@@ -71,9 +71,7 @@ class KFactorSpec:
 
     @classmethod
     def fide_2009(cls) -> KFactorSpec:
-        return cls(
-            "fide-2009", k_new=25.0, k_junior=None, k_standard=15.0, k_high=10.0, high_needs_games=True
-        )
+        return cls("fide-2009", k_new=25.0, k_junior=None, k_standard=15.0, k_high=10.0, high_needs_games=True)
 
     @classmethod
     def constant(cls, k: float) -> KFactorSpec:
@@ -167,9 +165,7 @@ def k_factor_for(
     return np.where(np.isnan(r), np.nan, k)
 
 
-def cap_k_by_games(
-    k_factor: np.ndarray | float, games: np.ndarray | int, cap: int | None = 700
-) -> np.ndarray:
+def cap_k_by_games(k_factor: np.ndarray | float, games: np.ndarray | int, cap: int | None = 700) -> np.ndarray:
     """B.02 8.3.3: if K x n > 700, K = the largest integer with K x n <= 700 (= floor(700 / n))."""
     k = np.asarray(k_factor, dtype=np.float64)
     if cap is None:
@@ -179,9 +175,7 @@ def cap_k_by_games(
     return np.where((n > 0) & (k * n > cap), limit, k)
 
 
-def next_k_factor(
-    rating, rated_games_total, ever_2400, birth_year, list_date, rules, *, ever_2300=None
-) -> np.ndarray:
+def next_k_factor(rating, rated_games_total, ever_2400, birth_year, list_date, rules, *, ever_2300=None) -> np.ndarray:
     """K to publish on the list dated ``list_date`` (status after the period: new rating, games so far,
     ever >= 2400 including the new rating). Juniors drop from 40 to 20 on the January list after the year
     of their 18th birthday (rules 1.5). ``rules`` is a RulesPreset or a KFactorSpec."""
@@ -189,6 +183,4 @@ def next_k_factor(
     if spec.scheme == "uscf-effective-games":
         # no list K: it depends on the games of each event
         return np.full(np.shape(rating), np.nan)
-    return k_factor_for(
-        spec, rating, rated_games_total, ever_2400, birth_year, list_date, ever_2300=ever_2300
-    )
+    return k_factor_for(spec, rating, rated_games_total, ever_2400, birth_year, list_date, ever_2300=ever_2300)

@@ -53,9 +53,7 @@ class PeriodGames:
     white: np.ndarray  # int64 player index
     black: np.ndarray  # int64 player index
     white_score: np.ndarray  # float64: 1.0, 0.5, 0.0
-    white_rating: (
-        np.ndarray
-    )  # float64 rating of white on the list in force at the event's start (NaN = unrated)
+    white_rating: np.ndarray  # float64 rating of white on the list in force at the event's start (NaN = unrated)
     black_rating: np.ndarray  # float64, same for black
 
     @classmethod
@@ -115,9 +113,7 @@ class PeriodPlayers:
         def converted(values, default, dtype):
             if isinstance(values, np.ndarray) and values.dtype != object:
                 return _array(values, dtype)  # fast path for arrays (None cannot occur)
-            return _array(
-                [default if v is None else v for v in np.ravel(np.asarray(values, dtype=object))], dtype
-            )
+            return _array([default if v is None else v for v in np.ravel(np.asarray(values, dtype=object))], dtype)
 
         r = converted(rating, np.nan, np.float64)
         n = r.shape[0]
@@ -147,9 +143,7 @@ class PeriodPlayers:
 @dataclass
 class PeriodResult:
     # per game, for each side (length G)
-    white_opponent_rating_used: (
-        np.ndarray
-    )  # after the difference cap (what FIDE prints); NaN: opponent unrated
+    white_opponent_rating_used: np.ndarray  # after the difference cap (what FIDE prints); NaN: opponent unrated
     black_opponent_rating_used: np.ndarray
     white_capped: np.ndarray  # bool
     black_capped: np.ndarray
@@ -163,9 +157,7 @@ class PeriodResult:
     black_change: np.ndarray
     # per player (length P)
     games: np.ndarray  # int64 games counted in the period (rated players: n of K x n; unrated: pooled games)
-    k_factor_used: (
-        np.ndarray
-    )  # float64 K after K x n <= 700 (last event's K for per-event schemes); NaN unrated
+    k_factor_used: np.ndarray  # float64 K after K x n <= 700 (last event's K for per-event schemes); NaN unrated
     expected: np.ndarray  # sum PD
     score: np.ndarray  # sum of points in the counted games
     change: np.ndarray  # unrounded K * sum(score - PD)
@@ -240,9 +232,7 @@ def _validate(players: PeriodPlayers, games: PeriodGames, rating_type: str) -> N
     ):
         values = getattr(players, name)
         if values is not None and np.shape(values) != (p,):
-            raise ValueError(
-                f"players.{name} has shape {np.shape(values)}, expected ({p},) like players.rating"
-            )
+            raise ValueError(f"players.{name} has shape {np.shape(values)}, expected ({p},) like players.rating")
     if np.isinf(players.rating).any():
         raise ValueError(f"players row {_first_bad(np.isinf(players.rating))}: rating is infinite")
     g = len(games)
@@ -334,9 +324,7 @@ def rate_period(
 
     scale = rules.expected_score.result_scale
     r_pos = np.flatnonzero(c_rated)
-    d_used, opp_used, capped = apply_difference_cap(
-        c_own[r_pos], c_opp[r_pos], rules.difference_cap, rating_type
-    )
+    d_used, opp_used, capped = apply_difference_cap(c_own[r_pos], c_opp[r_pos], rules.difference_cap, rating_type)
     pd_scaled = expected_score_scaled(d_used, rules.expected_score)
     c_pd = np.zeros(counted.shape[0])
     c_pd[r_pos] = pd_scaled
@@ -355,9 +343,7 @@ def rate_period(
     pe_rated = player_rated[pe_player]
 
     # --- K, then B.02 8.3.3: K x n <= 700 over the period
-    rated_games = np.bincount(pe_player[pe_rated], weights=pe_games[pe_rated], minlength=num_players).astype(
-        np.int64
-    )
+    rated_games = np.bincount(pe_player[pe_rated], weights=pe_games[pe_rated], minlength=num_players).astype(np.int64)
     spec = rules.k_factor
     published_k = spec.uses_published_k if use_published_k is None else use_published_k
     ever_2300 = players.ever_2300
@@ -391,9 +377,7 @@ def rate_period(
     pe_k = np.where(pe_rated, pe_k, np.nan)
     if np.isnan(pe_k[pe_rated]).any():
         bad = int(pe_player[pe_rated][np.isnan(pe_k[pe_rated])][0])
-        raise ValueError(
-            f"players row {bad}: no K factor (set players.k_factor or use a scheme that derives K)"
-        )
+        raise ValueError(f"players row {bad}: no K factor (set players.k_factor or use a scheme that derives K)")
     pe_k_used = cap_k_by_games(pe_k, rated_games[pe_player], rules.k_times_n_cap)
     pe_change_scaled = np.where(pe_rated, pe_k_used * pe_dr, 0.0)
     if spec.bonus_threshold is not None:
@@ -407,9 +391,7 @@ def rate_period(
         rounded_change = round_half_away_from_zero(change_scaled, scale)
     elif rules.rounding == "per-event":
         pe_rounded_change = np.where(pe_rated, round_half_away_from_zero(pe_change_scaled, scale), np.nan)
-        rounded_change = np.bincount(
-            pe_player, weights=np.nan_to_num(pe_rounded_change), minlength=num_players
-        )
+        rounded_change = np.bincount(pe_player, weights=np.nan_to_num(pe_rounded_change), minlength=num_players)
     else:
         rounded_change = change_scaled / scale
     change = change_scaled / scale
@@ -434,9 +416,7 @@ def rate_period(
     pe_pooled = pe_candidate & ~disregard
     pe_disregarded = pe_candidate & disregard
     pe_opp_sum = np.bincount(pe_inv, weights=c_opp, minlength=num_pe)
-    add_games = np.bincount(pe_player[pe_pooled], weights=pe_games[pe_pooled], minlength=num_players).astype(
-        np.int64
-    )
+    add_games = np.bincount(pe_player[pe_pooled], weights=pe_games[pe_pooled], minlength=num_players).astype(np.int64)
     add_sum = np.bincount(pe_player[pe_pooled], weights=pe_opp_sum[pe_pooled], minlength=num_players)
     add_score = np.bincount(pe_player[pe_pooled], weights=pe_score[pe_pooled], minlength=num_players)
     pool_events = events_before + np.bincount(pe_player[pe_candidate], minlength=num_players)

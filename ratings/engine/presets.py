@@ -60,9 +60,7 @@ class RulesPreset:
         if not self.slug or self.slug != self.slug.strip().lower() or " " in self.slug:
             raise ValueError(f"preset slug {self.slug!r} must be lower-case without spaces")
         if self.rounding not in ROUNDING_MODES:
-            raise ValueError(
-                f"preset {self.slug}: rounding {self.rounding!r} is unknown; use one of {ROUNDING_MODES}"
-            )
+            raise ValueError(f"preset {self.slug}: rounding {self.rounding!r} is unknown; use one of {ROUNDING_MODES}")
         if self.k_times_n_cap is not None and self.k_times_n_cap <= 0:
             raise ValueError(f"preset {self.slug}: k_times_n_cap must be positive")
         if self.rapid_blitz_gap_exclusion is not None:
@@ -117,9 +115,7 @@ class RulesPreset:
             raise ValueError(f"rules preset JSON: unknown keys {sorted(unknown)}")
         schema = data.get("schema", PRESET_JSON_SCHEMA)
         if schema != PRESET_JSON_SCHEMA:
-            raise ValueError(
-                f"rules preset JSON: schema {schema} is not supported (expected {PRESET_JSON_SCHEMA})"
-            )
+            raise ValueError(f"rules preset JSON: schema {schema} is not supported (expected {PRESET_JSON_SCHEMA})")
         for key in ("slug", "name", "effective_from"):
             if key not in data:
                 raise ValueError(f"rules preset JSON: missing {key!r}")
@@ -324,9 +320,7 @@ def get_preset(slug: str) -> RulesPreset:
     try:
         return PRESETS[slug]
     except KeyError:
-        raise KeyError(
-            f"unknown rules preset {slug!r}; known presets: {', '.join(sorted(PRESETS))}"
-        ) from None
+        raise KeyError(f"unknown rules preset {slug!r}; known presets: {', '.join(sorted(PRESETS))}") from None
 
 
 def preset_in_force(day: datetime.date, family: str = "fide") -> RulesPreset:

@@ -16,9 +16,7 @@ from ratings.engine.expected_score import logistic_expected_score
 EFFECTIVE_GAMES_FORMULAS = ("2013", "2001")
 
 
-def effective_games(
-    rating: np.ndarray | float, games: np.ndarray | float, formula: str = "2013"
-) -> np.ndarray:
+def effective_games(rating: np.ndarray | float, games: np.ndarray | float, formula: str = "2013") -> np.ndarray:
     """N' = min(N, N*) (rules 4.3).
 
     2013 (from 18 May 2013): N* = 50 / sqrt(0.662 + 0.00000739 * (2569 - R)^2) if R <= 2355, else 50.
@@ -31,9 +29,7 @@ def effective_games(
     elif formula == "2001":
         n_star = np.where(r <= 2200, 50.0 / np.sqrt(1.0 + (2200.0 - r) ** 2 / 100000.0), 50.0)
     else:
-        raise ValueError(
-            f"effective games formula {formula!r} is unknown; use one of {EFFECTIVE_GAMES_FORMULAS}"
-        )
+        raise ValueError(f"effective games formula {formula!r} is unknown; use one of {EFFECTIVE_GAMES_FORMULAS}")
     return np.minimum(n, n_star)
 
 
@@ -90,9 +86,7 @@ def standard_rating(
     return float(rating) + change + extra
 
 
-def approximate_rating(
-    rating: float, games: float, opponents: list[float], wins: float, losses: float
-) -> float:
+def approximate_rating(rating: float, games: float, opponents: list[float], wins: float, losses: float) -> float:
     """US Chess approximating formula: (N R_pre + m R_avg + 400 (W - L)) / (N + m) (rules 4.4; example U1).
 
     For an unrated player N = 0 and R_pre = 0, which is the "algorithm of 400" performance.

@@ -294,9 +294,7 @@ def rating_list_publish(
             computed = rating_list_compute(plan)
             if computed.is_empty:
                 raise NothingToPublish(_nothing_message(rating_type, list_date, plan))
-            return PublishOutcome(
-                None, created=False, dry_run=True, summary=computed.summary, computed=computed
-            )
+            return PublishOutcome(None, created=False, dry_run=True, summary=computed.summary, computed=computed)
     with transaction.atomic():
         _lock_rating_type(rating_type)
         existing = rating_list_current(rating_type, list_date)
@@ -313,9 +311,7 @@ def rating_list_publish(
         if draft is not None and promote is None:
             log.info("draft %s is out of date (its inputs changed); publishing a fresh computation", draft)
             draft.delete()
-        rating_list = rating_list_write(
-            computed, status=RatingListStatus.PUBLISHED, user=user, promote=promote
-        )
+        rating_list = rating_list_write(computed, status=RatingListStatus.PUBLISHED, user=user, promote=promote)
         log.info("published %s (id %s): %s", rating_list, rating_list.pk, computed.summary)
     return PublishOutcome(
         rating_list,
@@ -355,9 +351,7 @@ def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, u
     return draft
 
 
-def rating_list_publish_preview(
-    draft: RatingList, *, user=None, today: datetime.date | None = None
-) -> PublishOutcome:
+def rating_list_publish_preview(draft: RatingList, *, user=None, today: datetime.date | None = None) -> PublishOutcome:
     """Publish a draft: promoted as it is if its inputs are unchanged, recomputed otherwise (identical to
     :func:`rating_list_publish` of the same date, which it is)."""
     if draft.status != RatingListStatus.DRAFT:
@@ -365,9 +359,7 @@ def rating_list_publish_preview(
     return rating_list_publish(draft.rating_type, draft.list_date, user=user, today=today)
 
 
-def rating_list_republish_from(
-    rating_type: str, list_date: datetime.date, reason: str, user=None
-) -> list[RatingList]:
+def rating_list_republish_from(rating_type: str, list_date: datetime.date, reason: str, user=None) -> list[RatingList]:
     """Republish the list of ``list_date`` and every later current list of the type after corrections.
 
     Each gets a new version computed with the rules frozen in the old one and the same events (now with
@@ -387,9 +379,7 @@ def rating_list_republish_from(
             raise RatingListRefused(f"there is no published {rating_type} list of {list_date} to republish")
         imported = [rl for rl in old_lists if rl.is_imported]
         if imported:
-            raise RatingListRefused(
-                f"{imported[0]} was imported from a FIDE download and cannot be recomputed"
-            )
+            raise RatingListRefused(f"{imported[0]} was imported from a FIDE download and cannot be recomputed")
         corrected = list(events_awaiting_republication(rating_type).order_by("rated_on__list_date", "id"))
         if not corrected:
             raise RatingListRefused(
@@ -472,8 +462,7 @@ def _check_chain(policy: RatingPolicy, list_date: datetime.date) -> None:
         )
         if missing:
             raise RatingListRefused(
-                f"the {policy.rating_type} list of {missing[0]} is not published yet; "
-                "publish the lists in date order"
+                f"the {policy.rating_type} list of {missing[0]} is not published yet; publish the lists in date order"
             )
 
 
@@ -608,9 +597,7 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
     rows = {name: values[by_player] for name, values in rows.items()}
     # A player merged into another (players.services.player_merge) is not carried onto new lists: their games
     # and history now belong to the kept player; a line left on an old published list stays there only.
-    merged = np.fromiter(
-        Player.objects.filter(merged_into__isnull=False).values_list("id", flat=True), dtype=np.int64
-    )
+    merged = np.fromiter(Player.objects.filter(merged_into__isnull=False).values_list("id", flat=True), dtype=np.int64)
     if merged.size:
         keep = ~np.isin(rows["player_id"], merged)
         rows = {name: values[keep] for name, values in rows.items()}
@@ -684,9 +671,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
 
     # --- rated games (played, 1-0 / 1/2 / 0-1; forfeits and byes are never rated, B.02 1.2)
     rated_games = (
-        Game.objects.filter(
-            event_id__in=plan.events.values("id"), result__in=RATED_RESULT_CODES, black__isnull=False
-        )
+        Game.objects.filter(event_id__in=plan.events.values("id"), result__in=RATED_RESULT_CODES, black__isnull=False)
         .annotate(white_half_points=WHITE_HALF_POINTS)
         .order_by()  # sorted below; the model's ordering would make the database sort a million games
     )
@@ -1205,8 +1190,12 @@ def rating_list_write(
             rating_list,
             reason=plan.correction_reason,
             before={"superseded_list": supersede.pk, "version": supersede.version} if supersede is not None else None,
-            after={"list": rating_list.pk, "version": rating_list.version, **computed.summary,
-                   "rules_preset": plan.rules.slug},
+            after={
+                "list": rating_list.pk,
+                "version": rating_list.version,
+                **computed.summary,
+                "rules_preset": plan.rules.slug,
+            },
         )
     return rating_list
 
@@ -1221,6 +1210,7 @@ def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
 def _details_in_background(computed: ComputedList) -> Future:
     """The JSON of every rating change's details, built by a worker thread while the database writes the
     entries: the client's work hides behind the server's instead of following it."""
+
     def build() -> list[JsonText]:
         total = computed.summary["changes"]
         texts: list[JsonText] = []
@@ -1250,9 +1240,7 @@ def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
     now = timezone.now()
     for start in range(0, len(ids), EVENT_BATCH_SIZE):
         batch = ids[start : start + EVENT_BATCH_SIZE]
-        Event.objects.filter(id__in=batch).update(
-            status=EventStatus.RATED, rated_on=rating_list, updated_at=now
-        )
+        Event.objects.filter(id__in=batch).update(status=EventStatus.RATED, rated_on=rating_list, updated_at=now)
         Event.history.bulk_history_create(
             list(Event.objects.filter(id__in=batch)),
             update=True,

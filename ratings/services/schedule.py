@@ -17,9 +17,7 @@ SCHEDULED_TASK = "ratings.publish_scheduled_rating_list"
 
 def check_rating_type(rating_type: str) -> str:
     if rating_type not in RATING_TYPES:
-        raise UnknownRatingType(
-            f"rating type {rating_type!r} is unknown; use one of {', '.join(RATING_TYPES)}"
-        )
+        raise UnknownRatingType(f"rating type {rating_type!r} is unknown; use one of {', '.join(RATING_TYPES)}")
     return rating_type
 
 

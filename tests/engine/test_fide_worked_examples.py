@@ -68,9 +68,7 @@ def test_capped_opponent_is_marked_with_the_rating_used(fide_2024):
     assert (line.difference, line.expected_score) == (-400, 0.08)
 
 
-def test_p1_period_of_2650_plus_player_rounds_minus_2_50_to_minus_3(
-    build_players, build_games, fide_2024, list_date
-):
+def test_p1_period_of_2650_plus_player_rounds_minus_2_50_to_minus_3(build_players, build_games, fide_2024, list_date):
     # players: 0 = the 2813 player, 1..5 = his opponents
     opponents = [1787, 2025, 2310, 2400, 2505]
     players = build_players([2813] + opponents, [10] + [20] * 5)
@@ -149,13 +147,9 @@ def test_p4_rounding_once_per_period_gives_2405(build_players, build_games, fide
     assert result.new_rating[0] == 2405
 
 
-def test_p4_per_event_rounding_reproduces_fides_published_2406(
-    build_players, build_games, fide_2024, list_date
-):
+def test_p4_per_event_rounding_reproduces_fides_published_2406(build_players, build_games, fide_2024, list_date):
     players, games = _p4_period(build_players, build_games)
-    result = rate_period(
-        players, games, fide_2024.replace(slug="fide-2024-per-event", rounding="per-event"), list_date
-    )
+    result = rate_period(players, games, fide_2024.replace(slug="fide-2024-per-event", rounding="per-event"), list_date)
     player_rows = result.pe_player == 0
     assert result.pe_rounded_change[player_rows].tolist() == [-6, 4, 8]
     assert result.rounded_change[0] == 6
@@ -185,9 +179,7 @@ def test_n1_calculator_shows_ra_p_and_dp(fide_2024):
 
 
 def test_n1_previous_rule_gives_fides_printed_rp_1921():
-    initial = calculate_initial_rating(
-        [1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0], get_preset("fide-2014")
-    )
+    initial = calculate_initial_rating([1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0], get_preset("fide-2014"))
     assert initial.unrounded == pytest.approx(1921.4)
     assert initial.initial_rating == 1921
 
@@ -203,9 +195,7 @@ DERIVED_INITIAL = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("opponents", "score", "average", "percent", "dp", "rating", "published"), DERIVED_INITIAL
-)
+@pytest.mark.parametrize(("opponents", "score", "average", "percent", "dp", "rating", "published"), DERIVED_INITIAL)
 def test_initial_rating_table(opponents, score, average, percent, dp, rating, published, fide_2024):
     scores = [1.0] * int(score) + ([0.5] if score % 1 else [])
     scores += [0.0] * (len(opponents) - len(scores))

@@ -36,9 +36,9 @@ def test_month_arithmetic_clamps_the_day():
 
 
 def test_newcomer_pool_window_is_26_months():
-    assert pool_window_start(
-        datetime.date(2026, 1, 1), get_preset("fide-2024").initial_rating
-    ) == datetime.date(2023, 11, 1)
+    assert pool_window_start(datetime.date(2026, 1, 1), get_preset("fide-2024").initial_rating) == datetime.date(
+        2023, 11, 1
+    )
 
 
 def test_table_8_1_2_band_edges_from_fides_calculator():

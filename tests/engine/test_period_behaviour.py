@@ -45,12 +45,8 @@ def test_player_published_since_the_event_started_is_rated_but_unrated_for_oppon
     assert result.new_rating[1] == 1900
 
 
-def test_zero_in_first_event_counts_when_pool_already_has_games(
-    build_players, build_games, fide_2024, list_date
-):
-    players = build_players(
-        [None, 1600], [None, 20], pool_games=[3, 0], pool_opponent_sum=[4800, 0], pool_score=[2, 0]
-    )
+def test_zero_in_first_event_counts_when_pool_already_has_games(build_players, build_games, fide_2024, list_date):
+    players = build_players([None, 1600], [None, 20], pool_games=[3, 0], pool_opponent_sum=[4800, 0], pool_score=[2, 0])
     result = rate_period(players, build_games([(0, 0, 1, 0, None, 1600)] * 2), fide_2024, list_date)
     assert not result.pe_disregarded.any()
     assert result.pool_games[0] == 0  # published: pool emptied
@@ -99,9 +95,7 @@ def test_pool_carried_between_periods_gives_the_same_rating_as_one_period(
     assert second.initial_rating[0] == 1922 and second.new_rating[0] == 1922
 
 
-def test_initial_rating_below_1400_is_not_published_and_pool_is_kept(
-    build_players, build_games, fide_2024, list_date
-):
+def test_initial_rating_below_1400_is_not_published_and_pool_is_kept(build_players, build_games, fide_2024, list_date):
     players = build_players([None] + [1500] * 5, [None] + [20] * 5)
     games = build_games([(0, 0, i + 1, 0.5 if i == 0 else 0, None, 1500) for i in range(5)])
     result = rate_period(players, games, fide_2024, list_date)
@@ -111,9 +105,7 @@ def test_initial_rating_below_1400_is_not_published_and_pool_is_kept(
     assert result.pool_games[0] == 5
 
 
-def test_rating_below_1400_is_shown_unrated_on_the_next_list(
-    build_players, build_games, fide_2024, list_date
-):
+def test_rating_below_1400_is_shown_unrated_on_the_next_list(build_players, build_games, fide_2024, list_date):
     players = build_players([1401, 1800], [20, 20])
     result = rate_period(players, build_games([(0, 0, 1, 0, 1401, 1800)]), fide_2024, list_date)
     assert result.new_rating[0] == 1401 - 2  # 20 x (0 - .08) = -1.6 -> -2
@@ -137,9 +129,7 @@ def test_rating_below_1400_is_shown_unrated_on_the_next_list(
     ],
 )
 def test_next_k_factor_fide_2024(rating, games, ever_2400, birth_year, k, fide_2024, list_date):
-    assert (
-        next_k_factor(np.array([float(rating)]), games, ever_2400, birth_year, list_date, fide_2024)[0] == k
-    )
+    assert next_k_factor(np.array([float(rating)]), games, ever_2400, birth_year, list_date, fide_2024)[0] == k
 
 
 def test_junior_who_once_reached_2300_is_not_junior_again(fide_2024, list_date):
@@ -258,9 +248,7 @@ def test_empty_period_keeps_every_rating(build_players, build_games, fide_2024, 
         ((-1, 0, 1, 1, 2000, 2000), "games row 1 (event -1): event index -1 is negative"),
     ],
 )
-def test_bad_game_rows_are_refused_with_their_row(
-    row, message, build_players, build_games, fide_2024, list_date
-):
+def test_bad_game_rows_are_refused_with_their_row(row, message, build_players, build_games, fide_2024, list_date):
     players = build_players([2000, 2000, 2000], [20, 20, 20])
     with pytest.raises(ValueError, match=re.escape(message)):
         rate_period(players, build_games([(0, 0, 2, 1, 2000, 2000), row]), fide_2024, list_date)

@@ -148,9 +148,7 @@ def reference_period(ratings, k_factors, games, exemption: bool, per_event: bool
             if p == white:
                 sides.append((event, wr if wr is not None else rating, br, Fraction(ws).limit_denominator(2)))
             elif p == black:
-                sides.append(
-                    (event, br if br is not None else rating, wr, 1 - Fraction(ws).limit_denominator(2))
-                )
+                sides.append((event, br if br is not None else rating, wr, 1 - Fraction(ws).limit_denominator(2)))
         sides = [s for s in sides if s[2] is not None]  # only rated opponents count
         if rating is not None:
             k = k_factors[p]
@@ -161,9 +159,7 @@ def reference_period(ratings, k_factors, games, exemption: bool, per_event: bool
                 d = own - opp
                 if abs(d) > 400 and not (exemption and own >= 2650):
                     d = 400 if d > 0 else -400
-                per_event_change[event] = per_event_change.get(event, Fraction(0)) + k * (
-                    score - pd_reference(d)
-                )
+                per_event_change[event] = per_event_change.get(event, Fraction(0)) + k * (score - pd_reference(d))
             change[p] = sum(per_event_change.values(), Fraction(0))
             if per_event:
                 new[p] = rating + sum(round_away(c) for c in per_event_change.values())
@@ -221,9 +217,7 @@ def periods(draw):
 
 
 def run_engine(ratings, k_factors, games, preset):
-    players = PeriodPlayers.create(
-        ratings, [None if r is None else k for r, k in zip(ratings, k_factors, strict=True)]
-    )
+    players = PeriodPlayers.create(ratings, [None if r is None else k for r, k in zip(ratings, k_factors, strict=True)])
     columns = list(zip(*games, strict=True)) if games else [[], [], [], [], [], []]
     return rate_period(players, PeriodGames.from_sequences(*columns), preset, LIST_DATE)
 

@@ -66,9 +66,7 @@ def test_p1_calculation_printed_like_fides_page():
 
 
 def test_json_output_has_every_line_with_capped_opponents_marked():
-    data = json.loads(
-        run("--rules", "fide-2024", "--rating", "2200", "--k", "20", "--game", "2700:0", "--json")
-    )
+    data = json.loads(run("--rules", "fide-2024", "--rating", "2200", "--k", "20", "--game", "2700:0", "--json"))
     assert data["rules"] == "fide-2024"
     line = data["lines"][0]
     assert (line["opponent_rating"], line["opponent_rating_used"], line["capped"]) == (2700, 2600, True)
@@ -91,9 +89,7 @@ def test_previous_rule_preset_gives_fides_printed_rp():
 
 
 def test_unrated_opponent_is_listed_but_changes_nothing():
-    data = json.loads(
-        run("--rating", "2000", "--k", "20", "--game", "unrated:1", "--game", "2000:1", "--json")
-    )
+    data = json.loads(run("--rating", "2000", "--k", "20", "--game", "unrated:1", "--game", "2000:1", "--json"))
     assert [line["rated"] for line in data["lines"]] == [False, True]
     assert data["games"] == 1
     assert data["new_rating"] == 2010

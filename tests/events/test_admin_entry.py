@@ -15,9 +15,7 @@ pytestmark = pytest.mark.django_db
 def entry():
     arbiter = make_arbiter()
     event = make_event(name="Spring Open", rounds=3, chief_arbiter=arbiter)
-    players = [
-        make_player(surname=name, given_names="A") for name in ("Alves", "Brown", "Costa", "Dias", "Evans")
-    ]
+    players = [make_player(surname=name, given_names="A") for name in ("Alves", "Brown", "Costa", "Dias", "Evans")]
     participants = make_participants(event, players)
     make_game(event, 1, participants[0], participants[1], result=Result.WHITE_WIN, board=1)
     make_game(event, 1, participants[2], participants[3], result=Result.DRAW, board=2)
@@ -114,10 +112,7 @@ def test_a_bye_with_an_opponent_is_refused(entry):
     event, people, client = entry
     data = add_game(page_data(client, event), round_=2, white=1, black=2, result=Result.HALF_POINT_BYE)
     text = errors_of(client.post(event_url(event), data))
-    assert (
-        "Round 2, board 1: a half-point bye for Alves, A (rank 1) has no opponent — remove Brown, A (rank 2)"
-        in text
-    )
+    assert "Round 2, board 1: a half-point bye for Alves, A (rank 1) has no opponent — remove Brown, A (rank 2)" in text
 
 
 def test_a_game_result_without_an_opponent_is_refused(entry):
@@ -161,9 +156,7 @@ def test_swapping_opponents_within_a_round_is_saved(entry):
     assert response.status_code == 302, errors_of(response)
     pairs = {
         (g.white.start_rank, g.black.start_rank)
-        for g in Game.objects.filter(event=event, round=1, black__isnull=False).select_related(
-            "white", "black"
-        )
+        for g in Game.objects.filter(event=event, round=1, black__isnull=False).select_related("white", "black")
     }
     assert pairs == {(1, 4), (3, 2)}
 
@@ -187,9 +180,7 @@ def test_a_player_entered_twice_in_an_event_is_refused_naming_the_player(entry):
     event, people, client = entry
     data = page_data(client, event)
     index = int(data["participants-TOTAL_FORMS"])
-    data.update(
-        {f"participants-{index}-start_rank": "6", f"participants-{index}-player": str(people[1].player_id)}
-    )
+    data.update({f"participants-{index}-start_rank": "6", f"participants-{index}-player": str(people[1].player_id)})
     data["participants-TOTAL_FORMS"] = str(index + 1)
     text = errors_of(client.post(event_url(event), data))
     assert f"Brown, A ({people[1].player.id_number}) is entered twice (starting ranks 2, 6)" in text
@@ -213,9 +204,7 @@ def test_removing_a_participant_who_has_games_is_refused(entry):
     index = next(i for i in range(5) if data[f"participants-{i}-start_rank"] == "1")
     data[f"participants-{index}-DELETE"] = "on"
     text = errors_of(client.post(event_url(event), data))
-    assert (
-        "Alves, A (rank 1) has games in round 1; delete those games before removing the participant" in text
-    )
+    assert "Alves, A (rank 1) has games in round 1; delete those games before removing the participant" in text
     assert Participant.objects.filter(event=event).count() == 5
 
 

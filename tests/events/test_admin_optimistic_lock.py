@@ -64,9 +64,7 @@ def test_deleting_a_game_someone_else_just_changed_is_refused(game):
     second_data["games-0-DELETE"] = "on"
     response = second.post(url, second_data)
     assert response.status_code == 200
-    assert "was changed by someone else" in str(
-        response.context["inline_admin_formsets"][1].formset.non_form_errors()
-    )
+    assert "was changed by someone else" in str(response.context["inline_admin_formsets"][1].formset.non_form_errors())
     assert Game.objects.filter(pk=game.pk).exists()
 
 

@@ -235,9 +235,7 @@ def test_an_arbiter_cannot_assign_arbiters_or_set_the_status(scene):
     client = client_for(scene.ann)
     page = client.get(url("events_event_change", scene.ann_event.pk))
     data = change_page_data(page)
-    data.update(
-        {"status": EventStatus.RATED, "chief_arbiter": str(scene.bob.pk), "arbiters": [str(scene.bob.pk)]}
-    )
+    data.update({"status": EventStatus.RATED, "chief_arbiter": str(scene.bob.pk), "arbiters": [str(scene.bob.pk)]})
     response = client.post(url("events_event_change", scene.ann_event.pk), data)
     assert response.status_code == 302
     scene.ann_event.refresh_from_db()

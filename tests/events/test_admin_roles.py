@@ -80,9 +80,7 @@ def change_page_data(response) -> dict:
 
 def codenames(group_name: str) -> set[str]:
     group = Group.objects.get(name=group_name)
-    return {
-        f"{p.content_type.app_label}.{p.codename}" for p in group.permissions.select_related("content_type")
-    }
+    return {f"{p.content_type.app_label}.{p.codename}" for p in group.permissions.select_related("content_type")}
 
 
 def test_migrate_creates_the_arbiters_group_with_event_entry_permissions_only():
@@ -113,9 +111,7 @@ def test_migrate_creates_the_rating_officers_group_with_every_events_players_and
     } <= perms
     every_ratings_permission = {
         f"ratings.{codename}"
-        for codename in Permission.objects.filter(content_type__app_label="ratings").values_list(
-            "codename", flat=True
-        )
+        for codename in Permission.objects.filter(content_type__app_label="ratings").values_list("codename", flat=True)
     }
     assert every_ratings_permission <= perms
 

@@ -45,8 +45,7 @@ def test_submission_is_refused_while_a_game_has_no_result(event):
     response = client_for(event.chief_arbiter).post(url("submit", event.pk), follow=True)
     messages = [str(m) for m in response.context["messages"]]
     assert messages == [
-        "Autumn Open cannot be submitted: 1 game(s) have no result — round 2 board 2: Baker, Test – "
-        "Cole, Test."
+        "Autumn Open cannot be submitted: 1 game(s) have no result — round 2 board 2: Baker, Test – Cole, Test."
     ]
     event.refresh_from_db()
     assert event.status == EventStatus.DRAFT
@@ -58,9 +57,7 @@ def test_the_submit_url_only_accepts_post(event):
 
 def test_the_submit_action_submits_the_selected_draft_events(event):
     client = client_for(event.chief_arbiter)
-    client.post(
-        url("changelist"), {"action": "submit_for_rating", "_selected_action": [event.pk], "index": "0"}
-    )
+    client.post(url("changelist"), {"action": "submit_for_rating", "_selected_action": [event.pk], "index": "0"})
     event.refresh_from_db()
     assert event.status == EventStatus.SUBMITTED
 
@@ -143,9 +140,7 @@ def test_a_correction_is_validated_like_entry(event):
     data["games-0-black_rank"] = "3"  # Ames would play Cole, but Cole already plays board 2 in round 1
     response = client.post(url("correct", event.pk), data)
     assert response.status_code == 200
-    assert "Round 1: Cole, Test (rank 3) is paired 2 times" in str(
-        response.context["formset"].non_form_errors()
-    )
+    assert "Round 1: Cole, Test (rank 3) is paired 2 times" in str(response.context["formset"].non_form_errors())
     assert not EventCorrection.objects.exists()
 
 
@@ -167,6 +162,7 @@ def test_a_corrected_event_can_be_corrected_again_and_both_records_stay(event):
         data = correction_data(client, event, reason=reason)
         data["games-0-result"] = result
         assert client.post(url("correct", event.pk), data).status_code == 302
-    assert list(
-        EventCorrection.objects.order_by("created_at", "id").values_list("reason", "status_before")
-    ) == [("first", EventStatus.RATED), ("second", EventStatus.CORRECTED)]
+    assert list(EventCorrection.objects.order_by("created_at", "id").values_list("reason", "status_before")) == [
+        ("first", EventStatus.RATED),
+        ("second", EventStatus.CORRECTED),
+    ]

@@ -34,9 +34,7 @@ def edit_of(game: Game, **changes) -> GameEdit:
     return GameEdit(**{**values, **changes})
 
 
-def test_entering_a_whole_round_of_results_takes_a_fixed_number_of_queries(
-    event, django_assert_max_num_queries
-):
+def test_entering_a_whole_round_of_results_takes_a_fixed_number_of_queries(event, django_assert_max_num_queries):
     user = make_arbiter()
     games = list(Game.objects.filter(event=event))
     # Lock event, participants, games; one UPDATE and one history INSERT for all games; 4 savepoints.
@@ -133,8 +131,7 @@ def test_a_correction_records_added_and_deleted_games_with_before_and_after(even
         ],
     )
     actions = sorted(
-        (change["action"], change["before"] is None, change["after"] is None)
-        for change in correction.changes["games"]
+        (change["action"], change["before"] is None, change["after"] is None) for change in correction.changes["games"]
     )
     assert actions == [("added", True, False), ("deleted", False, True)]
     deleted = next(change for change in correction.changes["games"] if change["action"] == "deleted")

@@ -15,9 +15,7 @@ def players(count: int) -> list[PlayerLine]:
 
 
 def game(round_: int, white: int, black: int | None, result: str) -> GameLine:
-    return GameLine(
-        round=round_, white_id=100 + white, black_id=None if black is None else 100 + black, result=result
-    )
+    return GameLine(round=round_, white_id=100 + white, black_id=None if black is None else 100 + black, result=result)
 
 
 def by_rank(standings):
@@ -59,9 +57,7 @@ def test_order_is_points_then_buchholz_then_starting_rank_with_shared_ranks():
 
 
 def test_players_equal_on_points_and_buchholz_share_the_rank():
-    standings = standings_compute(
-        players(4), [game(1, 1, 2, Result.DRAW), game(1, 3, 4, Result.DRAW)], rounds=1
-    )
+    standings = standings_compute(players(4), [game(1, 1, 2, Result.DRAW), game(1, 3, 4, Result.DRAW)], rounds=1)
     assert [row.rank for row in standings.rows] == [1, 1, 1, 1]
     assert [row.start_rank for row in standings.rows] == [1, 2, 3, 4]
 
@@ -94,9 +90,7 @@ def test_cells_show_opponent_colour_and_result_per_round_and_blank_when_not_pair
 @pytest.mark.django_db
 def test_event_standings_reads_the_event_in_two_queries(django_assert_num_queries):
     event = make_event(rounds=2)
-    people = make_participants(
-        event, [make_player(surname=s, given_names="") for s in ("Ames", "Baker", "Cole")]
-    )
+    people = make_participants(event, [make_player(surname=s, given_names="") for s in ("Ames", "Baker", "Cole")])
     make_game(event, 1, people[0], people[1], result=Result.WHITE_WIN)
     make_game(event, 1, people[2], None, result=Result.FULL_POINT_BYE)
     make_game(event, 2, people[2], people[0], result=Result.DRAW)

@@ -3,6 +3,7 @@
 Real files come from ../shared/data/trf (never copied into the repository); hand-written files are built
 with events.trf.write_trf so each test states only what matters to it.
 """
+
 import datetime as dt
 import re
 from pathlib import Path
@@ -46,7 +47,7 @@ def file_counts(data: bytes) -> dict[str, int]:
         players += 1
         rank = int(line[4:8])
         for index, start in enumerate(range(91, len(line), 10), start=1):
-            block = line[start:start + 10].ljust(10)
+            block = line[start : start + 10].ljust(10)
             if not block.strip():
                 continue
             rounds = max(rounds, index)
@@ -91,9 +92,17 @@ def four_players(ids=("", "", "", "")) -> list[TrfPlayer]:
     }
     points = {1: 1.5, 2: 0.5, 3: 1.0, 4: 0.5}
     return [
-        TrfPlayer(start_rank=rank, name=names[rank - 1], sex="mw"[rank % 2], rating=2100 - 100 * rank,
-                  federation="ESP", fide_id=ids[rank - 1], birth_year=1989 + rank, points=points[rank],
-                  rounds=rounds[rank])
+        TrfPlayer(
+            start_rank=rank,
+            name=names[rank - 1],
+            sex="mw"[rank % 2],
+            rating=2100 - 100 * rank,
+            federation="ESP",
+            fide_id=ids[rank - 1],
+            birth_year=1989 + rank,
+            points=points[rank],
+            rounds=rounds[rank],
+        )
         for rank in range(1, 5)
     ]
 
@@ -108,14 +117,23 @@ def games_of(event: Event) -> set[tuple]:
 
 def participants_of(event: Event) -> list[tuple]:
     return list(
-        Participant.objects.filter(event=event).order_by("start_rank").values_list("start_rank", "player_id",
-                                                                                  "rating")
+        Participant.objects.filter(event=event).order_by("start_rank").values_list("start_rank", "player_id", "rating")
     )
 
 
 def event_fields(event: Event) -> tuple:
-    return (event.name, event.city, event.federation_id, event.start_date, event.end_date, event.rating_type,
-            event.system, event.rounds, event.time_control, event.chief_arbiter_name)
+    return (
+        event.name,
+        event.city,
+        event.federation_id,
+        event.start_date,
+        event.end_date,
+        event.rating_type,
+        event.system,
+        event.rounds,
+        event.time_control,
+        event.chief_arbiter_name,
+    )
 
 
 # ---------------------------------------------------------------------------------------- the real files
@@ -237,8 +255,7 @@ def test_players_are_matched_by_id_number_and_others_created_for_review():
     assert (by_rank[3].sex, by_rank[3].birth_year, by_rank[3].federation_id) == ("F", 1992, "ESP")
     assert by_rank[3].search_name == "GAMMA, GUS"
     assert not Player.objects.get(pk=known.pk).needs_review  # a matched player is left as registered
-    assert {p.id_number for p in outcome.created_players} == {2_500_777, RESERVED_ID_START + 1,
-                                                              RESERVED_ID_START + 2}
+    assert {p.id_number for p in outcome.created_players} == {2_500_777, RESERVED_ID_START + 1, RESERVED_ID_START + 2}
 
 
 def test_reserved_range_continues_above_the_highest_id_number():
@@ -267,15 +284,22 @@ def test_games_results_byes_and_dates_are_stored_with_the_project_codes():
 @pytest.mark.parametrize(
     ("white", "black", "expected"),
     [
-        ("1", "0", Result.WHITE_WIN), ("=", "=", Result.DRAW), ("0", "1", Result.BLACK_WIN),
-        ("+", "-", Result.WHITE_FORFEIT_WIN), ("-", "+", Result.BLACK_FORFEIT_WIN),
-        ("-", "-", Result.DOUBLE_FORFEIT), ("W", "L", Result.WHITE_WIN_UNPLAYED),
-        ("D", "D", Result.DRAW_UNPLAYED), ("L", "W", Result.BLACK_WIN_UNPLAYED),
+        ("1", "0", Result.WHITE_WIN),
+        ("=", "=", Result.DRAW),
+        ("0", "1", Result.BLACK_WIN),
+        ("+", "-", Result.WHITE_FORFEIT_WIN),
+        ("-", "+", Result.BLACK_FORFEIT_WIN),
+        ("-", "-", Result.DOUBLE_FORFEIT),
+        ("W", "L", Result.WHITE_WIN_UNPLAYED),
+        ("D", "D", Result.DRAW_UNPLAYED),
+        ("L", "W", Result.BLACK_WIN_UNPLAYED),
     ],
 )
 def test_each_trf_result_code_becomes_its_game_result(white, black, expected):
-    players = [TrfPlayer(start_rank=1, name="A, A", rounds=[TrfRoundEntry(1, 2, "w", white)]),
-               TrfPlayer(start_rank=2, name="B, B", rounds=[TrfRoundEntry(1, 1, "b", black)])]
+    players = [
+        TrfPlayer(start_rank=1, name="A, A", rounds=[TrfRoundEntry(1, 2, "w", white)]),
+        TrfPlayer(start_rank=2, name="B, B", rounds=[TrfRoundEntry(1, 1, "b", black)]),
+    ]
 
     event = event_import_trf(build_trf(players), file_name="x.trf", user=None).event
 
@@ -316,8 +340,7 @@ def test_a_merged_player_s_id_leads_to_the_kept_player():
     kept = make_player(id_number=2_600_001, surname="Alpha", given_names="Anna")
     make_player(id_number=2_600_002, surname="Alpha", given_names="Anna", merged_into=kept)
 
-    outcome = event_import_trf(build_trf(four_players(ids=("2600002", "", "", ""))), file_name="o.trf",
-                               user=None)
+    outcome = event_import_trf(build_trf(four_players(ids=("2600002", "", "", ""))), file_name="o.trf", user=None)
 
     assert Participant.objects.get(event=outcome.event, start_rank=1).player == kept
     assert any("merged into" in p.message and p.line > 0 for p in outcome.warnings)
@@ -326,8 +349,7 @@ def test_a_merged_player_s_id_leads_to_the_kept_player():
 def test_a_different_name_under_a_matched_id_is_a_warning_naming_the_line():
     make_player(id_number=2_700_001, surname="Somebody", given_names="Else")
 
-    outcome = event_import_trf(build_trf(four_players(ids=("2700001", "", "", ""))), file_name="o.trf",
-                               user=None)
+    outcome = event_import_trf(build_trf(four_players(ids=("2700001", "", "", ""))), file_name="o.trf", user=None)
 
     mismatch = [p for p in outcome.warnings if "registered as" in p.message]
     assert outcome.event is not None and len(mismatch) == 1 and mismatch[0].column == 15
@@ -349,8 +371,9 @@ def test_a_file_with_an_error_imports_nothing_and_names_line_and_column():
 
 
 def test_one_id_number_on_two_lines_is_refused():
-    outcome = event_import_trf(build_trf(four_players(ids=("2800001", "", "2800001", ""))), file_name="d.trf",
-                               user=None)
+    outcome = event_import_trf(
+        build_trf(four_players(ids=("2800001", "", "2800001", ""))), file_name="d.trf", user=None
+    )
 
     assert outcome.event is None
     assert outcome.errors[0].column == 58 and "also player 1" in outcome.errors[0].message
@@ -362,8 +385,9 @@ def test_missing_dates_are_refused_and_round_dates_stand_in_for_them():
     assert refused.event is None
     assert [p.message.split(":")[0] for p in refused.errors] == ["no start date", "no end date"]
 
-    with_rounds = build_trf(four_players(), start_date=None, end_date=None,
-                            round_dates=[dt.date(2026, 3, 1), dt.date(2026, 3, 2)])
+    with_rounds = build_trf(
+        four_players(), start_date=None, end_date=None, round_dates=[dt.date(2026, 3, 1), dt.date(2026, 3, 2)]
+    )
     outcome = event_import_trf(with_rounds, file_name="r.trf", user=None)
     assert (outcome.event.start_date, outcome.event.end_date) == (dt.date(2026, 3, 1), dt.date(2026, 3, 2))
     assert sum("round date" in p.message for p in outcome.warnings) == 2
@@ -397,8 +421,7 @@ def test_rating_type_is_taken_as_given_or_from_the_file_words():
     given = event_import_trf(build_trf(four_players()), file_name="o.trf", user=None, rating_type="rapid")
     assert given.event.rating_type == RatingType.RAPID
 
-    named = event_import_trf(build_trf(four_players(), tournament_type="Swiss (blitz)"), file_name="b.trf",
-                             user=None)
+    named = event_import_trf(build_trf(four_players(), tournament_type="Swiss (blitz)"), file_name="b.trf", user=None)
     assert named.event.rating_type == RatingType.BLITZ
 
     wrong = event_import_trf(build_trf(four_players()), file_name="o.trf", user=None, rating_type="bullet")
@@ -421,10 +444,18 @@ def test_import_is_audited_and_an_arbiter_uploader_becomes_chief_arbiter():
 
 
 def test_export_writes_trf2026_columns_that_read_back():
-    known = make_player(id_number=2_900_001, surname="Alpha", given_names="Anna", sex="F", title="WGM",
-                        birth_date=dt.date(1990, 5, 4), federation=make_federation("IRL", "Ireland"))
-    event = event_import_trf(build_trf(four_players(ids=("2900001", "", "", ""))), file_name="o.trf",
-                             user=None, rating_type="rapid").event
+    known = make_player(
+        id_number=2_900_001,
+        surname="Alpha",
+        given_names="Anna",
+        sex="F",
+        title="WGM",
+        birth_date=dt.date(1990, 5, 4),
+        federation=make_federation("IRL", "Ireland"),
+    )
+    event = event_import_trf(
+        build_trf(four_players(ids=("2900001", "", "", ""))), file_name="o.trf", user=None, rating_type="rapid"
+    ).event
 
     text = event_export_trf(event)
 

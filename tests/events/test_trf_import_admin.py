@@ -1,4 +1,5 @@
 """The admin's TRF upload (/admin/events/event/upload-trf/) and TRF download of an event."""
+
 import datetime as dt
 
 import pytest

@@ -312,9 +312,7 @@ def test_no_player_records_refuses_the_file():
 
 
 def test_bye_code_with_an_opponent_and_unknown_codes_are_errors():
-    result = parse_trf(
-        trf(P1.replace("     2 w 1", "     2 w H"), P2.replace("     1 b 0", "     1 b X"), P3, P4)
-    )
+    result = parse_trf(trf(P1.replace("     2 w 1", "     2 w H"), P2.replace("     1 b 0", "     1 b X"), P3, P4))
 
     assert problems_matching(result, ERROR, "result 'H' is a bye but opponent 2 is given")
     assert problems_matching(result, ERROR, "result 'X' at column 99 is not a TRF result code")
@@ -471,9 +469,7 @@ def test_trf2026_records_are_read():
     assert (dragons.match_points, dragons.game_points, dragons.rank, dragons.members) == (4.0, 5.5, 1, [1, 2])
     assert [(b.kind, b.round, b.ids) for b in t.byes] == [("H", 2, [4])]
     # 162 says a win is worth 3: the points column (2.5 for player 1) no longer agrees.
-    assert problems_matching(
-        result, WARNING, "player 1: points column 2.5 disagrees with the results, which total 7"
-    )
+    assert problems_matching(result, WARNING, "player 1: points column 2.5 disagrees with the results, which total 7")
 
 
 def test_team_records_013_are_kept_as_numbered_teams():

@@ -1,4 +1,5 @@
 """A real worker process receives a task through the configured broker and returns its result."""
+
 import pytest
 from django.conf import settings
 

@@ -1,4 +1,5 @@
 """The database itself refuses invalid data, whatever path (form, import, raw ORM) writes it."""
+
 import pytest
 from django.db import IntegrityError, transaction
 

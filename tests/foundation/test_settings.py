@@ -1,4 +1,5 @@
 """Settings come from the environment; a malformed value stops start-up with a message naming it."""
+
 import os
 import subprocess
 import sys

@@ -18,9 +18,7 @@ CHANGELIST = reverse("admin:players_player_changelist")
 @pytest.fixture
 def duplicates():
     kept = make_player(surname="Novak", given_names="Petra", birth_year=1995, id_number=3100001)
-    duplicate = make_player(
-        surname="Novak", given_names="P.", birth_year=1995, id_number=9100001, needs_review=True
-    )
+    duplicate = make_player(surname="Novak", given_names="P.", birth_year=1995, id_number=9100001, needs_review=True)
     return kept, duplicate
 
 
@@ -66,9 +64,7 @@ def test_the_merge_action_asks_for_the_kept_player_then_merges(duplicates):
     duplicate.refresh_from_db()
     assert duplicate.merged_into == kept
     assert PlayerMerge.objects.get().reason == "same person"
-    assert "Novak, P. (9100001) merged into Novak, Petra (3100001)." in [
-        str(m) for m in response.context["messages"]
-    ]
+    assert "Novak, P. (9100001) merged into Novak, Petra (3100001)." in [str(m) for m in response.context["messages"]]
 
 
 def test_the_merge_form_shows_why_a_merge_is_refused_and_merges_nothing(duplicates):
@@ -120,17 +116,13 @@ def test_the_player_merge_page_is_for_rating_officers(duplicates):
 
 def test_a_player_needing_review_shows_likely_duplicates_with_merge_links(duplicates):
     kept, duplicate = duplicates
-    content = (
-        client_for(make_officer()).get(reverse("admin:players_player_change", args=[duplicate.pk])).content
-    )
+    content = client_for(make_officer()).get(reverse("admin:players_player_change", args=[duplicate.pk])).content
     text = content.decode()
     assert "likely duplicates" in text.lower()
     assert "Novak, Petra (3100001)" in text
     assert f"{reverse('admin:players_player_merge', args=[duplicate.pk])}?kept={kept.id_number}" in text
     arbiter_text = (
-        client_for(make_arbiter())
-        .get(reverse("admin:players_player_change", args=[duplicate.pk]))
-        .content.decode()
+        client_for(make_arbiter()).get(reverse("admin:players_player_change", args=[duplicate.pk])).content.decode()
     )
     assert "Novak, Petra (3100001)" in arbiter_text
     assert "merge this record into it" not in arbiter_text
@@ -197,10 +189,7 @@ def test_merge_records_are_not_shown_to_arbiters_nor_editable(duplicates):
     officer = client_for(make_officer("officer2"))
     assert officer.get(reverse("admin:players_playermerge_add")).status_code == 403
     assert (
-        officer.post(
-            reverse("admin:players_playermerge_delete", args=[merge.pk]), {"post": "yes"}
-        ).status_code
-        == 403
+        officer.post(reverse("admin:players_playermerge_delete", args=[merge.pk]), {"post": "yes"}).status_code == 403
     )
     assert PlayerMerge.objects.filter(pk=merge.pk).exists()
 

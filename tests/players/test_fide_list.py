@@ -352,10 +352,7 @@ def test_bad_lines_are_reported_and_the_rest_of_the_file_is_read():
     assert seen == reader.problems and reader.problem_count == 2
     assert [(p.line, p.column, p.severity) for p in reader.problems] == [(2, 1, "error"), (4, 114, "warning")]
     assert "FIDE ID '12AB' is not a number; row skipped" in reader.problems[0].message
-    assert (
-        str(reader.problems[1])
-        == "line 4, column 114: warning: standard rating '2x00' is not a number; ignored"
-    )
+    assert str(reader.problems[1]) == "line 4, column 114: warning: standard rating '2x00' is not a number; ignored"
 
 
 def test_implausible_numbers_are_reported_not_stored():
@@ -400,9 +397,7 @@ def test_broken_xml_keeps_the_players_before_the_break():
     rows, reader = read(broken.encode())
 
     assert [r.fide_id for r in rows] == [1503014]
-    assert (
-        reader.problems[0].severity == "error" and "XML broken after player 1" in reader.problems[0].message
-    )
+    assert reader.problems[0].severity == "error" and "XML broken after player 1" in reader.problems[0].message
 
 
 # ------------------------------------------------------------------------------------------ input kinds
@@ -517,9 +512,7 @@ ROWS = [
 def only(rows, rating_type):
     """The rows as a single-type list of ``rating_type`` carries them."""
     return [
-        dataclasses.replace(
-            r, **{t: r.rating(t) if t == rating_type else None for t in ("standard", "rapid", "blitz")}
-        )
+        dataclasses.replace(r, **{t: r.rating(t) if t == rating_type else None for t in ("standard", "rapid", "blitz")})
         for r in rows
     ]
 
@@ -617,8 +610,6 @@ def test_any_rows_round_trip_through_txt_and_xml(rows):
 
 
 def test_fide_list_module_does_not_import_django():
-    code = (
-        "import sys, players.fide_list; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
-    )
+    code = "import sys, players.fide_list; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -1,5 +1,6 @@
 """players.fide_list_services.fide_list_import and the import_fide_list command, on small generated lists
 in every layout FIDE publishes (combined TXT with/without FOA, single-type TXT, XML combined/single)."""
+
 import datetime as dt
 import io
 import re
@@ -33,20 +34,65 @@ LIST_DATE = dt.date(2026, 10, 1)
 
 def row(fide_id, name, federation="NOR", standard=None, rapid=None, blitz=None, **fields) -> FideListRow:
     surname, _, given = name.partition(", ")
-    return FideListRow(fide_id=fide_id, name=name, surname=surname, given_names=given, federation=federation,
-                       standard=standard, rapid=rapid, blitz=blitz, **fields)
+    return FideListRow(
+        fide_id=fide_id,
+        name=name,
+        surname=surname,
+        given_names=given,
+        federation=federation,
+        standard=standard,
+        rapid=rapid,
+        blitz=blitz,
+        **fields,
+    )
 
 
 ROWS = [
-    row(1503014, "Carlsen, Magnus", "NOR", FideListRating(2833, 3, 10), FideListRating(2800, 0, 10),
-        FideListRating(2880, 9, 10), sex="M", title="GM", birth_year=1990),
-    row(2000001, "Novak, Olga", "CZE", FideListRating(2150, 5, 20), FideListRating(None, 0, None),
-        FideListRating(2000, 0, 20), sex="F", title="WIM", women_title="WIM", other_titles=("IA", "FA"),
-        foa_title="AGM", birth_year=1985, flag="wi"),
-    row(2000002, "Junior, Jon", "ZZZ", FideListRating(1500, 7, 40), FideListRating(1600, 2, 40),
-        FideListRating(None, 0, None), sex="M", birth_year=2014),
-    row(2000003, "Ababil", "ESP", FideListRating(None, 0, None), FideListRating(None, 0, None),
-        FideListRating(None, 0, None), sex="M"),  # registered, rated in nothing
+    row(
+        1503014,
+        "Carlsen, Magnus",
+        "NOR",
+        FideListRating(2833, 3, 10),
+        FideListRating(2800, 0, 10),
+        FideListRating(2880, 9, 10),
+        sex="M",
+        title="GM",
+        birth_year=1990,
+    ),
+    row(
+        2000001,
+        "Novak, Olga",
+        "CZE",
+        FideListRating(2150, 5, 20),
+        FideListRating(None, 0, None),
+        FideListRating(2000, 0, 20),
+        sex="F",
+        title="WIM",
+        women_title="WIM",
+        other_titles=("IA", "FA"),
+        foa_title="AGM",
+        birth_year=1985,
+        flag="wi",
+    ),
+    row(
+        2000002,
+        "Junior, Jon",
+        "ZZZ",
+        FideListRating(1500, 7, 40),
+        FideListRating(1600, 2, 40),
+        FideListRating(None, 0, None),
+        sex="M",
+        birth_year=2014,
+    ),
+    row(
+        2000003,
+        "Ababil",
+        "ESP",
+        FideListRating(None, 0, None),
+        FideListRating(None, 0, None),
+        FideListRating(None, 0, None),
+        sex="M",
+    ),  # registered, rated in nothing
 ]
 
 
@@ -59,9 +105,17 @@ def legacy_txt(rows) -> bytes:
     starts = {m.group(): m.start() for m in re.finditer(r"\S+", COMBINED_LEGACY_HEADER)}
     lines = [COMBINED_LEGACY_HEADER + "\r\n"]
     for r in rows:
-        values = {"ID": str(r.fide_id), "Name": r.name, "Fed": r.federation, "Sex": r.sex, "Tit": r.title,
-                  "WTit": r.women_title, "OTit": ",".join(r.other_titles), "B-day": str(r.birth_year or 0),
-                  "Flag": r.flag}
+        values = {
+            "ID": str(r.fide_id),
+            "Name": r.name,
+            "Fed": r.federation,
+            "Sex": r.sex,
+            "Tit": r.title,
+            "WTit": r.women_title,
+            "OTit": ",".join(r.other_titles),
+            "B-day": str(r.birth_year or 0),
+            "Flag": r.flag,
+        }
         for prefix, k_label, rating in (("S", "SK", r.standard), ("R", "Rk", r.rapid), ("B", "BK", r.blitz)):
             values[f"{prefix}Rtng"] = str(rating.rating or 0)
             values[f"{prefix}Gm"] = str(rating.games)
@@ -69,7 +123,7 @@ def legacy_txt(rows) -> bytes:
         line = [" "] * len(COMBINED_LEGACY_HEADER)
         for token, value in values.items():
             if token in starts and value:
-                line[starts[token]:starts[token] + len(value)] = value
+                line[starts[token] : starts[token] + len(value)] = value
         lines.append("".join(line) + "\r\n")
     return txt(lines)
 
@@ -78,8 +132,7 @@ def row_counts() -> dict[str, int]:
     return {
         model._meta.label: model.objects.count()
         for model in apps.get_models()
-        if model._meta.app_label in ("players", "ratings", "audit") and model._meta.managed
-        and not model._meta.proxy
+        if model._meta.app_label in ("players", "ratings", "audit") and model._meta.managed and not model._meta.proxy
     }
 
 
@@ -114,7 +167,9 @@ def test_combined_layouts_give_three_published_imported_lists(layout):
         assert rating_list.list_date == LIST_DATE and rating_list.rules == preset
         assert rating_list.rules_preset == "fide-2024" and rating_list.published_at is not None
     assert entries("standard") == {
-        1503014: (2833, 3, 10, False), 2000001: (2150, 5, 20, True), 2000002: (1500, 7, 40, False),
+        1503014: (2833, 3, 10, False),
+        2000001: (2150, 5, 20, True),
+        2000002: (1500, 7, 40, False),
     }
     assert entries("rapid") == {1503014: (2800, 0, 10, False), 2000002: (1600, 2, 40, False)}
     assert entries("blitz") == {1503014: (2880, 9, 10, False), 2000001: (2000, 0, 20, True)}
@@ -126,17 +181,25 @@ def test_combined_layouts_give_three_published_imported_lists(layout):
 @pytest.mark.parametrize(
     ("make_data", "options", "expected_type"),
     [
-        (lambda: txt(write_fide_list_txt(ROWS, "rapid", list_date=LIST_DATE)), {"rating_types": ["rapid"]},
-         "rapid"),
-        (lambda: txt(write_fide_list_txt(ROWS, "blitz", list_date=LIST_DATE)),
-         {"source_name": "blitz_rating_list.txt"}, "blitz"),
+        (lambda: txt(write_fide_list_txt(ROWS, "rapid", list_date=LIST_DATE)), {"rating_types": ["rapid"]}, "rapid"),
+        (
+            lambda: txt(write_fide_list_txt(ROWS, "blitz", list_date=LIST_DATE)),
+            {"source_name": "blitz_rating_list.txt"},
+            "blitz",
+        ),
         (lambda: txt(write_fide_list_txt(ROWS, "standard", list_date=LIST_DATE)), {}, "standard"),
         (lambda: txt(write_fide_list_txt(ROWS, "rapid")), {}, "rapid"),  # header RRtng names the type
         (lambda: txt(write_fide_list_xml(ROWS, "blitz")), {"rating_types": ["blitz"]}, "blitz"),
         (lambda: txt(write_fide_list_xml(ROWS, "rapid")), {"source_name": "rapid_oct26frl_xml.xml"}, "rapid"),
     ],
-    ids=["txt month header + type", "txt month header + file name", "txt month header default standard",
-         "txt typed header", "xml single + type", "xml single + file name"],
+    ids=[
+        "txt month header + type",
+        "txt month header + file name",
+        "txt month header default standard",
+        "txt typed header",
+        "xml single + type",
+        "xml single + file name",
+    ],
 )
 def test_single_type_layouts_give_one_list_of_their_type(make_data, options, expected_type):
     outcome = fide_list_import(io.BytesIO(make_data()), list_date=LIST_DATE, **options)
@@ -148,8 +211,9 @@ def test_single_type_layouts_give_one_list_of_their_type(make_data, options, exp
 
 
 def test_rating_types_option_imports_only_those_types_of_a_combined_list():
-    outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(ROWS))), list_date=LIST_DATE,
-                               rating_types=["standard", "blitz"])
+    outcome = fide_list_import(
+        io.BytesIO(txt(write_fide_list_txt(ROWS))), list_date=LIST_DATE, rating_types=["standard", "blitz"]
+    )
 
     assert set(outcome.rating_lists) == {"standard", "blitz"} and not entries("rapid")
 
@@ -172,8 +236,13 @@ def test_entry_state_follows_the_documented_rules_for_k_and_2400():
         e.player.id_number: (e.rated_games_total, e.ever_2400, e.ever_2300)
         for e in RatingListEntry.objects.select_related("player")
     }
-    assert state == {1: (30, False, False), 2: (7, False, False), 3: (31, True, True), 4: (30, True, True),
-                     5: (4, False, True)}
+    assert state == {
+        1: (30, False, False),
+        2: (7, False, False),
+        3: (31, True, True),
+        4: (30, True, True),
+        5: (4, False, True),
+    }
 
 
 def test_entries_keep_title_federation_sex_and_birth_year_as_published():
@@ -181,7 +250,12 @@ def test_entries_keep_title_federation_sex_and_birth_year_as_published():
 
     olga = RatingListEntry.objects.get(player__id_number=2000001, rating_list__rating_type="standard")
     assert (olga.title, olga.women_title, olga.other_titles, olga.federation, olga.sex, olga.birth_year) == (
-        "WIM", "WIM", "IA,FA", "CZE", "F", 1985
+        "WIM",
+        "WIM",
+        "IA,FA",
+        "CZE",
+        "F",
+        1985,
     )
 
 
@@ -193,7 +267,10 @@ def test_players_are_created_or_updated_by_fide_id_and_federations_created():
     assert (outcome.players_created, outcome.players_updated) == (3, 1)
     carlsen = Player.objects.get(pk=existing.pk)
     assert (carlsen.given_names, carlsen.title, carlsen.birth_year, carlsen.federation_id) == (
-        "Magnus", "GM", 1990, "NOR"
+        "Magnus",
+        "GM",
+        1990,
+        "NOR",
     )
     assert carlsen.search_name == "CARLSEN, MAGNUS" and Player.objects.count() == 4
     olga = Player.objects.get(id_number=2000001)
@@ -207,8 +284,7 @@ def test_current_ratings_follow_the_newest_list_only():
     fide_list_import(io.BytesIO(txt(write_fide_list_txt(newer, "standard"))), list_date=dt.date(2026, 11, 1))
     older = [row(1503014, "Carlsen, Magnus", standard=FideListRating(2700, 1, 10))]
 
-    outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(older, "standard"))),
-                               list_date=dt.date(2026, 9, 1))
+    outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(older, "standard"))), list_date=dt.date(2026, 9, 1))
 
     assert outcome.current_ratings_skipped == ["standard"]
     current = PlayerRating.objects.get(player__id_number=1503014, rating_type="standard")
@@ -234,8 +310,9 @@ def test_rows_are_written_in_batches_with_progress(monkeypatch):
     rows = [row(3_000_000 + i, f"Batch, {i}", standard=FideListRating(1500 + i, 1, 40)) for i in range(7)]
     seen = []
 
-    outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows, "standard"))), list_date=LIST_DATE,
-                               progress=seen.append)
+    outcome = fide_list_import(
+        io.BytesIO(txt(write_fide_list_txt(rows, "standard"))), list_date=LIST_DATE, progress=seen.append
+    )
 
     assert seen == [2, 4, 6, 7] and outcome.entries == {"standard": 7}
     assert RatingListEntry.objects.count() == 7 and PlayerRating.objects.count() == 7
@@ -285,8 +362,7 @@ def test_control_characters_in_names_are_removed():
 
 def test_a_file_that_is_not_a_fide_list_is_refused():
     with pytest.raises(ValidationError, match="not a FIDE rating-list header"):
-        fide_list_import(io.BytesIO(b"012 Some TRF file\r\n001    1 m\r\n"), list_date=LIST_DATE,
-                         source_name="x.trf")
+        fide_list_import(io.BytesIO(b"012 Some TRF file\r\n001    1 m\r\n"), list_date=LIST_DATE, source_name="x.trf")
     with pytest.raises(ValidationError, match="no player rows"):
         fide_list_import(io.BytesIO(txt(write_fide_list_txt([]))), list_date=LIST_DATE)
     assert not RatingList.objects.exists()
@@ -329,8 +405,7 @@ def test_command_single_type_list_with_its_rating_type(tmp_path, capsys):
     path = tmp_path / "list.txt"
     path.write_bytes(txt(write_fide_list_txt(ROWS, "blitz", list_date=LIST_DATE)))
 
-    call_command("import_fide_list", str(path), "--list-date", "2026-10-01", "--rating-type", "blitz",
-                 "--quiet")
+    call_command("import_fide_list", str(path), "--list-date", "2026-10-01", "--rating-type", "blitz", "--quiet")
 
     assert list(RatingList.objects.values_list("rating_type", flat=True)) == ["blitz"]
     assert capsys.readouterr().err == ""

@@ -85,13 +85,13 @@ def test_merge_moves_participations_games_changes_entries_and_ratings_to_the_kep
 def test_where_both_have_a_line_on_the_same_list_the_kept_line_counts_and_the_other_stays(pair):
     kept, duplicate, *_ = pair
     merge = player_merge(kept, duplicate, user=make_officer(), reason="duplicate")
-    january_line = RatingListEntry.objects.get(
-        rating_list__list_date=datetime.date(2026, 1, 1), player=duplicate
-    )
+    january_line = RatingListEntry.objects.get(rating_list__list_date=datetime.date(2026, 1, 1), player=duplicate)
     assert january_line.rating == 1500  # the published line is not rewritten
     assert merge.moved["left_on_merged"] == {"list_entries": [january_line.pk]}
-    assert RatingListEntry.objects.filter(player=kept, rating_list__list_date=datetime.date(2026, 1, 1)).get(
-    ).rating == 1800
+    assert (
+        RatingListEntry.objects.filter(player=kept, rating_list__list_date=datetime.date(2026, 1, 1)).get().rating
+        == 1800
+    )
 
 
 def test_merge_is_refused_when_both_players_took_part_in_the_same_event(pair):
@@ -160,20 +160,10 @@ def test_reverse_puts_every_moved_row_back_and_records_who_and_why(pair):
     merge = player_merge(kept, duplicate, user=officer, reason="duplicate")
     player_merge_reverse(merge, user=officer, reason="they are twins")
 
-    assert (
-        set(Participant.objects.filter(player=duplicate).values_list("pk", flat=True))
-        == before["participants"]
-    )
-    assert (
-        set(RatingListEntry.objects.filter(player=duplicate).values_list("pk", flat=True))
-        == before["entries"]
-    )
-    assert (
-        set(PlayerRating.objects.filter(player=duplicate).values_list("pk", flat=True)) == before["ratings"]
-    )
-    assert (
-        set(RatingChange.objects.filter(player=duplicate).values_list("pk", flat=True)) == before["changes"]
-    )
+    assert set(Participant.objects.filter(player=duplicate).values_list("pk", flat=True)) == before["participants"]
+    assert set(RatingListEntry.objects.filter(player=duplicate).values_list("pk", flat=True)) == before["entries"]
+    assert set(PlayerRating.objects.filter(player=duplicate).values_list("pk", flat=True)) == before["ratings"]
+    assert set(RatingChange.objects.filter(player=duplicate).values_list("pk", flat=True)) == before["changes"]
     assert RatingListEntry.objects.filter(player=kept).count() == 1
     duplicate.refresh_from_db()
     merge.refresh_from_db()

@@ -95,9 +95,7 @@ def build_federation(
             entries = []
             for i, player in enumerate(created):
                 base = 2600 - (1100 * i) // players + (5 if rating_type == "rapid" else 0)
-                rating = (
-                    None if i == players - 1 else base + (15 * n * (1 if i % 2 else -1) + (n * n * 3) % 17)
-                )
+                rating = None if i == players - 1 else base + (15 * n * (1 if i % 2 else -1) + (n * n * 3) % 17)
                 result.ratings[(player.pk, rating_type, list_date)] = rating
                 entries.append(
                     RatingListEntry(
@@ -172,11 +170,7 @@ def build_federation(
         for line in change.details:
             opponent_pk = line.pop("opponent_pk")
             line["opponent"] = next(p.id_number for p in members if p.pk == opponent_pk)
-            if (
-                participant.rating
-                and line["opponent_rating"]
-                and participant.rating - line["opponent_rating"] > 400
-            ):
+            if participant.rating and line["opponent_rating"] and participant.rating - line["opponent_rating"] > 400:
                 line["opponent_rating"] = participant.rating - 400  # B.02 8.3.1: the 400-point rule
                 line["capped"] = True
         if participant.rating:
@@ -222,11 +216,7 @@ def _round_robin(event: Event, participants: list[Participant]):
             if (white.start_rank + black.start_rank + r) % 3 == 0:
                 result, ws = Result.DRAW, 0.5
             else:
-                result, ws = (
-                    (Result.WHITE_WIN, 1.0)
-                    if white.start_rank < black.start_rank
-                    else (Result.BLACK_WIN, 0.0)
-                )
+                result, ws = (Result.WHITE_WIN, 1.0) if white.start_rank < black.start_rank else (Result.BLACK_WIN, 0.0)
             games.append(Game(event=event, round=r + 1, white=white, black=black, result=result))
             for own, other, score, colour in ((white, black, ws, "w"), (black, white, 1 - ws, "b")):
                 difference = (own.rating or 0) - (other.rating or 0)

@@ -22,16 +22,12 @@ def test_players_search_by_name_prefix_and_id_number(client, federation):
     one = client.get("/api/v1/players/", {"q": str(federation.star.id_number)}).json()
     assert [p["id_number"] for p in one["results"]] == [federation.star.id_number]
     star = one["results"][0]
-    assert (
-        star["ratings"]["standard"]["rating"] == federation.ratings[(federation.star.pk, "standard", LATEST)]
-    )
+    assert star["ratings"]["standard"]["rating"] == federation.ratings[(federation.star.pk, "standard", LATEST)]
     assert star["ratings"]["blitz"] is None
     assert "birth_date" not in star and star["birth_year"] == federation.star.birth_year
 
 
-def test_players_pages_cover_the_first_window_of_matches_and_say_when_more_matched(
-    client, federation, monkeypatch
-):
+def test_players_pages_cover_the_first_window_of_matches_and_say_when_more_matched(client, federation, monkeypatch):
     from federation.api import WindowedPagination
 
     monkeypatch.setattr(WindowedPagination, "window", 7)
@@ -160,14 +156,9 @@ def test_calculator_matches_the_engine_for_a_rated_player(client, db):
 
 
 def test_calculator_gives_an_initial_rating_for_an_unrated_player(client, db):
-    games = [
-        {"opponent_rating": r, "score": s}
-        for r, s in [(1800, 1), (1900, 1), (2000, 0.5), (2100, 0), (2200, 0)]
-    ]
+    games = [{"opponent_rating": r, "score": s} for r, s in [(1800, 1), (1900, 1), (2000, 0.5), (2100, 0), (2200, 0)]]
     data = post(client, {"games": games}).json()
-    expected = calculate_initial_rating(
-        [1800, 1900, 2000, 2100, 2200], [1, 1, 0.5, 0, 0], get_preset("fide-2024")
-    )
+    expected = calculate_initial_rating([1800, 1900, 2000, 2100, 2200], [1, 1, 0.5, 0, 0], get_preset("fide-2024"))
     assert data["mode"] == "initial" and data["initial_rating"] == expected.to_dict()
 
 
@@ -201,14 +192,8 @@ def test_calculator_rejects_a_body_that_is_not_json(client, db):
 
 
 json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(10**6), 10**6)
-    | st.floats(allow_nan=True)
-    | st.text(max_size=5),
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
-    ),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats(allow_nan=True) | st.text(max_size=5),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=12,
 )
 calculator_like = st.fixed_dictionaries(
@@ -239,7 +224,5 @@ calculator_like = st.fixed_dictionaries(
 @given(payload=calculator_like)
 def test_calculator_never_answers_500(client, db, payload):
     cache.clear()
-    response = client.post(
-        "/api/v1/calculator/", json.dumps(payload, allow_nan=True), content_type="application/json"
-    )
+    response = client.post("/api/v1/calculator/", json.dumps(payload, allow_nan=True), content_type="application/json")
     assert response.status_code in (200, 400), response.content[:500]

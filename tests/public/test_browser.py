@@ -75,11 +75,7 @@ def pixels_of(colour_hex: str, width: int, rows: list[bytes], tolerance: int = 1
     for y, row in enumerate(rows):
         for x in range(width):
             r, g, b = row[3 * x : 3 * x + 3]
-            if (
-                abs(r - target[0]) <= tolerance
-                and abs(g - target[1]) <= tolerance
-                and abs(b - target[2]) <= tolerance
-            ):
+            if abs(r - target[0]) <= tolerance and abs(g - target[1]) <= tolerance and abs(b - target[2]) <= tolerance:
                 found.append((x, y))
     return found
 

@@ -19,8 +19,7 @@ def body(response) -> str:
 
 def published_rows(federation):
     return {
-        e.player.id_number: e
-        for e in federation.latest.entries.select_related("player").filter(rating__isnull=False)
+        e.player.id_number: e for e in federation.latest.entries.select_related("player").filter(rating__isnull=False)
     }
 
 

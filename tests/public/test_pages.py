@@ -96,9 +96,7 @@ def test_profile_live_rating_comes_from_submitted_events_through_the_engine(clie
 
     star, second, third = federation.players[:3]
     rating = lambda p: federation.ratings[(p.pk, "standard", LATEST)]  # noqa: E731
-    expected = calculate_change(
-        rating(star), 10, [rating(second), rating(third)], [1.0, 0.5], get_preset("fide-2024")
-    )
+    expected = calculate_change(rating(star), 10, [rating(second), rating(third)], [1.0, 0.5], get_preset("fide-2024"))
     assert f"<strong>{expected.new_rating:.0f}</strong>" in live
 
 
@@ -320,9 +318,7 @@ def test_calculation_lines_read_the_engines_game_line_names_too():
     line = calculation_line(engine_style)
     assert (line["opponent_rating"], line["opponent_rating_actual"]) == (2500.0, 2700.0)
     assert (line["delta"], line["change"], line["capped"]) == (0.92, 9.2, True)
-    documented = calculation_line(
-        {"opponent": 1, "opponent_rating": 2000, "expected_score": 0.36, "score": 0.5}
-    )
+    documented = calculation_line({"opponent": 1, "opponent_rating": 2000, "expected_score": 0.36, "score": 0.5})
     assert documented["opponent_rating"] == 2000 and documented["delta"] == pytest.approx(0.14)
 
 

@@ -61,10 +61,7 @@ def test_list_page_query_count_does_not_grow_with_entries(client, sized, django_
 
 def test_calculation_and_event_pages_query_count(client, sized, django_assert_num_queries):
     with django_assert_num_queries(5):  # player, list, entry, changes, opponents
-        assert (
-            client.get(f"/players/{sized.star.id_number}/calculations/2026-03-01/standard/").status_code
-            == 200
-        )
+        assert client.get(f"/players/{sized.star.id_number}/calculations/2026-03-01/standard/").status_code == 200
     with django_assert_num_queries(4):  # event, changes, participants, games
         assert client.get(f"/events/{sized.rated_event.pk}/").status_code == 200
 

@@ -1,4 +1,5 @@
 """Searches by ID number accept ASCII digits only: '¹'.isdigit() is True in Python but int('¹') fails."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

@@ -115,9 +115,7 @@ def event_with_games(
         status=status,
         submitted_at=timezone.now() if status != EventStatus.DRAFT else None,
     )
-    participants = [
-        Participant.objects.create(event=event, player=p, start_rank=i) for i, p in enumerate(players_, 1)
-    ]
+    participants = [Participant.objects.create(event=event, player=p, start_rank=i) for i, p in enumerate(players_, 1)]
     Game.objects.bulk_create(
         Game(
             event=event,
@@ -175,9 +173,7 @@ def list_snapshot(rating_list: RatingList, labels: dict | None = None) -> dict:
 
     entries = {
         key(e["player__id_number"]): tuple(e[f] for f in ENTRY_FIELDS)
-        for e in RatingListEntry.objects.filter(rating_list=rating_list).values(
-            "player__id_number", *ENTRY_FIELDS
-        )
+        for e in RatingListEntry.objects.filter(rating_list=rating_list).values("player__id_number", *ENTRY_FIELDS)
     }
     changes = {
         (key(c["player__id_number"]), c["event__name"]): tuple(

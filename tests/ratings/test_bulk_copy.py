@@ -64,9 +64,7 @@ def test_copy_rows_writes_every_value_the_orm_reads_back_including_nulls_dates_a
         key=lambda row: row[1],
     )
     assert stored == sorted(rows, key=lambda row: row[1])
-    details = [
-        {"game": 7, "opponent_rating": None, "capped": True, "expected_score": 0.64, "colour": "white"}
-    ]
+    details = [{"game": 7, "opponent_rating": None, "capped": True, "expected_score": 0.64, "colour": "white"}]
     copy_rows(
         RatingChange,
         (
@@ -115,9 +113,7 @@ def test_read_columns_gives_the_queryset_rows_in_order_with_nulls_as_sentinels()
             for i, player in enumerate(players)
         ]
     )
-    query = RatingListEntry.objects.filter(rating_list=rating_list, player__federation="ESP").order_by(
-        "-player_id"
-    )
+    query = RatingListEntry.objects.filter(rating_list=rating_list, player__federation="ESP").order_by("-player_id")
     columns = read_columns(
         query,
         {

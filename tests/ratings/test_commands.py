@@ -113,9 +113,7 @@ def test_a_refusal_exits_non_zero_with_one_line():
 def test_export_rating_list_writes_fide_txt_csv_and_xml(tmp_path):
     everyone, jan_ratings, _ = build_federation()
     run("publish_rating_list", "--date", "2026-03-01", "--rating-type", "standard")
-    rated = RatingListEntry.objects.filter(rating_list__list_date=MAR, rating__isnull=False).order_by(
-        "-rating"
-    )
+    rated = RatingListEntry.objects.filter(rating_list__list_date=MAR, rating__isnull=False).order_by("-rating")
     best = rated.first()
     for fmt in ("txt", "csv", "xml"):
         target = tmp_path / f"list.{fmt}"
@@ -168,8 +166,6 @@ def test_demo_federation_publishes_the_simulated_lists_through_the_worker(celery
     assert lists.count() >= 6, out
     assert all(rl.is_current for rl in lists)
     assert "published standard" in out
-    assert not Event.objects.filter(
-        status=EventStatus.SUBMITTED, end_date__lte=lists.last().closing_date
-    ).exists()
+    assert not Event.objects.filter(status=EventStatus.SUBMITTED, end_date__lte=lists.last().closing_date).exists()
     assert "ratings.publish_rating_list" in celery_worker_process.output()
     assert "database already has players" in run("demo_federation")

@@ -100,9 +100,7 @@ def test_the_publish_action_on_a_draft_queues_the_task_only_after_commit(
     )
     for callback in callbacks:
         callback()
-    assert sent == [
-        ("ratings.publish_rating_list", ("standard", "2026-03-01", admin_user.pk))
-    ]  # ... then once
+    assert sent == [("ratings.publish_rating_list", ("standard", "2026-03-01", admin_user.pk))]  # ... then once
     pending.refresh_from_db()
     assert pending.sent_at is not None
 
@@ -115,18 +113,12 @@ def test_officials_browse_a_draft_new_ratings_and_players_below_the_floor(admin_
     entries_url = reverse("admin:ratings_ratinglistentry_changelist")
     html = page.content.decode()
     assert f"{entries_url}?rating_list__id__exact={draft.pk}&amp;is_new_rating__exact=1" in html
-    new_players = admin_client.get(
-        entries_url, {"rating_list__id__exact": draft.pk, "is_new_rating__exact": 1}
-    )
+    new_players = admin_client.get(entries_url, {"rating_list__id__exact": draft.pk, "is_new_rating__exact": 1})
     assert new_players.status_code == 200
     assert new_players.context["cl"].result_count == 1
-    dropped = admin_client.get(
-        entries_url, {"rating_list__id__exact": draft.pk, "dropped_below_floor__exact": 1}
-    )
+    dropped = admin_client.get(entries_url, {"rating_list__id__exact": draft.pk, "dropped_below_floor__exact": 1})
     assert dropped.context["cl"].result_count == 0
-    changes = admin_client.get(
-        reverse("admin:ratings_ratingchange_changelist"), {"rating_list__id__exact": draft.pk}
-    )
+    changes = admin_client.get(reverse("admin:ratings_ratingchange_changelist"), {"rating_list__id__exact": draft.pk})
     assert changes.status_code == 200 and changes.context["cl"].result_count == draft.changes.count()
 
 
@@ -181,10 +173,7 @@ def test_the_beat_schedule_is_in_the_admin_and_follows_the_policy_months(admin_c
 
 def test_the_scheduled_task_publishes_on_a_list_date_and_skips_other_days():
     build_federation()
-    assert (
-        "not a standard list date"
-        in rating_list_publish_scheduled("standard", datetime.date(2026, 2, 1))["skipped"]
-    )
+    assert "not a standard list date" in rating_list_publish_scheduled("standard", datetime.date(2026, 2, 1))["skipped"]
     result = rating_list_publish_scheduled("standard", MAR)
     assert result["created"] and result["list_date"] == "2026-03-01"
     assert rating_list_publish_scheduled("standard", MAR)["created"] is False

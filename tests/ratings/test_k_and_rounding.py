@@ -60,9 +60,7 @@ def test_the_change_of_a_period_is_rounded_once_not_per_event():
     one = event_with_games([player, stronger], [(0, 1, 0.5)], start=datetime.date(2026, 1, 5), name="One")
     two = event_with_games([player, stronger], [(0, 1, 0.5)], start=datetime.date(2026, 2, 5), name="Two")
     mar = rating_list_publish("standard", MAR).rating_list
-    per_event = dict(
-        RatingChange.objects.filter(rating_list=mar, player=player).values_list("event_id", "change")
-    )
+    per_event = dict(RatingChange.objects.filter(rating_list=mar, player=player).values_list("event_id", "change"))
     assert per_event == {one.pk: pytest.approx(0.4), two.pk: pytest.approx(0.4)}  # stored unrounded
     # 0.4 + 0.4 = 0.8 -> +1 for the period (rounding each event would give 0 + 0)
     assert RatingListEntry.objects.get(rating_list=mar, player=player).rating == 2001

@@ -100,12 +100,23 @@ def test_migration_0008_orders_every_list_written_before_positions():
 def test_an_imported_fide_list_gets_positions_and_ranks():
     def line(fide_id, federation, rating, flag=""):
         return FideListRow(
-            fide_id=fide_id, name=f"Player, {fide_id}", surname="Player", given_names=str(fide_id),
-            federation=federation, sex="M", flag=flag, standard=FideListRating(rating, 0, 20),
+            fide_id=fide_id,
+            name=f"Player, {fide_id}",
+            surname="Player",
+            given_names=str(fide_id),
+            federation=federation,
+            sex="M",
+            flag=flag,
+            standard=FideListRating(rating, 0, 20),
         )
 
-    rows = [line(11, "NOR", 2500), line(12, "ESP", 2600), line(13, "NOR", 2500), line(14, "ESP", 2700, "i"),
-            line(15, "NOR", 2400)]
+    rows = [
+        line(11, "NOR", 2500),
+        line(12, "ESP", 2600),
+        line(13, "NOR", 2500),
+        line(14, "ESP", 2700, "i"),
+        line(15, "NOR", 2400),
+    ]
     outcome = fide_list_import(
         io.BytesIO("".join(write_fide_list_txt(rows, "standard")).encode("ascii")),
         list_date=datetime.date(2026, 10, 1),

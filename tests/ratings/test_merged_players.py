@@ -1,5 +1,6 @@
 """A duplicate merged into another player is not carried onto later lists (their history belongs to the kept
 player); the line left on an already published list stays there, since published lists never change."""
+
 import datetime
 
 import pytest

@@ -69,9 +69,7 @@ def test_a_monthly_schedule_publishes_every_month_with_its_own_closing_date():
     a, b = players(2)
     starting_list(JAN, {a: 2000, b: 2000})
     early = event_with_games([a, b], [(0, 1, 1.0)], start=datetime.date(2026, 1, 5))
-    late = event_with_games(
-        [a, b], [(0, 1, 0.0)], start=datetime.date(2026, 1, 27), end=datetime.date(2026, 1, 30)
-    )
+    late = event_with_games([a, b], [(0, 1, 0.0)], start=datetime.date(2026, 1, 27), end=datetime.date(2026, 1, 30))
     feb = rating_list_publish("standard", datetime.date(2026, 2, 1)).rating_list
     assert (feb.period_start, feb.closing_date) == (JAN, datetime.date(2026, 1, 29))
     assert list(feb.events.all()) == [early]
@@ -108,9 +106,7 @@ def test_players_without_games_are_copied_forward_with_their_inactivity_updated(
     bimonthly_policy()
     idle, active, x, y = players(4)
     jan = starting_list(JAN, {idle: 1900, active: 2000, x: 1800, y: 1800})
-    RatingListEntry.objects.filter(rating_list=jan, player=idle).update(
-        last_game_date=datetime.date(2025, 2, 10)
-    )
+    RatingListEntry.objects.filter(rating_list=jan, player=idle).update(last_game_date=datetime.date(2025, 2, 10))
     event_with_games([x, y], [(0, 1, 1.0)], start=datetime.date(2026, 1, 10))
     mar = rating_list_publish("standard", MAR).rating_list
     copied = entry(mar, idle)
@@ -166,12 +162,8 @@ def test_a_newcomer_pool_carries_over_lists_until_five_games_and_expires_after_2
             ),
         ]
     )
-    event_with_games(
-        [newcomer, *rated[:3]], [(0, 1, 1.0), (2, 0, 0.5), (0, 3, 0.0)], start=datetime.date(2026, 1, 10)
-    )
-    event_with_games(
-        [expired, kept, *rated[3:]], [(0, 2, 0.5), (1, 3, 0.5)], start=datetime.date(2026, 1, 20)
-    )
+    event_with_games([newcomer, *rated[:3]], [(0, 1, 1.0), (2, 0, 0.5), (0, 3, 0.0)], start=datetime.date(2026, 1, 10))
+    event_with_games([expired, kept, *rated[3:]], [(0, 2, 0.5), (1, 3, 0.5)], start=datetime.date(2026, 1, 20))
     mar = rating_list_publish("standard", MAR).rating_list
     pool = entry(mar, newcomer)
     assert (pool.rating, pool.pool_games, pool.pool_score, pool.pool_since) == (None, 3, 1.5, JAN)

@@ -1,4 +1,5 @@
 """Publications and correction republications are on the audit trail: who, when, why, what replaced what."""
+
 import pytest
 from django.contrib.auth import get_user_model
 

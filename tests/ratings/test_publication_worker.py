@@ -63,9 +63,7 @@ def test_events_entered_are_published_by_a_worker_and_every_number_equals_the_en
     everyone, jan_ratings, events = build_federation()
     with transaction.atomic():
         queue_publication("standard", MAR)  # sent only when this transaction commits
-    published = wait_for(
-        lambda: rating_list_current("standard", MAR), celery_worker_process, what="the March list"
-    )
+    published = wait_for(lambda: rating_list_current("standard", MAR), celery_worker_process, what="the March list")
     assert "ratings.publish_rating_list[" in celery_worker_process.output()
 
     result, games, rounds = engine_reference(everyone, jan_ratings, events)

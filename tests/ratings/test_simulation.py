@@ -31,9 +31,7 @@ def test_the_same_seed_gives_the_same_federation_and_another_seed_another():
     again, again_months = generate(seed=3)
     other, _ = generate(seed=4)
     assert np.array_equal(first.strength, again.strength)
-    assert all(
-        np.array_equal(a.game_result, b.game_result) for a, b in zip(first_months, again_months, strict=True)
-    )
+    assert all(np.array_equal(a.game_result, b.game_result) for a, b in zip(first_months, again_months, strict=True))
     assert not np.array_equal(first.strength, other.strength)
 
 

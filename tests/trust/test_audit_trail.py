@@ -57,14 +57,10 @@ def entries_on_page(client, **params):
 
 
 @pytest.mark.urls("tests.trust.history_urls")
-def test_result_change_after_submission_shows_who_when_before_and_after(
-    client, arbiter, officer, submitted_game
-):
+def test_result_change_after_submission_shows_who_when_before_and_after(client, arbiter, officer, submitted_game):
     client.force_login(arbiter)
     before_change = timezone.now()
-    assert (
-        client.post(f"/change-result/{submitted_game.pk}/", {"result": Result.WHITE_WIN}).content == b"saved"
-    )
+    assert client.post(f"/change-result/{submitted_game.pk}/", {"result": Result.WHITE_WIN}).content == b"saved"
 
     client.force_login(officer)
     response, entries = entries_on_page(client, model="game", type="~")
@@ -80,9 +76,7 @@ def test_result_change_after_submission_shows_who_when_before_and_after(
     assert "arbiter" in page and "1/2-1/2" in page and "1-0" in page and "Euwe, Max" in page
 
 
-def test_result_change_through_the_event_service_is_attributed_to_the_arbiter(
-    client, arbiter, officer, submitted_game
-):
+def test_result_change_through_the_event_service_is_attributed_to_the_arbiter(client, arbiter, officer, submitted_game):
     from events.services import GameEdit, event_games_update
 
     game = submitted_game
@@ -232,9 +226,7 @@ def test_audit_record_keeps_actor_action_object_reason_and_before_after(client, 
     listing = client.get("/admin/audit/auditevent/", {"action": "event.correct"}).content.decode()
     assert "Round 1 result entered reversed" in listing
     detail = client.get(f"/admin/audit/auditevent/{record.pk}/change/").content.decode()
-    assert (
-        "submitted" in detail and "corrected" in detail and "submitted_at" not in detail
-    )  # unchanged: not shown
+    assert "submitted" in detail and "corrected" in detail and "submitted_at" not in detail  # unchanged: not shown
 
 
 def test_audit_record_for_a_scheduled_job_has_no_actor(db):

@@ -30,9 +30,7 @@ def some_records():
     game = make_game(event, 1, c, d, Result.DRAW)
     game.result = Result.BLACK_WIN
     game.save()
-    audit_record(
-        None, AuditAction.EVENT_CORRECT, event, reason="restore test", before={"r": 1}, after={"r": 2}
-    )
+    audit_record(None, AuditAction.EVENT_CORRECT, event, reason="restore test", before={"r": 1}, after={"r": 2})
 
 
 def fingerprint_here() -> str:
@@ -71,9 +69,7 @@ def test_pg_dump_and_pg_restore_give_an_identical_database(transactional_db, tmp
     some_records()
     source = database_url_for(connection.settings_dict)
     dump = tmp_path / "federation.dump"
-    subprocess.run(
-        ["pg_dump", "-Fc", "--no-owner", "--no-privileges", "-d", source, "-f", str(dump)], check=True
-    )
+    subprocess.run(["pg_dump", "-Fc", "--no-owner", "--no-privileges", "-d", source, "-f", str(dump)], check=True)
     listing = subprocess.run(["pg_restore", "--list", str(dump)], capture_output=True, text=True, check=True)
     assert "TABLE DATA public events_game" in listing.stdout
 

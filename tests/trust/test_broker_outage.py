@@ -123,9 +123,7 @@ def test_dispatcher_leaves_fresh_rows_to_their_own_commit_and_reports_a_broker_s
     with broker_down():
         fresh = pending_tasks_dispatch()  # default: only rows older than OUTBOX_RETRY_AFTER_SECONDS
         assert (fresh.sent, fresh.failed, fresh.pending) == (0, 0, 1)
-        with pytest.raises(
-            CommandError, match=r"broker unreachable after sending 0: .*1 task\(s\) still pending"
-        ):
+        with pytest.raises(CommandError, match=r"broker unreachable after sending 0: .*1 task\(s\) still pending"):
             call_command("dispatch_pending_tasks", "--min-age", "0")
     row.refresh_from_db()
     assert row.is_pending and row.attempts == 2
@@ -134,9 +132,7 @@ def test_dispatcher_leaves_fresh_rows_to_their_own_commit_and_reports_a_broker_s
 def test_periodic_dispatch_task_is_scheduled_and_registered(settings):
     import outbox.tasks  # noqa: F401 (registers the task, as the worker's autodiscovery does)
 
-    [entry] = [
-        e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "outbox.dispatch_pending_tasks"
-    ]
+    [entry] = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "outbox.dispatch_pending_tasks"]
     assert entry["schedule"] <= 300
     assert "outbox.dispatch_pending_tasks" in app.tasks
 

@@ -1,6 +1,7 @@
 """The database connection lost in the middle of a publication (the backend terminated from another
 connection while the publication's transaction is open and has written) leaves nothing partial, and a retry
 publishes exactly what an undisturbed run publishes."""
+
 import threading
 import time
 

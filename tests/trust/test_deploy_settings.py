@@ -25,9 +25,7 @@ PRODUCTION_ENVIRONMENT = {
 def manage(args: list[str], env_overrides: dict[str, str], tmp_path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "SECRET_KEY_FILE"}}
     env.update({"FEDERATION_VAR_DIR": str(tmp_path)}, **env_overrides)
-    return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
 
 
 def test_documented_production_environment_passes_check_deploy_without_warnings(tmp_path):
@@ -66,9 +64,7 @@ def test_development_key_is_refused_by_check_deploy_in_production(tmp_path):
 def test_production_environment_is_documented_in_operations_guide():
     text = DOCS.read_text()
     for name, value in PRODUCTION_ENVIRONMENT.items():
-        assert re.search(rf"\b{name}={re.escape(value)}\b", text), (
-            f"{name}={value} is not in docs/operations.md"
-        )
+        assert re.search(rf"\b{name}={re.escape(value)}\b", text), f"{name}={value} is not in docs/operations.md"
     assert "SECRET_KEY" in text and "check --deploy --fail-level WARNING" in text
 
 

@@ -26,9 +26,7 @@ SHARED_TRF = ROOT.parent / "shared" / "data" / "trf"
 
 def fuzz(examples: int) -> settings:
     # No example database: each run draws afresh (the suite stays deterministic in length, not in inputs).
-    return settings(
-        max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck)
-    )
+    return settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 # ------------------------------------------------------------------------------------------ seeds
@@ -353,9 +351,7 @@ json_values = st.recursive(
     | st.floats(allow_nan=False)
     | st.text(max_size=20)
     | st.sampled_from(["1e309", "NaN", "-Infinity", "½", "\u0000", "2000", ""]),
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
-    ),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
     max_leaves=12,
 )
 
@@ -366,9 +362,7 @@ def mutated_calculation(draw):
     for _ in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(["replace", "drop", "add", "game", "games", "whole"]))
         key = draw(
-            st.sampled_from(
-                ["rules", "rating", "k_factor", "games", "rating_type", "rated_games_total", "birth_year"]
-            )
+            st.sampled_from(["rules", "rating", "k_factor", "games", "rating_type", "rated_games_total", "birth_year"])
         )
         if kind == "replace" and isinstance(payload, dict):
             payload[key] = draw(json_values)
@@ -516,9 +510,7 @@ def test_oversized_json_to_the_api_is_refused(client, db, settings):
 
 @pytest.mark.parametrize("length", ["abc", "-5", "1e3"])
 def test_malformed_content_length_is_refused_with_400(client, db, length):
-    response = client.generic(
-        "POST", CALCULATOR, b"{}", content_type="application/json", CONTENT_LENGTH=length
-    )
+    response = client.generic("POST", CALCULATOR, b"{}", content_type="application/json", CONTENT_LENGTH=length)
     assert response.status_code == 400
     assert "Malformed Content-Length" in response.content.decode()
 
@@ -635,9 +627,7 @@ def test_nul_in_a_fide_list_name_is_refused_or_cleaned_never_a_crash(db):
     data = fide_list_seed(3).replace(b"Player1, Test", b"Play\x00r1, Test")
     before = database_state()
     try:
-        fide_list_import(
-            io.BytesIO(data), list_date=datetime.date(1999, 1, 1), source_name="players_list_foa.txt"
-        )
+        fide_list_import(io.BytesIO(data), list_date=datetime.date(1999, 1, 1), source_name="players_list_foa.txt")
     except ValidationError:
         assert database_state() == before
         return

@@ -1,5 +1,6 @@
 """A published list exported in FIDE's layout and imported into an empty database gives the same entries:
 the downloads are a faithful, complete copy of what the federation published."""
+
 import pytest
 from django.core.management import call_command
 
@@ -47,18 +48,29 @@ def test_published_list_exported_and_imported_into_an_empty_database_has_identic
     assert len(expected) >= 5
 
     exported = tmp_path / f"standard_mar26frl.{fmt}"
-    call_command("export_rating_list", "--date", MAR.isoformat(), "--rating-type", "standard",
-                 "--format", fmt, "-o", str(exported))
+    call_command(
+        "export_rating_list",
+        "--date",
+        MAR.isoformat(),
+        "--rating-type",
+        "standard",
+        "--format",
+        fmt,
+        "-o",
+        str(exported),
+    )
     call_command("flush", "--no-input")
     assert not Player.objects.exists() and not RatingList.objects.exists()
 
-    call_command("import_fide_list", str(exported), "--list-date", MAR.isoformat(), "--rating-type",
-                 "standard", "--quiet")
+    call_command(
+        "import_fide_list", str(exported), "--list-date", MAR.isoformat(), "--rating-type", "standard", "--quiet"
+    )
     [imported] = RatingList.objects.filter(list_date=MAR, rating_type="standard")
     assert imported.is_imported
     assert rated_entries(imported) == expected
     # Exporting the imported list again gives the same file, byte for byte.
     again = tmp_path / f"again.{fmt}"
-    call_command("export_rating_list", "--date", MAR.isoformat(), "--rating-type", "standard",
-                 "--format", fmt, "-o", str(again))
+    call_command(
+        "export_rating_list", "--date", MAR.isoformat(), "--rating-type", "standard", "--format", fmt, "-o", str(again)
+    )
     assert again.read_bytes() == exported.read_bytes()

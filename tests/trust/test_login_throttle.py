@@ -25,9 +25,7 @@ def official(db):
 
 
 def sign_in(client, username, password, ip="203.0.113.7"):
-    return client.post(
-        "/admin/login/?next=/admin/", {"username": username, "password": password}, REMOTE_ADDR=ip
-    )
+    return client.post("/admin/login/?next=/admin/", {"username": username, "password": password}, REMOTE_ADDR=ip)
 
 
 def signed_in(response) -> bool:

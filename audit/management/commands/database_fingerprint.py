@@ -1,5 +1,6 @@
 """Print a fingerprint of the database (rows and highest id per table, rating sums) to compare a restore
 with its source: the two outputs must be identical (docs/operations.md, "Verify a restore")."""
+
 from django.apps import apps
 from django.core.management.base import BaseCommand
 from django.db.models import Count, Max, Sum

@@ -1,7 +1,8 @@
 """export_trf: write an event as TRF-2026 (a thin wrapper over event_export_trf).
 
-    manage.py export_trf 42 -o open2026.trf
+manage.py export_trf 42 -o open2026.trf
 """
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError

@@ -5,6 +5,7 @@
 Problems are printed one a line (``file:line:column: severity: message``); a refused file imports nothing
 and the command exits non-zero with the first reason.
 """
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -23,7 +24,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", help="the TRF file (.trf, .txt, .tab)")
         parser.add_argument(
-            "--rating-type", choices=RatingType.values,
+            "--rating-type",
+            choices=RatingType.values,
             help="standard, rapid or blitz (default: as the file says in 092/012, else standard)",
         )
         parser.add_argument("--submit", action="store_true", help="submit the event for rating at once")

@@ -21,8 +21,6 @@ class Command(BaseCommand):
             self.stdout.write("database already has players; no demo data added")
             return
         try:
-            call_command(
-                "simulate_federation", players=300, months=12, seed=1, publish=True, stdout=self.stdout
-            )
+            call_command("simulate_federation", players=300, months=12, seed=1, publish=True, stdout=self.stdout)
         except Exception as exc:  # the demo must never stop the product from starting
             self.stderr.write(f"demo data not created: {exc}")

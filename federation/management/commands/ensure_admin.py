@@ -1,4 +1,5 @@
 """Create (or reset the password of) the administrator account used by the run command."""
+
 import os
 
 from django.contrib.auth import get_user_model

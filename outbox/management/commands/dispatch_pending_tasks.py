@@ -11,7 +11,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--min-age", type=int, default=None, metavar="SECONDS",
+            "--min-age",
+            type=int,
+            default=None,
+            metavar="SECONDS",
             help="only tasks queued at least this long ago (default: OUTBOX_RETRY_AFTER_SECONDS)",
         )
         parser.add_argument("--limit", type=int, default=500, help="at most this many tasks (default 500)")

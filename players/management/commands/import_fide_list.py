@@ -6,6 +6,7 @@
 
 A thin wrapper over players.fide_list_services.fide_list_import; progress goes to stderr every 100,000 rows.
 """
+
 import datetime
 import sys
 import time
@@ -51,14 +52,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the downloaded list: .txt, .xml, or the .zip as FIDE serves it")
+        parser.add_argument("--list-date", required=True, help="the list's date, YYYY-MM-DD (e.g. 2026-10-01)")
         parser.add_argument(
-            "--list-date", required=True, help="the list's date, YYYY-MM-DD (e.g. 2026-10-01)"
-        )
-        parser.add_argument(
-            "--rating-type", action="append", choices=RATING_TYPES, dest="rating_types",
+            "--rating-type",
+            action="append",
+            choices=RATING_TYPES,
+            dest="rating_types",
             help="import only this rating type (repeatable; default: every type in the file). For a "
-                 "single-type list, whose header names only the month, this names its type (else it is taken "
-                 "from the file name, or standard).",
+            "single-type list, whose header names only the month, this names its type (else it is taken "
+            "from the file name, or standard).",
         )
         parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
@@ -97,7 +99,10 @@ class Command(BaseCommand):
 
             try:
                 outcome = fide_list_import(
-                    stream, list_date=list_date, rating_types=options["rating_types"], progress=progress,
+                    stream,
+                    list_date=list_date,
+                    rating_types=options["rating_types"],
+                    progress=progress,
                     source_name=source_name,
                 )
             except ValidationError as exc:

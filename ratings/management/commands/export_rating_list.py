@@ -14,12 +14,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument(
-            "--date", type=iso_date, required=True, metavar="YYYY-MM-DD", help="the list date"
-        )
-        parser.add_argument(
-            "--rating-type", choices=RATING_TYPES, required=True, help="standard, rapid or blitz"
-        )
+        parser.add_argument("--date", type=iso_date, required=True, metavar="YYYY-MM-DD", help="the list date")
+        parser.add_argument("--rating-type", choices=RATING_TYPES, required=True, help="standard, rapid or blitz")
         parser.add_argument(
             "--format",
             choices=EXPORT_FORMATS,

@@ -79,8 +79,7 @@ class Command(BaseCommand):
             "--rules",
             default=None,
             metavar="PRESET",
-            help="rules preset slug (default: settings.RATING_RULES_PRESET); one of: "
-            + ", ".join(sorted(PRESETS)),
+            help="rules preset slug (default: settings.RATING_RULES_PRESET); one of: " + ", ".join(sorted(PRESETS)),
         )
         parser.add_argument(
             "--rating",
@@ -156,9 +155,7 @@ class Command(BaseCommand):
             if options["unrated"]:
                 if options["rating"] is not None or options["k_factor"] is not None:
                     raise CommandError("--unrated computes an initial rating: leave out --rating and --k")
-                result = calculate_initial_rating(
-                    opponents, scores, rules, events=events, list_date=list_date
-                )
+                result = calculate_initial_rating(opponents, scores, rules, events=events, list_date=list_date)
             else:
                 if options["rating"] is None:
                     raise CommandError("--rating is required (or use --unrated for an initial rating)")
@@ -186,9 +183,7 @@ class Command(BaseCommand):
     def _print_change(self, calc: Calculation, rules) -> None:
         write = self.stdout.write
         write(f"Rules: {rules.slug} ({rules.name}), {calc.rating_type}")
-        k_note = (
-            "" if calc.k_factor_used == calc.k_factor else f", used {_fmt(calc.k_factor_used, 0)} (K x n)"
-        )
+        k_note = "" if calc.k_factor_used == calc.k_factor else f", used {_fmt(calc.k_factor_used, 0)} (K x n)"
         write(
             f"Rating {_rating(calc.rating)}, K {_fmt(calc.k_factor, 2).rstrip('0').rstrip('.')}{k_note}; "
             f"{calc.games} rated game(s)"

@@ -101,9 +101,7 @@ class Command(BaseCommand):
                     "start one with `celery -A federation worker`"
                 ) from None
             except Exception as exc:  # the task's own refusal or error, re-raised by result.get
-                raise CommandError(
-                    f"publication of the {rating_type} list of {list_date} failed: {exc}"
-                ) from None
+                raise CommandError(f"publication of the {rating_type} list of {list_date} failed: {exc}") from None
             s = outcome["summary"]
             self.stdout.write(
                 f"published {rating_type} {list_date}: {s['rated']} rated, {s['new_ratings']} new, "
