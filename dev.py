@@ -126,6 +126,8 @@ def test(pytest_args: list[str]) -> None:
     env.setdefault("SECRET_KEY", "test-only-" + secrets.token_hex(16))
     steps = [
         [str(PYTHON), "-m", "ruff", "check", "."],
+        [str(PYTHON), "-m", "ruff", "format", "--check", "."],
+        [str(BIN / "lint-imports"), "--no-cache"],
         [str(PYTHON), "manage.py", "check"],
         [str(PYTHON), "manage.py", "makemigrations", "--check", "--dry-run"],
         [str(PYTHON), "-m", "pytest", *pytest_args],

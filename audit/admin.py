@@ -14,7 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html, format_html_join
 
-from federation.admin import OfficialsReadOnly
+from core.admin import OfficialsReadOnly
 
 from .models import AuditEvent, FailedLogin, HistoryRecord
 from .selectors import HISTORY_TYPES, NO_USER, TRACKED, HistoryFilter, history_entries, history_rows

@@ -9,7 +9,7 @@ class AuditConfig(AppConfig):
         from django.contrib import admin
 
         # Connects the sign-in failure receivers and registers the deploy checks.
-        from federation import security
+        from core import security
 
         # The admin's sign-in form says plainly when sign-in is throttled.
         admin.site.login_form = security.ThrottledAdminLoginForm

@@ -53,7 +53,7 @@ class AuditEvent(models.Model):
 
 
 class FailedLogin(models.Model):
-    """A failed sign-in, kept for the throttling window (federation/security.py)."""
+    """A failed sign-in, kept for the throttling window (core/security.py)."""
 
     username = models.CharField(max_length=150, help_text="Lower-cased as typed")
     ip = models.CharField(max_length=45, blank=True)

@@ -5,7 +5,7 @@ Run from the repository root:
     python bench/import_fide_list.py                # a fresh SQLite file under /tmp (migrated first)
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_import python bench/import_fide_list.py
 
-The list is generated with players.fide_list.write_fide_list_txt into a temporary file (about 40% of the
+The list is generated with ratings.fide_list.write_fide_list_txt into a temporary file (about 40% of the
 players rated in standard, 15% in rapid, 12% in blitz, as in FIDE's file). Two imports are timed: the first
 creates every player, the second (the next month's list) updates them. Prints rows per second and memory:
 the process's peak RSS (resource.getrusage) and, with --trace, the peak of Python allocations during an
@@ -30,7 +30,7 @@ from bench.bench_database import prepare_database  # noqa: E402 (needs the repos
 
 
 def write_list(path: Path, rows: int, seed: int) -> None:
-    from players.fide_list import FideListRating, FideListRow, write_fide_list_txt
+    from ratings.fide_list import FideListRating, FideListRow, write_fide_list_txt
 
     rng = random.Random(seed)
     federations = ["ESP", "GER", "FRA", "IND", "USA", "RUS", "IRL", "NOR", "POL", "ITA", "BRA", "ARG"]
@@ -86,7 +86,7 @@ def next_month(day: datetime.date) -> datetime.date:
 
 
 def run_import(path: Path, list_date: datetime.date):
-    from players.fide_list_services import fide_list_import
+    from ratings.services.fide_list_import import fide_list_import
 
     def progress(rows: int) -> None:
         print(f"    {rows:>9,} rows", file=sys.stderr)

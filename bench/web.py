@@ -47,7 +47,7 @@ def sample(requests: int, seed: int):
 
     from django.db import connection
 
-    from ratings.public_selectors import latest_current_lists
+    from public.selectors.ratings import latest_current_lists
 
     latest = [rl for rl in latest_current_lists() if rl.rating_type == "standard"]
     if not latest:

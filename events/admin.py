@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
+from core.admin import ReadOnly
 from events.forms import (
     BaseGameFormSet,
     BaseParticipantFormSet,
@@ -44,7 +45,6 @@ from events.roles import (
 )
 from events.selectors import event_standings
 from events.services import event_correct, event_games_update, event_return_to_draft, event_submit
-from federation.admin import ReadOnly
 from players.models import Player
 
 MAX_EXTRA_GAME_ROWS = 200

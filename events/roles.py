@@ -16,10 +16,10 @@ from django.apps import apps as global_apps
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
+from core.roles import ARBITERS_GROUP as ARBITERS
+from core.roles import RATING_OFFICERS_GROUP as RATING_OFFICERS
 from events.models import Event, EventStatus
 from events.services import CORRECTABLE_STATUSES
-from federation.security import ARBITERS_GROUP as ARBITERS
-from federation.security import RATING_OFFICERS_GROUP as RATING_OFFICERS
 
 __all__ = ["ARBITERS", "RATING_OFFICERS"]  # re-exported: the one spelling of the group names
 

@@ -61,8 +61,8 @@ from events.trf import (
     parse_trf,
     write_trf,
 )
-from players.fide_list_services import CONTROL_CHARACTERS, federations_ensure, is_fide_federation_code
 from players.models import Federation, Player, Title, WomenTitle
+from players.registry import CONTROL_CHARACTERS, federations_ensure, is_fide_federation_code
 
 __all__ = [
     "RESERVED_ID_START",

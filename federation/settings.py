@@ -50,17 +50,20 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "simple_history",
+    # Layers, top to bottom (each imports only those below it; .importlinter checks it).
     "federation",
-    "players",
-    "events",
+    "public",
     "ratings",
+    "events",
+    "players",
     "audit",
     "outbox",
+    "core",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "federation.security.RequestScreeningMiddleware",
+    "core.security.RequestScreeningMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -179,9 +182,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_THROTTLE", "600/minute")},
 }
-# Hostile JSON (nested deeper than the recursion limit) is a 400, not a 500 (federation/security.py).
+# Hostile JSON (nested deeper than the recursion limit) is a 400, not a 500 (core/security.py).
 REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
-    "federation.security.BoundedJSONParser",
+    "core.security.BoundedJSONParser",
     "rest_framework.parsers.FormParser",
     "rest_framework.parsers.MultiPartParser",
 ]
@@ -208,9 +211,9 @@ SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", []) + [
     # SQLite builds it as a plain name index, which is all it needs there: not a problem to report.
     "models.W040",
 ]
-# Admin sign-in throttling (federation/security.py): after LOGIN_FAILURE_LIMIT failures for one username, or
+# Admin sign-in throttling (core/security.py): after LOGIN_FAILURE_LIMIT failures for one username, or
 # LOGIN_FAILURE_IP_LIMIT from one address, within the window, sign-in is refused until the window has passed.
-AUTHENTICATION_BACKENDS = ["federation.security.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["core.security.ThrottledModelBackend"]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", 20, minimum=1)
 LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1)

@@ -2,7 +2,7 @@
 
 from django.contrib import admin, messages
 
-from federation.admin import OfficialsReadOnly
+from core.admin import OfficialsReadOnly
 
 from .models import PendingTask
 from .services import pending_tasks_send

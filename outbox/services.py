@@ -98,7 +98,7 @@ def pending_tasks_send(queryset: QuerySet) -> DispatchReport:
 def _dispatch(
     queryset: QuerySet, limit: int | None = None, connect_timeout: float | None = None
 ) -> tuple[int, int, str]:
-    from federation.celery import app
+    from celery import current_app as app
 
     with transaction.atomic():
         # skip_locked: two dispatchers (or a dispatcher and an on-commit send) never send the same row twice.

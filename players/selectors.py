@@ -1,6 +1,6 @@
 """Reads about players shared by several callers."""
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from players.models import Player
 
@@ -31,3 +31,28 @@ def likely_duplicates(player: Player, *, limit: int = 20) -> list[Player]:
         .select_related("federation")
         .order_by("search_name", "pk")[:limit]
     )
+
+
+# --- search ----------
+
+
+def players_matching(query: str) -> QuerySet[Player]:
+    """Registered players (merged records left out) whose ID number equals ``query`` (digits) or whose
+    "SURNAME, GIVEN" starts with it, by name (every one for an empty query): the profile search and the
+    players API alike."""
+    query = query.strip()
+    players = Player.objects.filter(merged_into__isnull=True).order_by("search_name", "id_number")
+    if not query:
+        return players
+    if query.isascii() and query.isdigit():  # "¹".isdigit() is True, int("¹") fails
+        if len(query) > 18:  # longer than any ID number a 64-bit column holds
+            return players.none()
+        return players.filter(id_number=int(query))
+    return players.filter(search_name__startswith=query.upper())
+
+
+def search_players(query: str, limit: int = 50) -> list[Player]:
+    """The first ``limit`` players_matching ``query`` with their federation (none for an empty query)."""
+    if not query.strip():
+        return []
+    return list(players_matching(query).select_related("federation")[:limit])

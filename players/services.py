@@ -14,35 +14,62 @@ Clash rules:
   the merged player's line stays on the merged record (published lists are immutable, and a list cannot show
   one player twice). These rows are listed in
   ``moved["left_on_merged"]``; the rating officer checks the kept rating before the next list.
-- a relation to Player this module does not know (added later) that has rows for ``merged`` → refused, so a
-  merge never silently leaves data behind.
+- a relation to Player that no app registered (``player_rows_register``) that has rows for ``merged`` →
+  refused, so a merge never silently leaves data behind.
+
+The registry sits in this layer and the rows in the layers above: events and ratings register their rows
+(``PlayerRows``) in their ``AppConfig.ready``, so the registry never imports upwards.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import audit_record
-from events.models import Participant
 from players.models import Player, PlayerMerge
-from ratings.models import PlayerRating, RatingChange, RatingListEntry
 
-# moved[...] keys and the rows they hold. Rating changes cannot clash once event clashes are refused
-# (they are unique per list, player and event).
-_MOVED_BY_PLAYER = {
-    "participants": Participant,
-    "rating_changes": RatingChange,
-    "list_entries": RatingListEntry,
-}
+
+@dataclass(frozen=True)
+class PlayerRows:
+    """Rows of a model that point at a player (``field``) and move with them in a merge.
+
+    ``shared`` names a field whose value both players may have (the event of a participant, the list of an
+    entry). Where they do, ``refuse_shared`` (given kept, merged and the merged player's clashing rows)
+    returns the refusal; without it, the merged player's clashing rows stay on the merged record (listed in
+    ``moved["left_on_merged"]``). ``moves=False``: rows that follow other rows by themselves (a view).
+    """
+
+    key: str  # the moved[...] key
+    model: type[models.Model]
+    field: str = "player"
+    shared: str | None = None
+    refuse_shared: Callable[[Player, Player, models.QuerySet[Any]], str] | None = None
+    moves: bool = True
+
+
+_PLAYER_ROWS: dict[tuple[type[models.Model], str], PlayerRows] = {}
+
+
+def player_rows_register(rows: PlayerRows) -> None:
+    """Make ``player_merge`` move (or knowingly keep) ``rows``; apps call it from ``AppConfig.ready``."""
+    _PLAYER_ROWS[(rows.model, rows.field)] = rows
+
+
+def _moved_rows() -> list[PlayerRows]:
+    return [rows for rows in _PLAYER_ROWS.values() if rows.moves]
+
+
 # (Merges recorded before current ratings became a view also list "player_ratings": rows of that view now,
 # which follow the entries; reversing such a merge moves the entries back and ignores them.)
-# Reverse relations of Player this module handles (anything else with rows blocks the merge).
-_HANDLED_RELATIONS = {
-    (Participant, "player"),
-    (RatingChange, "player"),
-    (RatingListEntry, "player"),
-    (PlayerRating, "player"),  # a view over the entries: moves with them
+# Reverse relations of Player this module handles itself.
+_OWN_RELATIONS = {
     (Player, "merged_into"),
     (PlayerMerge, "kept"),
     (PlayerMerge, "merged"),
@@ -66,25 +93,17 @@ def player_merge(kept: Player, merged: Player, *, user, reason: str) -> PlayerMe
                 f"{kept} was itself merged into player #{kept.merged_into_id}; merge into that player instead."
             )
         _refuse_unknown_relations(merged)
-        _refuse_shared_events(kept, merged)
-
-        moved: dict = {"left_on_merged": {}}
-        ids = _ids_by_player(merged)
-        # Rows whose unique key includes a value the kept player already has stay on the merged record.
-        clashing_lists = set(
-            RatingListEntry.objects.filter(player=kept, rating_list__entries__player=merged).values_list(
-                "rating_list_id", flat=True
-            )
-        )
-        entries = RatingListEntry.objects.filter(pk__in=ids["list_entries"])
-        left_entries = list(entries.filter(rating_list_id__in=clashing_lists).values_list("pk", flat=True))
-        ids["list_entries"] = sorted(set(ids["list_entries"]) - set(left_entries))
-        moved["left_on_merged"] = {"list_entries": sorted(left_entries)}
+        moved: dict[str, Any] = {"left_on_merged": {}}
+        ids: dict[str, list[int]] = {}
+        for rows in _moved_rows():
+            ids[rows.key], left = _rows_to_move(rows, kept, merged)
+            if left is not None:
+                moved["left_on_merged"][rows.key] = left
 
         try:
-            for key, model in _MOVED_BY_PLAYER.items():
-                model.objects.filter(pk__in=ids[key]).update(player=kept)
-                moved[key] = ids[key]
+            for rows in _moved_rows():
+                rows.model._default_manager.filter(pk__in=ids[rows.key]).update(**{rows.field: kept})
+                moved[rows.key] = ids[rows.key]
             # One hop: records earlier merged into ``merged`` now point at ``kept``.
             earlier = list(Player.objects.filter(merged_into=merged).values_list("pk", flat=True))
             Player.objects.filter(pk__in=earlier).update(merged_into=kept)
@@ -137,9 +156,11 @@ def player_merge_reverse(merge: PlayerMerge, *, user, reason: str) -> PlayerMerg
         if merged.merged_into_id != kept.pk:
             raise ValidationError(f"{merged} is no longer recorded as merged into {kept}.")
         try:
-            for key, model in _MOVED_BY_PLAYER.items():
+            for rows in _moved_rows():
+                key = rows.key
                 ids = merge.moved.get(key, [])
-                back = model.objects.filter(pk__in=ids, player=kept).update(player=merged)
+                manager = rows.model._default_manager
+                back = manager.filter(pk__in=ids, **{rows.field: kept}).update(**{rows.field: merged})
                 if back != len(ids):
                     raise ValidationError(
                         f"{len(ids) - back} of the {len(ids)} {key.replace('_', ' ')} moved by this merge no "
@@ -183,34 +204,30 @@ def _lock(kept: Player, merged: Player) -> tuple[Player, Player]:
     return rows[kept.pk], rows[merged.pk]
 
 
-def _ids_by_player(merged: Player) -> dict[str, list[int]]:
-    return {
-        key: sorted(model.objects.filter(player=merged).values_list("pk", flat=True))
-        for key, model in _MOVED_BY_PLAYER.items()
-    }
-
-
-def _refuse_shared_events(kept: Player, merged: Player) -> None:
-    shared = list(
-        Participant.objects.filter(player=merged, event__participants__player=kept)
-        .select_related("event")
-        .order_by("event__start_date")
-    )
-    if shared:
-        events = "; ".join(f"{p.event.name} ({p.event.start_date:%Y-%m-%d}, event #{p.event_id})" for p in shared)
-        raise ValidationError(
-            f"{merged} and {kept} both took part in {events}. One person cannot be two participants of an "
-            "event: correct the event first (remove or replace one of them), then merge."
-        )
+def _rows_to_move(rows: PlayerRows, kept: Player, merged: Player) -> tuple[list[int], list[int] | None]:
+    """The primary keys of ``merged``'s rows to move, and those left on the merged record (None: no rule)."""
+    manager = rows.model._default_manager
+    own = manager.filter(**{rows.field: merged})
+    ids = sorted(own.values_list("pk", flat=True))
+    if rows.shared is None:
+        return ids, None
+    clashing = own.filter(**{f"{rows.shared}__in": manager.filter(**{rows.field: kept}).values(rows.shared)})
+    if rows.refuse_shared is not None:
+        if clashing.exists():
+            raise ValidationError(rows.refuse_shared(kept, merged, clashing))
+        return ids, None
+    # Rows whose unique key includes a value the kept player already has stay on the merged record.
+    left = sorted(clashing.values_list("pk", flat=True))
+    return sorted(set(ids) - set(left)), left
 
 
 def _refuse_unknown_relations(merged: Player) -> None:
     for relation in Player._meta.related_objects:
         model, field_name = relation.related_model, relation.field.name
-        if (model, field_name) in _HANDLED_RELATIONS or relation.many_to_many:
+        if (model, field_name) in _OWN_RELATIONS or (model, field_name) in _PLAYER_ROWS or relation.many_to_many:
             continue
         if model._default_manager.filter(**{field_name: merged}).exists():
             raise ValidationError(
                 f"{merged} has {model._meta.verbose_name_plural} that the merge does not know how to move; "
-                "extend players.services.player_merge first."
+                "register them with players.services.player_rows_register first."
             )

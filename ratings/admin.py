@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from federation.admin import ReadOnly
+from core.admin import ReadOnly
 from ratings import services, tasks
 from ratings.models import (
     PlayerRating,

@@ -4,3 +4,15 @@ from django.apps import AppConfig
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = "Ratings"
+
+    def ready(self) -> None:
+        from players.services import PlayerRows, player_rows_register
+        from ratings.models import PlayerRating, RatingChange, RatingListEntry
+
+        # A merge moves rating changes (unique per list, player and event: they cannot clash once shared
+        # events are refused) and list entries; where both players have a line on the same list, the kept
+        # player's line counts and the merged player's stays on the merged record (published lists are
+        # immutable and cannot show one player twice). Current ratings are a view over the entries.
+        player_rows_register(PlayerRows("rating_changes", RatingChange))
+        player_rows_register(PlayerRows("list_entries", RatingListEntry, shared="rating_list"))
+        player_rows_register(PlayerRows("player_ratings", PlayerRating, moves=False))

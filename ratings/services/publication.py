@@ -45,10 +45,10 @@ from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import audit_record
+from core.bulk_copy import JsonText, read_columns
+from core.copy_columns import copy_columns
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant
 from players.models import Player
-from ratings.bulk_copy import JsonText, read_columns
-from ratings.copy_columns import copy_columns
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
 from ratings.engine.inactivity import inactive_flags
 from ratings.engine.initial import pool_window_start
@@ -173,7 +173,7 @@ class ChangeDetails:
         ]
 
 
-# RatingChange.details keys, in order (ratings.public_selectors.DETAIL_KEYS reads them)
+# RatingChange.details keys, in order (public.selectors.ratings.DETAIL_KEYS reads them)
 DETAIL_KEYS = (
     "game",
     "round",
@@ -591,7 +591,7 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
         else RatingListEntry.objects.none()
     )
     registry_lookups = {f"player__{name}": kind for name, kind in REGISTRY_COLUMNS.items()}
-    # chunk_by: a million entries arrive as a hundred packed rows (ratings.bulk_copy.read_columns)
+    # chunk_by: a million entries arrive as a hundred packed rows (core.bulk_copy.read_columns)
     rows = read_columns(entries, {"id": "int64", **STATE_COLUMNS, **registry_lookups}, chunk_by="id")
     by_player = np.argsort(rows["player_id"], kind="stable")  # sorted here: no sort in the database
     rows = {name: values[by_player] for name, values in rows.items()}
@@ -1201,7 +1201,7 @@ def rating_list_write(
 
 
 def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
-    """Every entry, from the computed columns (ratings.copy_columns: binary COPY encoded by NumPy on
+    """Every entry, from the computed columns (core.copy_columns: binary COPY encoded by NumPy on
     PostgreSQL, executemany elsewhere)."""
     total = computed.summary["entries"]
     copy_columns(RatingListEntry, {"rating_list_id": np.full(total, rating_list.pk), **computed.entries})

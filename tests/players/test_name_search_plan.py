@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 
 from players.models import Player
-from ratings.public_selectors import players_matching, search_players
+from players.selectors import players_matching, search_players
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_a_name_prefix_is_an_index_range_in_name_order():
     "index is the plain name index",
 )
 def test_counting_the_players_a_prefix_matches_reads_the_name_index_alone():
-    # The players API counts up to its window (federation.api.WindowedPagination); the name index carries
+    # The players API counts up to its window (core.api.WindowedPagination); the name index carries
     # merged_into and id, so the count needs no table row (migration players 0004).
     for i, surname in enumerate(["Marino", "Mariño"]):
         make_player(id_number=9_000_101 + i, surname=surname)

@@ -28,7 +28,7 @@ def test_players_search_by_name_prefix_and_id_number(client, federation):
 
 
 def test_players_pages_cover_the_first_window_of_matches_and_say_when_more_matched(client, federation, monkeypatch):
-    from federation.api import WindowedPagination
+    from core.api import WindowedPagination
 
     monkeypatch.setattr(WindowedPagination, "window", 7)
     everyone = client.get("/api/v1/players/", {"page_size": 3}).json()

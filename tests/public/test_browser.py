@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ratings.templatetags.ratings_public import CHART_COLOURS
+from public.templatetags.ratings_public import CHART_COLOURS
 from tests.public.conftest import build_federation
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.http import StreamingHttpResponse
 
-from players.fide_list import iter_fide_list
+from ratings.fide_list import iter_fide_list
 
 pytestmark = pytest.mark.django_db
 

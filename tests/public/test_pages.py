@@ -240,7 +240,7 @@ def test_event_page_shows_standings_average_category_performance_and_changes(cli
     assert response.status_code == 200
     table = page[page.index('<table class="crosstable">') : page.index("</table>")]
     rows = re.findall(r'href="/players/(\d+)/"', table)
-    from events.public_selectors import event_crosstable
+    from public.selectors.events import event_crosstable
 
     crosstable = event_crosstable(event)
     assert rows == [str(row.standing.id_number) for row in crosstable.rows]
@@ -302,7 +302,7 @@ def test_every_public_page_translates_its_headings(client, federation, url):
 
 
 def test_calculation_lines_read_the_engines_game_line_names_too():
-    from ratings.public_selectors import calculation_line
+    from public.selectors.ratings import calculation_line
 
     engine_style = {
         "opponent": 5000002,

@@ -5,8 +5,8 @@ import datetime
 import numpy as np
 import pytest
 
+from core.bulk_copy import copy_rows, read_columns, reserve_ids
 from players.models import Player
-from ratings.bulk_copy import copy_rows, read_columns, reserve_ids
 from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
 from tests.factories import make_event, make_federation, make_player
 
@@ -204,7 +204,7 @@ def test_read_columns_reads_short_text_as_characters_next_to_binary_numbers():
 
 
 def test_read_columns_in_chunks_gives_the_same_rows_in_some_order(monkeypatch):
-    from ratings import bulk_copy
+    from core import bulk_copy
 
     monkeypatch.setattr(bulk_copy, "CHUNK_ROWS", 2)  # several chunks from a handful of rows
     rating_list = make_list()

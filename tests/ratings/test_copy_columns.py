@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from django.db import connection, transaction
 
-from ratings import copy_columns as copy_columns_module
-from ratings.bulk_copy import JsonText, copy_rows
-from ratings.copy_columns import copy_columns
+from core import copy_columns as copy_columns_module
+from core.bulk_copy import JsonText, copy_rows
+from core.copy_columns import copy_columns
 from ratings.models import RatingChange, RatingListEntry
 from tests.factories import make_event, make_player
 from tests.ratings.test_bulk_copy import make_list

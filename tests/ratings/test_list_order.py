@@ -9,10 +9,10 @@ import io
 import pytest
 from django.db import connection
 
-from players.fide_list import FideListRating, FideListRow, write_fide_list_txt
-from players.fide_list_services import fide_list_import
+from ratings.fide_list import FideListRating, FideListRow, write_fide_list_txt
 from ratings.models import PlayerRating, RatingList, RatingListEntry
 from ratings.services import rating_list_publish
+from ratings.services.fide_list_import import fide_list_import
 from ratings.services.list_order import list_order_store
 from tests.factories import make_federation
 from tests.ratings.scenarios import JAN, MAR, bimonthly_policy, players, round_robin, starting_list

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from django.db import connection
 
+from public.selectors.ratings import player_ratings
 from ratings.fields import expand_lines
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
-from ratings.public_selectors import player_ratings
 from ratings.services import rating_list_publish
 from ratings.services.publication import DETAIL_KEYS, ChangeDetails
 from tests.factories import make_federation

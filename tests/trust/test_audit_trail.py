@@ -13,8 +13,8 @@ from django.utils import timezone
 from audit.models import AuditAction, AuditEvent
 from audit.selectors import HistoryFilter, history_entries, history_rows, tracked_history_models
 from audit.services import audit_record, model_snapshot
+from core.roles import RATING_OFFICERS_GROUP
 from events.models import EventStatus, Game, Result
-from federation.security import RATING_OFFICERS_GROUP
 from tests.factories import make_event, make_game, make_participants, make_player
 
 HISTORY_URL = "/admin/audit/historyrecord/"

@@ -131,7 +131,7 @@ SMALL_TRF_SEEDS = [seed for seed in TRF_SEEDS if len(seed) < 8_000]  # whole upl
 
 
 def fide_list_seed(rows: int = 6) -> bytes:
-    from players.fide_list import FideListRating, FideListRow, write_fide_list_txt
+    from ratings.fide_list import FideListRating, FideListRow, write_fide_list_txt
 
     players = [
         FideListRow(
@@ -265,7 +265,7 @@ def test_mutated_trf_files_never_crash_the_parser_and_every_problem_names_its_li
 
 
 def test_fide_list_reader_exists_with_its_documented_api():
-    from players.fide_list import FideListRow, iter_fide_list
+    from ratings.fide_list import FideListRow, iter_fide_list
 
     rows = list(iter_fide_list(io.BytesIO(fide_list_seed())))
     assert len(rows) == 6 and all(isinstance(r, FideListRow) for r in rows)
@@ -275,11 +275,11 @@ def test_fide_list_reader_exists_with_its_documented_api():
 @fuzz(600)
 @given(data=mutated([fide_list_seed()]), as_xml=st.booleans())
 def test_mutated_fide_lists_never_crash_the_reader(data, as_xml):
-    from players.fide_list import FideListFormatError, FideListReader, FideListRow, write_fide_list_xml
+    from ratings.fide_list import FideListFormatError, FideListReader, FideListRow, write_fide_list_xml
 
     if as_xml:
         # The same rows as XML, mutated at the byte level.
-        from players.fide_list import iter_fide_list
+        from ratings.fide_list import iter_fide_list
 
         rows = list(iter_fide_list(io.BytesIO(fide_list_seed())))
         xml = "".join(write_fide_list_xml(rows)).encode()
@@ -318,7 +318,7 @@ _list_dates = itertools.count()
 @fuzz(80)
 @given(data=mutated([fide_list_seed(12)]))
 def test_fide_list_import_of_a_mutated_file_is_all_or_nothing(db, data):
-    from players.fide_list_services import fide_list_import
+    from ratings.services.fide_list_import import fide_list_import
 
     list_date = datetime.date(2000, 1, 1) + datetime.timedelta(days=next(_list_dates))
     before = database_state()
@@ -621,8 +621,8 @@ def test_control_characters_in_a_trf_never_cause_a_server_error(arbiter_client, 
 
 
 def test_nul_in_a_fide_list_name_is_refused_or_cleaned_never_a_crash(db):
-    from players.fide_list_services import fide_list_import
     from players.models import Player
+    from ratings.services.fide_list_import import fide_list_import
 
     data = fide_list_seed(3).replace(b"Player1, Test", b"Play\x00r1, Test")
     before = database_state()

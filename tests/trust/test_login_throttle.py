@@ -121,7 +121,7 @@ def test_throttle_refuses_every_sign_in_path_not_only_the_admin_form(official, r
     request = rf.post("/")
     assert authenticate(request, username="officer", password=PASSWORD) is None
     assert "Sign-in refused" in request.login_throttled
-    backend = __import__("federation.security", fromlist=["ThrottledModelBackend"]).ThrottledModelBackend()
+    backend = __import__("core.security", fromlist=["ThrottledModelBackend"]).ThrottledModelBackend()
     with pytest.raises(PermissionDenied):
         backend.authenticate(rf.post("/"), username="officer", password=PASSWORD)
 

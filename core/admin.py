@@ -1,6 +1,6 @@
 """Admin building blocks shared by the apps (this module registers nothing)."""
 
-from federation.security import is_official
+from core.roles import is_official
 
 
 class ReadOnly:

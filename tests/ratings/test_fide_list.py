@@ -1,4 +1,4 @@
-"""players.fide_list: every FIDE download layout, built here from the header lines in reference/formats.md §4.
+"""ratings.fide_list: every FIDE download layout, built here from the header lines in reference/formats.md §4.
 
 Fixture lines put each value where its header token starts (FIDE's rule), independently of the module.
 No database: these tests run with or without pytest-django.
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from players.fide_list import (
+from ratings.fide_list import (
     COMBINED_FOA_HEADER,
     FideListFormatError,
     FideListRating,
@@ -610,6 +610,6 @@ def test_any_rows_round_trip_through_txt_and_xml(rows):
 
 
 def test_fide_list_module_does_not_import_django():
-    code = "import sys, players.fide_list; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+    code = "import sys, ratings.fide_list; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -30,27 +30,9 @@ from django.utils import timezone
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-logger = logging.getLogger("federation.security")
+logger = logging.getLogger("core.security")
 
-RATING_OFFICERS_GROUP = "Rating officers"
-ARBITERS_GROUP = "Arbiters"
 DEVELOPMENT_SECRET_KEY_PREFIX = "development-only-key"
-
-
-# ------------------------------------------------------------------------------------------------ roles
-
-
-def is_official(user) -> bool:
-    """Superusers and active staff in the "Rating officers" group (the group is looked up by name)."""
-    if not (user and user.is_active and user.is_staff):
-        return False
-    if user.is_superuser:
-        return True
-    cached = getattr(user, "_is_rating_officer", None)
-    if cached is None:
-        cached = user.groups.filter(name=RATING_OFFICERS_GROUP).exists()
-        user._is_rating_officer = cached
-    return cached
 
 
 # ------------------------------------------------------------------------------------------ throttling
@@ -138,7 +120,7 @@ class ThrottledModelBackend(ModelBackend):
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
-@receiver(user_login_failed, dispatch_uid="federation.security.failed_login")
+@receiver(user_login_failed, dispatch_uid="core.security.failed_login")
 def _on_login_failed(sender, credentials, request=None, **kwargs):
     if request is not None and getattr(request, "login_throttled", None):
         return  # refused while throttled: not a new failure, so the lock still ends one window later
@@ -148,7 +130,7 @@ def _on_login_failed(sender, credentials, request=None, **kwargs):
     record_failed_login(username, ip)
 
 
-@receiver(user_logged_in, dispatch_uid="federation.security.logged_in")
+@receiver(user_logged_in, dispatch_uid="core.security.logged_in")
 def _on_logged_in(sender, request, user, **kwargs):
     from audit.models import FailedLogin
 
@@ -241,19 +223,19 @@ def check_production_security(app_configs=None, **kwargs):
                 id="federation.E001",
             )
         )
-    if "federation.security.ThrottledModelBackend" not in settings.AUTHENTICATION_BACKENDS:
+    if "core.security.ThrottledModelBackend" not in settings.AUTHENTICATION_BACKENDS:
         errors.append(
             checks.Warning(
                 "Admin sign-in is not throttled.",
-                hint="Keep federation.security.ThrottledModelBackend in AUTHENTICATION_BACKENDS.",
+                hint="Keep core.security.ThrottledModelBackend in AUTHENTICATION_BACKENDS.",
                 id="federation.W001",
             )
         )
-    if "federation.security.RequestScreeningMiddleware" not in settings.MIDDLEWARE:
+    if "core.security.RequestScreeningMiddleware" not in settings.MIDDLEWARE:
         errors.append(
             checks.Warning(
                 "Request bodies are not size-limited.",
-                hint="Keep federation.security.RequestScreeningMiddleware in MIDDLEWARE.",
+                hint="Keep core.security.RequestScreeningMiddleware in MIDDLEWARE.",
                 id="federation.W002",
             )
         )

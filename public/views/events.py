@@ -3,8 +3,8 @@
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
-from events.public_selectors import event_crosstable, public_event_list
-from ratings.views import public_page
+from public.selectors.events import event_crosstable, public_event_list
+from public.views.base import public_page
 
 EVENTS_PER_PAGE = 50
 

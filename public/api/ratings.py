@@ -11,10 +11,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from federation.api import PublicPagination, PublicReadMixin
-from ratings.engine.calculator import calculate_change, calculate_initial_rating
-from ratings.engine.presets import get_preset
-from ratings.public_selectors import (
+from core.api import PublicPagination, PublicReadMixin
+from public.selectors.ratings import (
     AGE_GROUPS,
     ENTRY_SORTS,
     RATING_TYPES,
@@ -25,12 +23,14 @@ from ratings.public_selectors import (
     current_lists,
     list_entries,
 )
-from ratings.serializers import (
+from public.serializers.ratings import (
     CalculatorInputSerializer,
     CalculatorResultSerializer,
     RatingListEntrySerializer,
     RatingListSerializer,
 )
+from ratings.engine.calculator import calculate_change, calculate_initial_rating
+from ratings.engine.presets import get_preset
 
 
 @extend_schema(

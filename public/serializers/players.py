@@ -81,7 +81,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class PlayerDetailSerializer(PlayerSerializer):
-    """A player with ranks; ``ratings`` comes from ratings.public_selectors.player_ratings (view context)."""
+    """A player with ranks; ``ratings`` comes from public.selectors.ratings.player_ratings (view context)."""
 
     @extend_schema_field(RankedPlayerRatingsSerializer)
     def get_ratings(self, player: Player) -> dict:

@@ -1,6 +1,6 @@
 """What every public API view shares: read-only access, pagination, cache headers, the schema and its docs.
 
-The routes themselves are in federation/urls.py (``api/v1/``); each app's API views live in ``<app>/api.py``.
+The routes are in public/urls.py (``api/v1/``); the API views live in ``public/api/``.
 """
 
 from django.templatetags.static import static
@@ -9,7 +9,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from federation.pagination import KnownCountPaginator
+from core.pagination import KnownCountPaginator
 
 # Published data changes only when a list is published (every two months) or an event is submitted, so a
 # few minutes of caching by browsers and proxies costs nothing and absorbs bursts.

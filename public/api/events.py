@@ -6,9 +6,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.response import Response
 
-from events.public_selectors import event_crosstable, public_event_list
-from events.serializers import EventDetailSerializer, EventSerializer
-from federation.api import PublicReadMixin
+from core.api import PublicReadMixin
+from public.selectors.events import event_crosstable, public_event_list
+from public.serializers.events import EventDetailSerializer, EventSerializer
 
 
 class EventListAPI(PublicReadMixin, generics.ListAPIView):

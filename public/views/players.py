@@ -6,17 +6,17 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from players.models import Player
-from ratings.models import PlayerRating
-from ratings.public_selectors import (
+from players.selectors import search_players
+from public.selectors.ratings import (
     RATING_TYPES,
     current_list,
     player_calculation,
     player_history_rows,
     player_live_ratings,
     player_ratings,
-    search_players,
 )
-from ratings.views import public_page
+from public.views.base import public_page
+from ratings.models import PlayerRating
 
 
 def _player_or_redirect(id_number: int) -> Player:

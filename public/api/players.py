@@ -8,11 +8,12 @@ from rest_framework import generics
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from federation.api import PublicReadMixin, WindowedPagination
+from core.api import PublicReadMixin, WindowedPagination
 from players.models import Player
-from players.serializers import PlayerDetailSerializer, PlayerHistorySerializer, PlayerSerializer
+from players.selectors import players_matching
+from public.selectors.ratings import player_history_rows, player_ratings
+from public.serializers.players import PlayerDetailSerializer, PlayerHistorySerializer, PlayerSerializer
 from ratings.models import PlayerRating
-from ratings.public_selectors import player_history_rows, player_ratings, players_matching
 
 ID_NUMBER = OpenApiParameter(
     "id_number",

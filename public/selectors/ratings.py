@@ -8,16 +8,14 @@ number of queries whatever the number of rows (pinned in tests/public/test_query
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.paginator import Page
 from django.db.models import Q, QuerySet
 
+from core.pagination import KnownCountPaginator
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
-from federation.pagination import KnownCountPaginator
-from players.fide_list import FideListRating, FideListRow
 from players.models import Player, Title, WomenTitle
 from ratings.engine.calculator import calculate_change
 from ratings.engine.classes import rating_class
@@ -226,64 +224,6 @@ class ListEntryPaginator(KnownCountPaginator):
         return self._get_page(self.object_list.filter(position__gt=bottom, position__lte=top), number, self)
 
 
-def download_rows(rating_list: RatingList, chunk_size: int = 2000) -> Iterator[FideListRow]:
-    """Every rated entry of a list as FIDE list rows, best first, read in chunks (server-side cursor on PG).
-
-    Title, federation, sex and birth year are the values as published on the list.
-    """
-    rows = (
-        RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False)
-        .order_by("position")
-        .values_list(
-            "player__id_number",
-            "player__surname",
-            "player__given_names",
-            "federation",
-            "sex",
-            "title",
-            "women_title",
-            "other_titles",
-            "rating",
-            "games",
-            "k_factor",
-            "birth_year",
-            "inactive",
-        )
-        .iterator(chunk_size=chunk_size)
-    )
-    rating_type = rating_list.rating_type
-    for (
-        id_number,
-        surname,
-        given_names,
-        federation,
-        sex,
-        title,
-        women_title,
-        other_titles,
-        rating,
-        games,
-        k_factor,
-        birth_year,
-        inactive,
-    ) in rows:
-        yield FideListRow(
-            fide_id=id_number,
-            name=f"{surname}, {given_names}" if given_names else surname,
-            surname=surname,
-            given_names=given_names,
-            federation=federation,
-            sex=sex,
-            title=title,
-            women_title=women_title,
-            other_titles=tuple(t for t in other_titles.replace(" ", "").split(",") if t),
-            birth_year=birth_year,
-            # FIDE flag column: i inactive, w woman, wi both (formats.md 4.2)
-            flag=("w" if sex == "F" else "") + ("i" if inactive else ""),
-            **{rating_type: FideListRating(rating=rating, games=games, k_factor=k_factor)},
-        )
-
-
 def list_movers(rating_list: RatingList, limit: int = 5) -> tuple[list[RatingListEntry], list[RatingListEntry]]:
     """Biggest gains and losses since the previous list (entry.change): two queries."""
     base = RatingListEntry.objects.filter(rating_list=rating_list, change__isnull=False).select_related("player")
@@ -293,28 +233,6 @@ def list_movers(rating_list: RatingList, limit: int = 5) -> tuple[list[RatingLis
 
 
 # --- players ----------
-
-
-def players_matching(query: str) -> QuerySet[Player]:
-    """Registered players (merged records left out) whose ID number equals ``query`` (digits) or whose
-    "SURNAME, GIVEN" starts with it, by name (every one for an empty query): the profile search and the
-    players API alike."""
-    query = query.strip()
-    players = Player.objects.filter(merged_into__isnull=True).order_by("search_name", "id_number")
-    if not query:
-        return players
-    if query.isascii() and query.isdigit():  # "¹".isdigit() is True, int("¹") fails
-        if len(query) > 18:  # longer than any ID number a 64-bit column holds
-            return players.none()
-        return players.filter(id_number=int(query))
-    return players.filter(search_name__startswith=query.upper())
-
-
-def search_players(query: str, limit: int = 50) -> list[Player]:
-    """The first ``limit`` players_matching ``query`` with their federation (none for an empty query)."""
-    if not query.strip():
-        return []
-    return list(players_matching(query).select_related("federation")[:limit])
 
 
 def player_ratings(player: Player) -> dict[str, dict]:

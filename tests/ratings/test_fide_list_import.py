@@ -1,4 +1,4 @@
-"""players.fide_list_services.fide_list_import and the import_fide_list command, on small generated lists
+"""ratings.services.fide_list_import.fide_list_import and the import_fide_list command, on small generated lists
 in every layout FIDE publishes (combined TXT with/without FOA, single-type TXT, XML combined/single)."""
 
 import datetime as dt
@@ -13,18 +13,18 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from audit.models import AuditEvent
-from players import fide_list_services
-from players.fide_list import (
+from players.models import Federation, Player
+from ratings.engine import get_preset
+from ratings.fide_list import (
     COMBINED_LEGACY_HEADER,
     FideListRating,
     FideListRow,
     write_fide_list_txt,
     write_fide_list_xml,
 )
-from players.fide_list_services import fide_list_import
-from players.models import Federation, Player
-from ratings.engine import get_preset
 from ratings.models import PlayerRating, RatingList, RatingListEntry
+from ratings.services import fide_list_import as fide_list_services
+from ratings.services.fide_list_import import fide_list_import
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@
     manage.py import_fide_list players_list.zip --list-date 2026-10-01          (the ZIP as downloaded)
     manage.py import_fide_list rapid_rating_list.txt --list-date 2026-10-01 --rating-type rapid
 
-A thin wrapper over players.fide_list_services.fide_list_import; progress goes to stderr every 100,000 rows.
+A thin wrapper over ratings.services.fide_list_import.fide_list_import; progress goes to stderr every 100,000 rows.
 """
 
 import datetime
@@ -16,8 +16,8 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from players.fide_list import RATING_TYPES
-from players.fide_list_services import fide_list_import
+from ratings.fide_list import RATING_TYPES
+from ratings.services.fide_list_import import fide_list_import
 
 BAR_WIDTH = 30
 

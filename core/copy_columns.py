@@ -1,6 +1,6 @@
 """Insert rows given column by column (NumPy arrays): the publication's entries and rating changes.
 
-:func:`copy_columns` is :func:`ratings.bulk_copy.copy_rows` for data that is already in columns. On
+:func:`copy_columns` is :func:`core.bulk_copy.copy_rows` for data that is already in columns. On
 PostgreSQL NumPy writes COPY's binary format itself, a chunk of rows at a time: each chunk becomes one byte
 image with every value at its widest (a row per line of a 2-D array), and one boolean mask drops what a row
 does not use (the bytes of NULLs, the unused width of short text), which leaves the rows in order, each as
@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from django.db import connections, models
 
-from ratings.bulk_copy import (
+from core.bulk_copy import (
     _COPY_SIGNATURE,
     _PG_EPOCH_DAYS,
     BATCH_SIZE,

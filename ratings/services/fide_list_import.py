@@ -7,7 +7,7 @@ type (the players' current ratings, ``PlayerRating``, follow the newest current 
 rating of a type get no entry of that type (FIDE's combined list has 1.1 million players with no rating at
 all; they are still registered).
 
-Reading is ``players.fide_list`` (pure, streaming); this module writes in batches of ``BATCH_ROWS`` rows
+Reading is ``ratings.fide_list`` (pure, streaming); this module writes in batches of ``BATCH_ROWS`` rows
 (bulk upserts, a fixed number of queries per batch), so memory stays bounded whatever the file size. The
 whole import is one transaction: a refused or failed import leaves nothing behind.
 
@@ -29,7 +29,6 @@ done. A player merged into another (``merged_into``) gets the entry on the kept 
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -41,27 +40,24 @@ from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import audit_record
-from players.fide_list import (
+from players.models import Federation, Player, Title, WomenTitle
+from players.registry import CONTROL_CHARACTERS, federations_ensure
+from ratings.engine import get_preset
+from ratings.fide_list import (
     RATING_TYPES,
     FideListFormatError,
     FideListProblem,
     FideListReader,
     FideListRow,
 )
-from players.models import Federation, Player, Title, WomenTitle
-from ratings.engine import get_preset
 from ratings.models import RatingList, RatingListEntry, RatingListStatus
 from ratings.services.list_order import list_order_store
 
 __all__ = [
     "BATCH_ROWS",
-    "FIDE_FEDERATION_CODES",
     "FideListImportOutcome",
     "PROGRESS_EVERY",
-    "CONTROL_CHARACTERS",
-    "federations_ensure",
     "fide_list_import",
-    "is_fide_federation_code",
 ]
 
 BATCH_ROWS = 5_000
@@ -69,48 +65,8 @@ PROGRESS_EVERY = 100_000
 IMPORT_RULES_PRESET = "fide-2024"
 _KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
 
-# FIDE member federations (and FID, players under FIDE's flag), as written on FIDE's lists and in TRF files.
-FIDE_FEDERATION_CODES = frozenset(
-    """
-    AFG ALB ALG AND ANG ANT ARG ARM ARU AUS AUT AZE BAH BAN BAR BDI BEL BER BHU BIH BLR BOL BOT BRA BRN BRU
-    BUL BUR CAF CAM CAN CAY CHA CHI CHN CIV CMR COD COL COM CPV CRC CRO CUB CYP CZE DEN DJI DMA DOM ECU EGY
-    ENG ERI ESA ESP EST ETH FAI FID FIJ FIN FRA GAB GAM GCI GEO GEQ GER GHA GRE GRN GUA GUM GUY HAI HKG HON
-    HUN INA IND IRI IRL IRQ ISL ISR ISV ITA IVB JAM JCI JOR JPN KAZ KEN KGZ KOR KOS KSA KUW LAO LAT LBA LBN
-    LBR LCA LES LIE LTU LUX MAC MAD MAR MAS MAW MDA MDV MEX MGL MKD MLI MLT MNC MNE MOZ MRI MTN MYA NAM NCA
-    NED NEP NGR NIG NOR NRU NZL OMA PAK PAN PAR PER PHI PLE PLW PNG POL POR PUR QAT ROU RSA RUS RWA SCO SEN
-    SEY SGP SKN SLE SLO SMR SOL SOM SRB SRI SSD STP SUD SUI SUR SVK SWE SWZ SYR TAN TGA TJK TKM TLS TOG TPE
-    TTO TUN TUR UAE UGA UKR URU USA UZB VAN VEN VIE VIN WLS YEM ZAM ZIM
-    """.split()
-)
-_CODE = re.compile(r"[A-Z]{3}")
-# C0 control characters and DEL: PostgreSQL refuses NUL in text, and none belongs in a name.
-CONTROL_CHARACTERS = {code: None for code in (*range(0x00, 0x20), 0x7F)}
 _TITLES = frozenset(Title.values)
 _WOMEN_TITLES = frozenset(WomenTitle.values)
-
-
-def is_fide_federation_code(code: str) -> bool:
-    """Three upper-case letters FIDE uses for a federation (not, e.g., an Irish club code such as KIL)."""
-    return code in FIDE_FEDERATION_CODES
-
-
-def federations_ensure(codes: Iterable[str], known: set[str] | None = None) -> set[str]:
-    """Create the Federation rows missing for ``codes`` (three upper-case letters each); returns them.
-
-    ``known``: codes already known to exist (updated in place), so a caller working in batches asks once.
-    """
-    wanted = {code for code in codes if code and _CODE.fullmatch(code)}
-    if known is not None:
-        wanted -= known
-    if not wanted:
-        return set()
-    existing = set(Federation.objects.filter(code__in=wanted).values_list("code", flat=True))
-    missing = wanted - existing
-    if missing:
-        Federation.objects.bulk_create([Federation(code=code) for code in sorted(missing)], ignore_conflicts=True)
-    if known is not None:
-        known |= wanted
-    return missing
 
 
 @dataclass

@@ -4,12 +4,10 @@ import datetime
 
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import render
-from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.cache import patch_cache_control
 
-from players.fide_list import write_fide_list_csv, write_fide_list_txt, write_fide_list_xml
 from players.models import Federation
-from ratings.models import RatingList
-from ratings.public_selectors import (
+from public.selectors.ratings import (
     AGE_GROUPS,
     RATING_TYPES,
     TITLES,
@@ -17,35 +15,18 @@ from ratings.public_selectors import (
     ListEntryPaginator,
     current_list,
     current_lists,
-    download_rows,
     latest_current_lists,
     list_dates_by_type,
     list_entries,
     list_movers,
     top_entries,
 )
+from public.views.base import public_page
+from ratings.models import RatingList
+from ratings.services.export import EXPORT_FORMATS, rating_list_export
 
 PAGE_SIZE = 100
-# Pages of published data: browsers and proxies may keep them a few minutes. They vary on the language
-# (Accept-Language, added by LocaleMiddleware, and the language cookie).
-PAGE_MAX_AGE = 300
 DOWNLOAD_MAX_AGE = 3600
-DOWNLOAD_CHUNK = 2000
-
-
-def public_page(view):
-    """Mark a public page cacheable by anyone for PAGE_MAX_AGE seconds, per language."""
-
-    def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        if response.status_code == 200:
-            patch_cache_control(response, public=True, max_age=PAGE_MAX_AGE)
-            patch_vary_headers(response, ("Cookie",))
-        return response
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
 
 
 @public_page
@@ -101,24 +82,10 @@ def list_detail(request, list_date: datetime.date, rating_type: str):
 
 # --- downloads ----------
 
-DOWNLOAD_FORMATS = {
-    "txt": (write_fide_list_txt, "text/plain; charset=utf-8"),
-    "csv": (write_fide_list_csv, "text/csv; charset=utf-8"),
-    "xml": (write_fide_list_xml, "application/xml; charset=utf-8"),
-}
-
-
 def list_download(request, list_date: datetime.date, rating_type: str, fmt: str):
-    """The whole list, streamed row by row (server-side cursor / chunked iterator), never held in memory."""
+    """The whole list, streamed a chunk at a time by the export service (as the export command writes it)."""
     rating_list = _published_list(list_date, rating_type)
-    rows = download_rows(rating_list, chunk_size=DOWNLOAD_CHUNK)
-    writer, content_type = DOWNLOAD_FORMATS[fmt]
-    if fmt == "txt":
-        # FIDE's single-type layout, the rating column headed by the list month (MAR26) as FIDE does
-        lines = writer(rows, rating_type, list_date=list_date)
-    else:
-        lines = writer(rows, rating_type)
-    response = StreamingHttpResponse(lines, content_type=content_type)
+    response = StreamingHttpResponse(rating_list_export(rating_list, fmt), content_type=EXPORT_FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="{rating_type}_{list_date:%Y-%m-%d}.{fmt}"'
     patch_cache_control(response, public=True, max_age=DOWNLOAD_MAX_AGE)
     return response

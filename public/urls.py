@@ -1,0 +1,102 @@
+"""Every public URL: pages (players, lists, events) and the read-only API (``api/v1/``)."""
+
+import datetime
+
+from django.urls import include, path, register_converter
+
+from core.api import DocsView, RedocView, SchemaView
+from public.api.events import EventDetailAPI, EventListAPI
+from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
+from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
+from public.views import events, lists, players
+
+
+class ListDateConverter:
+    """A list date in the URL: YYYY-MM-DD (an impossible date is a 404, not a 500)."""
+
+    regex = r"\d{4}-\d{2}-\d{2}"
+
+    def to_python(self, value: str) -> datetime.date:
+        return datetime.date.fromisoformat(value)  # ValueError -> the pattern does not match
+
+    def to_url(self, value: datetime.date | str) -> str:
+        return value if isinstance(value, str) else value.isoformat()
+
+
+class RatingTypeConverter:
+    regex = "standard|rapid|blitz"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class KeyConverter:
+    """An ID number or primary key: at most 18 digits, so it always fits a 64-bit integer column (a longer
+    number is a 404, never a database overflow)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int | str) -> str:
+        return str(value)
+
+
+register_converter(KeyConverter, "key")
+register_converter(ListDateConverter, "list_date")
+register_converter(RatingTypeConverter, "rating_type")
+
+player_pages = [
+    path("", players.player_search, name="search"),
+    path("<key:id_number>/", players.player_profile, name="profile"),
+    path(
+        "<key:id_number>/calculations/<list_date:list_date>/<rating_type:rating_type>/",
+        players.player_calculations,
+        name="calculations",
+    ),
+]
+
+list_pages = [
+    path("", lists.list_index, name="index"),
+    path("<list_date:list_date>/<rating_type:rating_type>/", lists.list_detail, name="detail"),
+    *(
+        path(f"<list_date:list_date>/<rating_type:rating_type>.{fmt}", lists.list_download, {"fmt": fmt}, name=fmt)
+        for fmt in ("txt", "csv", "xml")
+    ),
+]
+
+event_pages = [
+    path("", events.event_list, name="list"),
+    path("<key:pk>/", events.event_detail, name="detail"),
+]
+
+api_v1 = [
+    path("players/", PlayerListAPI.as_view(), name="api-players"),
+    path("players/<key:id_number>/", PlayerDetailAPI.as_view(), name="api-player"),
+    path("players/<key:id_number>/history/", PlayerHistoryAPI.as_view(), name="api-player-history"),
+    path("rating-lists/", RatingListListAPI.as_view(), name="api-rating-lists"),
+    path(
+        "rating-lists/<list_date:list_date>/<rating_type:rating_type>/entries/",
+        RatingListEntriesAPI.as_view(),
+        name="api-rating-list-entries",
+    ),
+    path("events/", EventListAPI.as_view(), name="api-events"),
+    path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
+    path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),
+    path("schema/", SchemaView.as_view(), name="api-schema"),
+    path("docs/", DocsView.as_view(), name="api-docs"),
+    path("redoc/", RedocView.as_view(), name="api-redoc"),
+]
+
+# The namespaces (players:, ratings:, events:) are the names templates and reverse() use.
+urlpatterns = [
+    path("", lists.home, name="home"),
+    path("players/", include((player_pages, "players"))),
+    path("lists/", include((list_pages, "ratings"))),
+    path("events/", include((event_pages, "events"))),
+    path("api/v1/", include(api_v1)),
+]
