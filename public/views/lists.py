@@ -82,6 +82,7 @@ def list_detail(request, list_date: datetime.date, rating_type: str):
 
 # --- downloads ----------
 
+
 def list_download(request, list_date: datetime.date, rating_type: str, fmt: str):
     """The whole list, streamed a chunk at a time by the export service (as the export command writes it)."""
     rating_list = _published_list(list_date, rating_type)
