@@ -45,8 +45,7 @@ from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import audit_record
-from core.bulk_copy import JsonText, read_columns
-from core.copy_columns import copy_columns
+from core.bulk import JsonText, copy_columns, read_columns
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant
 from players.models import Player
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period

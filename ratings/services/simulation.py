@@ -1,7 +1,7 @@
 """Write a simulated federation (ratings.simulation's arrays) into the database: players, a starting list, and
 events with results, submitted for rating. Publication is separate (the command queues it through Celery).
 
-Rows go in through core.bulk_copy: COPY on PostgreSQL (two million players and a million games a list
+Rows go in through core.bulk: COPY on PostgreSQL (two million players and a million games a list
 period in minutes), bulk_create on SQLite. Primary keys are reserved from the tables' sequences first, so
 participants and games refer to the rows written before them without reading them back. One month of events
 at a time, so memory stays flat.
@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from core.bulk_copy import copy_rows, reserve_ids
+from core.bulk import copy_rows, reserve_ids
 from events.models import Event, EventStatus, Game, Participant
 from players.models import Federation, Player
 from ratings.engine import get_preset, next_k_factor
