@@ -21,6 +21,9 @@ from typing import IO, Any, Literal
 from xml.etree.ElementTree import ParseError, XMLParser
 from xml.sax.saxutils import escape
 
+# the rating types as the pure engine spells them (the same as events.models.RatingType: a test checks)
+from ratings.engine.difference_cap import RATING_TYPES
+
 __all__ = [
     "RATING_TYPES",
     "FideListRating",
@@ -37,7 +40,6 @@ __all__ = [
     "COMBINED_LEGACY_HEADER",
 ]
 
-RATING_TYPES = ("standard", "rapid", "blitz")
 _TYPE_PREFIX = {"standard": "S", "rapid": "R", "blitz": "B"}
 
 # Exact header of players_list_foa.txt (formats.md §4.2); every token starts where its field starts.

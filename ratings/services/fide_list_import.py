@@ -167,12 +167,9 @@ def fide_list_import(
 
 def _refuse_existing_lists(list_date: datetime.date, types: tuple[str, ...]) -> None:
     existing = list(
-        RatingList.objects.filter(
-            list_date=list_date,
-            rating_type__in=types,
-            status=RatingListStatus.PUBLISHED,
-            superseded_by__isnull=True,
-        ).values_list("rating_type", "is_imported")
+        RatingList.objects.current()
+        .filter(list_date=list_date, rating_type__in=types)
+        .values_list("rating_type", "is_imported")
     )
     if existing:
         described = ", ".join(f"{t} ({'imported' if imported else 'computed'})" for t, imported in existing)
@@ -299,12 +296,9 @@ def _import(
     # Current ratings (the PlayerRating view) follow the newest current list: an older list imported later
     # leaves them alone; the outcome names those types.
     newer = set(
-        RatingList.objects.filter(
-            rating_type__in=types,
-            list_date__gt=list_date,
-            status=RatingListStatus.PUBLISHED,
-            superseded_by__isnull=True,
-        ).values_list("rating_type", flat=True)
+        RatingList.objects.current()
+        .filter(rating_type__in=types, list_date__gt=list_date)
+        .values_list("rating_type", flat=True)
     )
     outcome.current_ratings_skipped = [t for t in types if t in newer]
     known_federations = set(Federation.objects.values_list("code", flat=True))

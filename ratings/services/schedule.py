@@ -8,16 +8,17 @@ import json
 from django.conf import settings
 from django.db import transaction
 
+from events.models import RatingType
 from ratings.models import RatingPolicy
-from ratings.selectors import RATING_TYPES, rating_list_newest
+from ratings.selectors import rating_list_newest
 from ratings.services.errors import UnknownRatingType
 
 SCHEDULED_TASK = "ratings.publish_scheduled_rating_list"
 
 
 def check_rating_type(rating_type: str) -> str:
-    if rating_type not in RATING_TYPES:
-        raise UnknownRatingType(f"rating type {rating_type!r} is unknown; use one of {', '.join(RATING_TYPES)}")
+    if rating_type not in RatingType.values:
+        raise UnknownRatingType(f"rating type {rating_type!r} is unknown; use one of {', '.join(RatingType.values)}")
     return rating_type
 
 
