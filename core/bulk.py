@@ -105,7 +105,6 @@ _PG_TYPES = {
     "DateField": "date",
     "DateTimeField": "timestamptz",
     "FloatField": "float8",
-    "ForeignKey": None,  # the target's type
     "IntegerField": "int4",
     "PositiveIntegerField": "int4",
     "PositiveSmallIntegerField": "int2",
@@ -127,11 +126,11 @@ def _field(model: type[models.Model], name: str) -> models.Field:
 
 
 def _pg_type(field: models.Field, connection) -> str:
+    if isinstance(field, models.ForeignKey):
+        return _pg_type(field.target_field, connection)  # the target's type
     internal = field.get_internal_type()
-    if internal == "ForeignKey":
-        return _pg_type(field.target_field, connection)
     if internal == "JSONField":
-        return field.db_type(connection)  # jsonb, or json (ratings.fields.GameLinesField)
+        return str(field.db_type(connection))  # jsonb, or json (ratings.fields.GameLinesField)
     try:
         pg_type = _PG_TYPES[internal]
     except KeyError:
@@ -232,7 +231,7 @@ def _json_text(field: models.Field, value) -> JsonText:
     """A JSON column's value as the ORM would store it (the field's get_prep_value, e.g. GameLinesField's)."""
     if isinstance(value, JsonText):
         return value
-    return JsonText(json.dumps(field.get_prep_value(value), cls=field.encoder or DjangoJSONEncoder))
+    return JsonText(json.dumps(field.get_prep_value(value), cls=getattr(field, "encoder", None) or DjangoJSONEncoder))
 
 
 def _json_rows(rows: Iterable[Sequence], json_columns: list[tuple[int, models.Field]]):
@@ -316,7 +315,6 @@ class BatchWriter:
         given = [_field(model, name) for name in fields]
         extra, defaults = _defaults(model, given)
         columns = given + extra
-        quote = connection.ops.quote_name
         self.using = using
         self.table = model._meta.db_table
         self.staging = f"import_{self.table}"
@@ -328,10 +326,8 @@ class BatchWriter:
         self.tail = ""
         if conflict:
             targets = _column_names(connection, [_field(model, name) for name in conflict])
-            changes = ", ".join(
-                f"{quote(column)} = EXCLUDED.{quote(column)}"
-                for column in (_field(model, name).column for name in update)
-            )
+            updated = [_column_names(connection, [_field(model, name)]) for name in update]
+            changes = ", ".join(f"{column} = EXCLUDED.{column}" for column in updated)
             self.tail = f" ON CONFLICT ({targets}) DO UPDATE SET {changes}"
         self.insert = _insert_statement(connection, model, columns) + self.tail
 
@@ -654,6 +650,7 @@ _INTEGERS = {
 }
 _WIDTH = {"int2": 2, "int4": 4, "int8": 8, "float8": 8, "bool": 1, "date": 4}
 _DOCUMENTS = ("json", "jsonb")  # joined row by row (long)
+_NONE = np.array(None, dtype=object)  # compared with an object array: which values are None (NULL)
 
 
 def copy_columns(
@@ -777,7 +774,7 @@ def _encode(values, pg_type: str, name: str) -> _Encoded:
         null = np.isnat(days)
         raw = np.where(null, 0, days.astype(np.int64) - _PG_EPOCH_DAYS).astype(">i4")
     elif array.dtype == object:  # Python values (ORM defaults): None is NULL
-        null = np.equal(array, None)
+        null = np.equal(array, _NONE)
         kind = bool if pg_type == "bool" else np.float64
         encoded = _encode(np.where(null, kind(0), array).astype(kind), pg_type, name)
         return encoded._replace(lengths=np.where(null, -1, encoded.lengths).astype(np.int32))
@@ -795,7 +792,7 @@ def _encode(values, pg_type: str, name: str) -> _Encoded:
         else:
             null = np.zeros(n, dtype=bool)
             whole = array.astype(np.int64)
-        if low is not None and whole.size and (whole.min() < low or whole.max() > high):
+        if low is not None and high is not None and whole.size and (whole.min() < low or whole.max() > high):
             bad = whole[(whole < low) | (whole > high)][0]
             raise ValueError(f"copy_columns: {name}: {bad} does not fit a {pg_type} column ({low}..{high})")
         raw = whole.astype(big_endian)
@@ -806,7 +803,7 @@ def _encode(values, pg_type: str, name: str) -> _Encoded:
 def _encode_text(values) -> _Encoded:
     """UTF-8 text: ASCII rows straight from their UCS-4 codes (one array operation), others one by one."""
     objects = np.asarray(values, dtype=object)
-    null = np.equal(objects, None)
+    null = np.equal(objects, _NONE)
     strings = np.where(null, "", objects).astype(str)  # fixed-width UCS-4, NUL-padded
     n = strings.size
     chars = strings.dtype.itemsize // 4

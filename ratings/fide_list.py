@@ -376,7 +376,9 @@ class FideListReader:
         first: Any = None
         for chunk in chunks:
             first = chunk if first is None else first + chunk  # leading blank lines keep their numbers
-            stripped = chunk.lstrip(b"\xef\xbb\xbf \t\r\n" if isinstance(chunk, bytes) else "\ufeff \t\r\n")
+            stripped = (
+                chunk.lstrip(b"\xef\xbb\xbf \t\r\n") if isinstance(chunk, bytes) else chunk.lstrip("\ufeff \t\r\n")
+            )
             if stripped:
                 break
         else:
@@ -399,7 +401,7 @@ class FideListReader:
         buffer = first
         for chunk in chunks:
             buffer += chunk  # type: ignore[operator]
-            if newline not in chunk:
+            if newline not in chunk:  # type: ignore[operator]
                 continue
             *lines, buffer = buffer.split(newline)  # type: ignore[arg-type]
             for line in lines:
@@ -544,10 +546,10 @@ class FideListReader:
                     if row is not None:
                         yield row
                 target.players.clear()
-                chunk = next(chunks, None)
-                if chunk is None:
+                following = next(chunks, None)
+                if following is None:
                     break
-                pending = [chunk]
+                pending = [following]
             parser.close()
         except ParseError as exc:
             if count == 0 and not target.players:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import IO
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
@@ -67,6 +68,8 @@ IMPORT_RULES_PRESET = "fide-2024"
 _KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
 
 _TITLES = frozenset(Title.values)
+# who imports: a signed-in official, or nobody (the command); recorded on the lists and the audit records
+Actor = User | AnonymousUser | None
 _WOMEN_TITLES = frozenset(WomenTitle.values)
 
 
@@ -109,7 +112,7 @@ def fide_list_import(
     list_date: datetime.date,
     rating_types: Iterable[str] | None = None,
     progress: Callable[[int], None] | None = None,
-    user=None,
+    user: Actor = None,
     source_name: str = "",
 ) -> FideListImportOutcome:
     """Load a FIDE list download (combined TXT with or without FOA, single-type TXT, XML) as the published,
@@ -179,7 +182,7 @@ def _refuse_existing_lists(list_date: datetime.date, types: tuple[str, ...]) -> 
         )
 
 
-def _new_lists(list_date: datetime.date, types: tuple[str, ...], user) -> dict[str, RatingList]:
+def _new_lists(list_date: datetime.date, types: tuple[str, ...], user: Actor) -> dict[str, RatingList]:
     preset = get_preset(IMPORT_RULES_PRESET)
     versions: dict[str, int] = {}
     same_date = RatingList.objects.filter(list_date=list_date, rating_type__in=types)
@@ -199,7 +202,7 @@ def _new_lists(list_date: datetime.date, types: tuple[str, ...], user) -> dict[s
             rules=preset.to_json(),
             is_imported=True,
             published_at=now,
-            published_by=user if getattr(user, "is_authenticated", False) else None,
+            published_by=user if isinstance(user, User) else None,  # not AnonymousUser
         )
     return lists
 
@@ -257,7 +260,7 @@ def _player_keys(id_numbers: list[int]) -> dict[int, int]:
         return dict(cursor.fetchall())
 
 
-def _player_row(row: FideListRow, federations: set[str], now) -> tuple:
+def _player_row(row: FideListRow, federations: set[str], now: object) -> tuple[object, ...]:
     """The values of _PLAYER_FIELDS for one list row (what FIDE publishes about the player)."""
     surname = (row.surname or row.name).translate(CONTROL_CHARACTERS)[:100] or f"FIDE {row.fide_id}"
     given = row.given_names.translate(CONTROL_CHARACTERS)[:100]
@@ -287,7 +290,7 @@ def _import(
     types: tuple[str, ...],
     outcome: FideListImportOutcome,
     progress: Callable[[int], None] | None,
-    user,
+    user: Actor,
 ) -> None:
     list_date = outcome.list_date
     _refuse_existing_lists(list_date, types)
@@ -342,7 +345,7 @@ def _import(
         outcome.players_created += len(by_id) - len(pk_by_id)
         if len(pk_by_id) < len(by_id):
             pk_by_id.update(_player_keys([fide_id for fide_id in by_id if fide_id not in pk_by_id]))
-        entries: list[tuple] = []
+        entries: list[tuple[object, ...]] = []
         for fide_id, row in by_id.items():
             player_id = pk_by_id[fide_id]
             if player_id in merged:
@@ -406,7 +409,7 @@ def _add_lines(
     types: tuple[str, ...],
     list_ids: dict[str, int],
     counts: dict[str, dict[str, int]],
-    entries: list[tuple],
+    entries: list[tuple[object, ...]],
 ) -> None:
     """The list entries (values of _ENTRY_FIELDS) of one row, for each type it has a rating in."""
     title = row.title if row.title in _TITLES else ""
