@@ -338,6 +338,45 @@ class _XmlTarget:
         return None
 
 
+class _FieldSpans:
+    """The field slices of a TXT layout's lines. FIDE writes OTit wider than its field at times
+    ("SI,FI,LSI,SLI,NAAFM": 163 characters); the fields after it then move right by the overflow."""
+
+    def __init__(self, fields: dict[str, tuple[int, int | None]]) -> None:
+        self.fields = fields
+        self.otit_start, self.otit_end = fields.get("other_titles", (0, None))
+        self.otit_width = (
+            self.otit_end - self.otit_start if "other_titles" in fields and self.otit_end is not None else None
+        )
+        self.next_is_foa = "foa_title" in fields and fields["foa_title"][0] == self.otit_end
+        self.by_shift: dict[int, tuple[tuple[str, int, int | None], ...]] = {}
+
+    def spans(self, shift: int) -> tuple[tuple[str, int, int | None], ...]:
+        """(field, start, end) of every field, those after OTit moved right by ``shift``."""
+        if shift not in self.by_shift:
+            otit_end = self.otit_end
+            moved = []
+            for key, (start, end) in self.fields.items():
+                if otit_end is not None and start >= otit_end:
+                    start += shift
+                if otit_end is not None and end is not None and end >= otit_end:
+                    end += shift
+                moved.append((key, start, end))
+            self.by_shift[shift] = tuple(moved)
+        return self.by_shift[shift]
+
+    def overflow(self, line: str) -> int:
+        """Columns by which the line's OTit overflows its field."""
+        token = line[self.otit_start :].split(" ", 1)[0]
+        if self.otit_width is None or len(token) <= self.otit_width:
+            return 0
+        if self.next_is_foa:
+            titles = next((token[: -len(c)] for c in _FOA_CODES if token.endswith(c)), token)
+        else:
+            titles = token.rstrip("0123456789")
+        return max(0, len(titles) - self.otit_width)
+
+
 class FideListReader:
     """Iterate a FIDE list: ``for row in FideListReader(stream): ...``; then ``.problems``, ``.layout``.
 
@@ -434,37 +473,11 @@ class FideListReader:
 
     def _line_parser(self, layout: FideListLayout) -> Callable[[str, int], FideListRow | None]:
         fields = layout.fields
-        otit_start, otit_end = fields.get("other_titles", (0, None))
-        otit_width = otit_end - otit_start if "other_titles" in fields and otit_end is not None else None
-        next_is_foa = "foa_title" in fields and fields["foa_title"][0] == otit_end
+        field_spans = _FieldSpans(fields)
+        spans, overflow, otit_start = field_spans.spans, field_spans.overflow, field_spans.otit_start
         rating_types = layout.rating_types
         name_column = fields["name"][0] + 1
         problem = self.problem
-        spans_by_shift: dict[int, tuple[tuple[str, int, int | None], ...]] = {}
-
-        def spans(shift: int) -> tuple[tuple[str, int, int | None], ...]:
-            """Field slices; fields after OTit move right by ``shift`` when OTit overflows."""
-            if shift not in spans_by_shift:
-                moved = []
-                for key, (start, end) in fields.items():
-                    if otit_end is not None and start >= otit_end:
-                        start += shift
-                    if otit_end is not None and end is not None and end >= otit_end:
-                        end += shift
-                    moved.append((key, start, end))
-                spans_by_shift[shift] = tuple(moved)
-            return spans_by_shift[shift]
-
-        def overflow(line: str) -> int:
-            """Columns by which OTit overflows its field (FIDE writes "SI,FI,LSI,SLI,NAAFM": 163 chars)."""
-            token = line[otit_start:].split(" ", 1)[0]
-            if otit_width is None or len(token) <= otit_width:
-                return 0
-            if next_is_foa:
-                titles = next((token[: -len(c)] for c in _FOA_CODES if token.endswith(c)), token)
-            else:
-                titles = token.rstrip("0123456789")
-            return max(0, len(titles) - otit_width)
 
         def bad_number(line_number: int, key: str, value: str, shift: int, why: str) -> None:
             column = next(start for k, start, _ in spans(shift) if k == key) + 1
@@ -477,7 +490,7 @@ class FideListReader:
         )
         number_limits = tuple((key, *_LIMITS[re.split(r"[.]", key)[-1]]) for key in number_keys)
         rating_keys = tuple((t, f"{t}.rating", f"{t}.games", f"{t}.k") for t in rating_types)
-        has_otit = otit_width is not None
+        has_otit = field_spans.otit_width is not None
 
         def parse(line: str, line_number: int) -> FideListRow | None:
             shift = overflow(line) if has_otit and line[otit_start : otit_start + 1] not in ("", " ") else 0

@@ -86,6 +86,12 @@ class FideListImportOutcome:
     problem_count: int = 0
     current_ratings_skipped: list[str] = field(default_factory=list)  # types with a later list already
 
+    def problem_add(self, problem: FideListProblem) -> None:
+        """Count every problem; keep the first ``_KEPT_PROBLEMS``."""
+        self.problem_count += 1
+        if len(self.problems) < _KEPT_PROBLEMS:
+            self.problems.append(problem)
+
     def summary(self) -> str:
         lists = ", ".join(f"{t} {self.entries.get(t, 0):,} entries" for t in self.rating_lists)
         text = (
@@ -133,12 +139,7 @@ def fide_list_import(
     single_type = wanted[0] if wanted and len(wanted) == 1 else _single_type_from_name(source_name)
     outcome = FideListImportOutcome(list_date=list_date)
 
-    def keep_problem(problem: FideListProblem) -> None:
-        outcome.problem_count += 1
-        if len(outcome.problems) < _KEPT_PROBLEMS:
-            outcome.problems.append(problem)
-
-    reader = FideListReader(stream, rating_type=single_type, on_problem=keep_problem)
+    reader = FideListReader(stream, rating_type=single_type, on_problem=outcome.problem_add)
     rows = iter(reader)
     try:
         first = next(rows, None)
@@ -320,22 +321,7 @@ def _import(
     list_entries = BatchWriter(RatingListEntry, _ENTRY_FIELDS)
     next_progress = PROGRESS_EVERY
     for batch in _batches(rows, BATCH_ROWS):
-        by_id: dict[int, FideListRow] = {}
-        for row in batch:
-            if row.fide_id in by_id:
-                outcome.problem_count += 1
-                if len(outcome.problems) < _KEPT_PROBLEMS:
-                    outcome.problems.append(
-                        FideListProblem(
-                            row.line,
-                            1,
-                            "warning",
-                            f"FIDE ID {row.fide_id} repeated (first on line {by_id[row.fide_id].line}); "
-                            "the first row is used",
-                        )
-                    )
-                continue
-            by_id[row.fide_id] = row
+        by_id = _first_row_of_each_player(batch, outcome)
         created = federations_ensure((row.federation for row in by_id.values()), known_federations)
         outcome.federations_created += sorted(created)
         pk_by_id = _player_keys(list(by_id))
@@ -373,6 +359,44 @@ def _import(
         list_entries.write(entries)
     # positions (list pages) and ranks (profiles), as a published list stores them
     list_order_store(list_ids.values())
+    _lists_complete(lists, counts, outcome, user)
+    if connection.vendor == "postgresql":
+        # Statistics for the planner after a bulk load: without them it guesses, e.g., that few players
+        # exist and scans the whole table for the TRF import's duplicate search.
+        quote = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            for model in (Player, RatingListEntry):
+                cursor.execute(f"ANALYZE {quote(model._meta.db_table)}")
+    if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
+        progress(outcome.rows)
+
+
+def _first_row_of_each_player(batch: list[FideListRow], outcome: FideListImportOutcome) -> dict[int, FideListRow]:
+    """FIDE ID -> the batch's first row of that player; a repeated ID is a warning (the first row is used)."""
+    by_id: dict[int, FideListRow] = {}
+    for row in batch:
+        if row.fide_id not in by_id:
+            by_id[row.fide_id] = row
+            continue
+        outcome.problem_add(
+            FideListProblem(
+                row.line,
+                1,
+                "warning",
+                f"FIDE ID {row.fide_id} repeated (first on line {by_id[row.fide_id].line}); the first row is used",
+            )
+        )
+    return by_id
+
+
+def _lists_complete(
+    lists: dict[str, RatingList],
+    counts: dict[str, dict[str, int]],
+    outcome: FideListImportOutcome,
+    user: Actor,
+) -> None:
+    """Store each imported list's counts and record the import in the audit log (one record per list)."""
+    list_date = outcome.list_date
     for rating_type, rating_list in lists.items():
         rating_list.entry_count = rating_list.rated_count = counts[rating_type]["entries"]
         rating_list.game_count = counts[rating_type]["games"]
@@ -392,15 +416,6 @@ def _import(
                 "problems": outcome.problem_count,
             },
         )
-    if connection.vendor == "postgresql":
-        # Statistics for the planner after a bulk load: without them it guesses, e.g., that few players
-        # exist and scans the whole table for the TRF import's duplicate search.
-        quote = connection.ops.quote_name
-        with connection.cursor() as cursor:
-            for model in (Player, RatingListEntry):
-                cursor.execute(f"ANALYZE {quote(model._meta.db_table)}")
-    if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
-        progress(outcome.rows)
 
 
 def _add_lines(
