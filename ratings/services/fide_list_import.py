@@ -42,11 +42,11 @@ from django.utils import timezone
 from audit.models import AuditAction
 from audit.services import audit_record
 from core.bulk import BatchWriter
+from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
 from players.registry import CONTROL_CHARACTERS, federations_ensure
 from ratings.engine import get_preset
 from ratings.fide_list import (
-    RATING_TYPES,
     FideListFormatError,
     FideListProblem,
     FideListReader,
@@ -108,7 +108,7 @@ class FideListImportOutcome:
 def _single_type_from_name(source_name: str) -> str | None:
     """``rapid_rating_list.txt``, ``blitz_sep26frl.zip``: the type a month-headed single-type list has."""
     name = source_name.lower().rsplit("/", 1)[-1]
-    found = [t for t in RATING_TYPES if t in name]
+    found = [t for t in RatingType.values if t in name]
     return found[0] if len(found) == 1 else None
 
 
@@ -134,8 +134,8 @@ def fide_list_import(
     """
     wanted = tuple(dict.fromkeys(rating_types)) if rating_types else None
     for rating_type in wanted or ():
-        if rating_type not in RATING_TYPES:
-            raise ValidationError(f"rating type {rating_type!r}: expected one of {', '.join(RATING_TYPES)}")
+        if rating_type not in RatingType.values:
+            raise ValidationError(f"rating type {rating_type!r}: expected one of {', '.join(RatingType.values)}")
     single_type = wanted[0] if wanted and len(wanted) == 1 else _single_type_from_name(source_name)
     outcome = FideListImportOutcome(list_date=list_date)
 
@@ -148,7 +148,7 @@ def fide_list_import(
     layout = reader.layout
     present = layout.rating_types if layout is not None else ()
     if first is not None and layout is not None and layout.kind == "xml":
-        present = tuple(t for t in RATING_TYPES if first.rating(t) is not None)
+        present = tuple(t for t in RatingType.values if first.rating(t) is not None)
     types = tuple(t for t in present if wanted is None or t in wanted)
     where = source_name or "the file"
     if first is None:
