@@ -638,7 +638,7 @@ def reserve_ids(model: type[models.Model], count: int, *, using: str = "default"
 
 # --- copy_columns: rows given column by column (NumPy arrays) ----------------------------------------------
 
-ENCODE_ROWS = 20_000  # rows per byte image (copy_columns) (memory: rows x widest row, a few MB)
+ENCODE_ROWS = 20_000  # rows per byte image in copy_columns (memory: rows x widest row, a few MB)
 _SIGNATURE = _COPY_SIGNATURE + struct.pack(">ii", 0, 0)  # no flags, no header extension
 _TRAILER = struct.pack(">h", -1)
 _NULL = struct.pack(">i", -1)
