@@ -21,6 +21,9 @@ from typing import IO, Any, Literal
 from xml.etree.ElementTree import ParseError, XMLParser
 from xml.sax.saxutils import escape
 
+# the rating types as the pure engine spells them (the same as events.models.RatingType: a test checks)
+from ratings.engine.difference_cap import RATING_TYPES
+
 __all__ = [
     "RATING_TYPES",
     "FideListRating",
@@ -37,7 +40,6 @@ __all__ = [
     "COMBINED_LEGACY_HEADER",
 ]
 
-RATING_TYPES = ("standard", "rapid", "blitz")
 _TYPE_PREFIX = {"standard": "S", "rapid": "R", "blitz": "B"}
 
 # Exact header of players_list_foa.txt (formats.md §4.2); every token starts where its field starts.
@@ -336,6 +338,45 @@ class _XmlTarget:
         return None
 
 
+class _FieldSpans:
+    """The field slices of a TXT layout's lines. FIDE writes OTit wider than its field at times
+    ("SI,FI,LSI,SLI,NAAFM": 163 characters); the fields after it then move right by the overflow."""
+
+    def __init__(self, fields: dict[str, tuple[int, int | None]]) -> None:
+        self.fields = fields
+        self.otit_start, self.otit_end = fields.get("other_titles", (0, None))
+        self.otit_width = (
+            self.otit_end - self.otit_start if "other_titles" in fields and self.otit_end is not None else None
+        )
+        self.next_is_foa = "foa_title" in fields and fields["foa_title"][0] == self.otit_end
+        self.by_shift: dict[int, tuple[tuple[str, int, int | None], ...]] = {}
+
+    def spans(self, shift: int) -> tuple[tuple[str, int, int | None], ...]:
+        """(field, start, end) of every field, those after OTit moved right by ``shift``."""
+        if shift not in self.by_shift:
+            otit_end = self.otit_end
+            moved = []
+            for key, (start, end) in self.fields.items():
+                if otit_end is not None and start >= otit_end:
+                    start += shift
+                if otit_end is not None and end is not None and end >= otit_end:
+                    end += shift
+                moved.append((key, start, end))
+            self.by_shift[shift] = tuple(moved)
+        return self.by_shift[shift]
+
+    def overflow(self, line: str) -> int:
+        """Columns by which the line's OTit overflows its field."""
+        token = line[self.otit_start :].split(" ", 1)[0]
+        if self.otit_width is None or len(token) <= self.otit_width:
+            return 0
+        if self.next_is_foa:
+            titles = next((token[: -len(c)] for c in _FOA_CODES if token.endswith(c)), token)
+        else:
+            titles = token.rstrip("0123456789")
+        return max(0, len(titles) - self.otit_width)
+
+
 class FideListReader:
     """Iterate a FIDE list: ``for row in FideListReader(stream): ...``; then ``.problems``, ``.layout``.
 
@@ -374,7 +415,9 @@ class FideListReader:
         first: Any = None
         for chunk in chunks:
             first = chunk if first is None else first + chunk  # leading blank lines keep their numbers
-            stripped = chunk.lstrip(b"\xef\xbb\xbf \t\r\n" if isinstance(chunk, bytes) else "\ufeff \t\r\n")
+            stripped = (
+                chunk.lstrip(b"\xef\xbb\xbf \t\r\n") if isinstance(chunk, bytes) else chunk.lstrip("\ufeff \t\r\n")
+            )
             if stripped:
                 break
         else:
@@ -397,7 +440,7 @@ class FideListReader:
         buffer = first
         for chunk in chunks:
             buffer += chunk  # type: ignore[operator]
-            if newline not in chunk:
+            if newline not in chunk:  # type: ignore[operator]
                 continue
             *lines, buffer = buffer.split(newline)  # type: ignore[arg-type]
             for line in lines:
@@ -430,37 +473,11 @@ class FideListReader:
 
     def _line_parser(self, layout: FideListLayout) -> Callable[[str, int], FideListRow | None]:
         fields = layout.fields
-        otit_start, otit_end = fields.get("other_titles", (0, None))
-        otit_width = otit_end - otit_start if "other_titles" in fields and otit_end is not None else None
-        next_is_foa = "foa_title" in fields and fields["foa_title"][0] == otit_end
+        field_spans = _FieldSpans(fields)
+        spans, overflow, otit_start = field_spans.spans, field_spans.overflow, field_spans.otit_start
         rating_types = layout.rating_types
         name_column = fields["name"][0] + 1
         problem = self.problem
-        spans_by_shift: dict[int, tuple[tuple[str, int, int | None], ...]] = {}
-
-        def spans(shift: int) -> tuple[tuple[str, int, int | None], ...]:
-            """Field slices; fields after OTit move right by ``shift`` when OTit overflows."""
-            if shift not in spans_by_shift:
-                moved = []
-                for key, (start, end) in fields.items():
-                    if otit_end is not None and start >= otit_end:
-                        start += shift
-                    if otit_end is not None and end is not None and end >= otit_end:
-                        end += shift
-                    moved.append((key, start, end))
-                spans_by_shift[shift] = tuple(moved)
-            return spans_by_shift[shift]
-
-        def overflow(line: str) -> int:
-            """Columns by which OTit overflows its field (FIDE writes "SI,FI,LSI,SLI,NAAFM": 163 chars)."""
-            token = line[otit_start:].split(" ", 1)[0]
-            if otit_width is None or len(token) <= otit_width:
-                return 0
-            if next_is_foa:
-                titles = next((token[: -len(c)] for c in _FOA_CODES if token.endswith(c)), token)
-            else:
-                titles = token.rstrip("0123456789")
-            return max(0, len(titles) - otit_width)
 
         def bad_number(line_number: int, key: str, value: str, shift: int, why: str) -> None:
             column = next(start for k, start, _ in spans(shift) if k == key) + 1
@@ -473,7 +490,7 @@ class FideListReader:
         )
         number_limits = tuple((key, *_LIMITS[re.split(r"[.]", key)[-1]]) for key in number_keys)
         rating_keys = tuple((t, f"{t}.rating", f"{t}.games", f"{t}.k") for t in rating_types)
-        has_otit = otit_width is not None
+        has_otit = field_spans.otit_width is not None
 
         def parse(line: str, line_number: int) -> FideListRow | None:
             shift = overflow(line) if has_otit and line[otit_start : otit_start + 1] not in ("", " ") else 0
@@ -542,10 +559,10 @@ class FideListReader:
                     if row is not None:
                         yield row
                 target.players.clear()
-                chunk = next(chunks, None)
-                if chunk is None:
+                following = next(chunks, None)
+                if following is None:
                     break
-                pending = [chunk]
+                pending = [following]
             parser.close()
         except ParseError as exc:
             if count == 0 and not target.players:

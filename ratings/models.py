@@ -6,6 +6,8 @@ player after that list (K inputs, newcomer pool, last game), so any list can be 
 predecessor alone.
 """
 
+from __future__ import annotations
+
 import datetime
 
 from django.conf import settings
@@ -112,6 +114,22 @@ class RatingListStatus(models.TextChoices):
     PUBLISHED = "published", "Published"
 
 
+def current_list_condition(through: str = "") -> Q:
+    """The one definition of a *current* list: published and not superseded by a correction (exactly one per
+    rating type and list date, constraint ``rating_list_one_current_published``). ``through`` names the
+    foreign key to the list when filtering other rows by their list (``"rating_list"`` for entries and
+    changes). The PlayerRating view's SQL (migration 0009) spells the same condition in SQL."""
+    prefix = f"{through}__" if through else ""
+    return Q(**{f"{prefix}status": RatingListStatus.PUBLISHED, f"{prefix}superseded_by__isnull": True})
+
+
+class RatingListQuerySet(models.QuerySet["RatingList"]):
+    def current(self, rating_type: str | None = None) -> RatingListQuerySet:
+        """The current lists (``current_list_condition``), of one rating type if given."""
+        lists = self.filter(current_list_condition())
+        return lists if rating_type is None else lists.filter(rating_type=rating_type)
+
+
 class RatingList(models.Model):
     rating_type = models.CharField(max_length=8, choices=RatingType.choices)
     list_date = models.DateField()
@@ -155,6 +173,8 @@ class RatingList(models.Model):
         "published as it is",
     )
 
+    objects = RatingListQuerySet.as_manager()
+
     class Meta:
         ordering = ["-list_date", "rating_type", "-version"]
         constraints = [
@@ -162,7 +182,7 @@ class RatingList(models.Model):
             # One current (not superseded) published list per date and type.
             models.UniqueConstraint(
                 fields=["rating_type", "list_date"],
-                condition=Q(status="published", superseded_by__isnull=True),
+                condition=current_list_condition(),
                 name="rating_list_one_current_published",
             ),
             # At most one draft preview per date and type.
@@ -177,6 +197,7 @@ class RatingList(models.Model):
 
     @property
     def is_current(self) -> bool:
+        """This list satisfies ``current_list_condition`` (published, not superseded)."""
         return self.status == RatingListStatus.PUBLISHED and self.superseded_by_id is None
 
 
@@ -315,7 +336,7 @@ class RatingChange(models.Model):
 
 class PlayerRating(models.Model):
     """The current published rating of a player per rating type: their entry on the newest current list of
-    the type (published, not superseded; ratings.selectors.rating_list_newest).
+    the type (``RatingList.objects.current(rating_type)``, the newest; ratings.selectors.rating_list_newest).
 
     A database VIEW over the entries (created by migration 0009; newest = no current list of the type has a
     later date), not a table: a publication writes the list and every current rating follows it at once, with

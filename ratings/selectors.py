@@ -1,7 +1,7 @@
 """Reads about rating lists shared by the publication services, tasks, admin and commands.
 
-"Current" means published and not superseded by a correction: exactly one per rating type and list date
-(database constraint ``rating_list_one_current_published``).
+"Current" is ``RatingList.objects.current()`` (ratings.models.current_list_condition): published and not
+superseded by a correction, exactly one per rating type and list date.
 """
 
 from __future__ import annotations
@@ -10,36 +10,29 @@ import datetime
 
 from django.db.models import Max, QuerySet
 
-from events.models import Event, EventStatus, RatingType
+from events.models import Event, EventStatus
 from ratings.models import RatingList, RatingListStatus
 
-RATING_TYPES = tuple(t.value for t in RatingType)
 # Events waiting for a list: submitted (or corrected before they were ever rated).
 AWAITING_RATING = (EventStatus.SUBMITTED, EventStatus.CORRECTED)
 
 
-def current_lists(rating_type: str) -> QuerySet[RatingList]:
-    return RatingList.objects.filter(
-        rating_type=rating_type, status=RatingListStatus.PUBLISHED, superseded_by__isnull=True
-    )
-
-
 def rating_list_current(rating_type: str, list_date: datetime.date) -> RatingList | None:
-    return current_lists(rating_type).filter(list_date=list_date).first()
+    return RatingList.objects.current(rating_type).filter(list_date=list_date).first()
 
 
 def rating_list_newest(rating_type: str) -> RatingList | None:
     """The newest current list of the type (the one PlayerRating follows)."""
-    return current_lists(rating_type).order_by("-list_date").first()
+    return RatingList.objects.current(rating_type).order_by("-list_date").first()
 
 
 def rating_list_previous(rating_type: str, list_date: datetime.date) -> RatingList | None:
     """The current list a list of ``list_date`` continues: the newest one dated before it."""
-    return current_lists(rating_type).filter(list_date__lt=list_date).order_by("-list_date").first()
+    return RatingList.objects.current(rating_type).filter(list_date__lt=list_date).order_by("-list_date").first()
 
 
 def rating_lists_after(rating_type: str, list_date: datetime.date) -> QuerySet[RatingList]:
-    return current_lists(rating_type).filter(list_date__gt=list_date).order_by("list_date")
+    return RatingList.objects.current(rating_type).filter(list_date__gt=list_date).order_by("list_date")
 
 
 def rating_list_draft(rating_type: str, list_date: datetime.date) -> RatingList | None:

@@ -12,15 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import PublicPagination, PublicReadMixin
+from events.models import RatingType
 from public.selectors.ratings import (
     AGE_GROUPS,
     ENTRY_SORTS,
-    RATING_TYPES,
     TITLES,
     EntryFilters,
     ListEntryPaginator,
-    current_list,
-    current_lists,
     list_entries,
 )
 from public.serializers.ratings import (
@@ -31,11 +29,15 @@ from public.serializers.ratings import (
 )
 from ratings.engine.calculator import calculate_change, calculate_initial_rating
 from ratings.engine.presets import get_preset
+from ratings.models import RatingList
+from ratings.selectors import rating_list_current
 
 
 @extend_schema(
     parameters=[
-        OpenApiParameter("rating_type", OpenApiTypes.STR, enum=RATING_TYPES, description="Only lists of this type"),
+        OpenApiParameter(
+            "rating_type", OpenApiTypes.STR, enum=RatingType.values, description="Only lists of this type"
+        ),
     ]
 )
 class RatingListListAPI(PublicReadMixin, generics.ListAPIView):
@@ -44,11 +46,11 @@ class RatingListListAPI(PublicReadMixin, generics.ListAPIView):
     serializer_class = RatingListSerializer
 
     def get_queryset(self):
-        lists = current_lists().order_by("-list_date", "rating_type")
+        lists = RatingList.objects.current().order_by("-list_date", "rating_type")
         rating_type = self.request.query_params.get("rating_type", "")
         if rating_type:
-            if rating_type not in RATING_TYPES:
-                raise ValidationError({"rating_type": [f"expected one of {', '.join(RATING_TYPES)}"]})
+            if rating_type not in RatingType.values:
+                raise ValidationError({"rating_type": [f"expected one of {', '.join(RatingType.values)}"]})
             lists = lists.filter(rating_type=rating_type)
         return lists
 
@@ -62,7 +64,7 @@ class ListEntriesPagination(PublicPagination):
 @extend_schema(
     parameters=[
         OpenApiParameter("list_date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="List date, YYYY-MM-DD"),
-        OpenApiParameter("rating_type", OpenApiTypes.STR, OpenApiParameter.PATH, enum=RATING_TYPES),
+        OpenApiParameter("rating_type", OpenApiTypes.STR, OpenApiParameter.PATH, enum=RatingType.values),
         OpenApiParameter("federation", OpenApiTypes.STR, description="Three-letter federation code (as published)"),
         OpenApiParameter("sex", OpenApiTypes.STR, enum=["M", "F"]),
         OpenApiParameter(
@@ -84,7 +86,7 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
 
     def get_queryset(self):
         list_date: datetime.date = self.kwargs["list_date"]
-        rating_list = current_list(list_date, self.kwargs["rating_type"])
+        rating_list = rating_list_current(self.kwargs["rating_type"], list_date)
         if rating_list is None:
             raise Http404("no published list of that date and rating type")
         filters = EntryFilters.from_params(self.request.query_params)

@@ -16,7 +16,7 @@ from events.selectors import StandingsRow, event_lines, standings_compute
 from ratings.engine.classes import tournament_average_rating, tournament_category
 from ratings.engine.performance import fide_performance
 from ratings.engine.rounding import round_half_up
-from ratings.models import RatingChange, RatingListStatus
+from ratings.models import RatingChange, current_list_condition
 
 # Drafts are the arbiter's work in progress: the public sees an event once it is submitted for rating.
 PUBLIC_STATUSES = (EventStatus.SUBMITTED, EventStatus.RATED, EventStatus.CORRECTED)
@@ -60,11 +60,7 @@ def event_crosstable(event: Event) -> Crosstable:
     """
     changes = {
         change.player_id: change
-        for change in RatingChange.objects.filter(
-            event=event,
-            rating_list__status=RatingListStatus.PUBLISHED,
-            rating_list__superseded_by__isnull=True,
-        )
+        for change in RatingChange.objects.filter(current_list_condition("rating_list"), event=event)
     }
     # the rating the calculation used once the event is rated (list in force at its start)
     players, games = event_lines(event, {pid: change.rating_before for pid, change in changes.items()})

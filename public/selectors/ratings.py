@@ -1,6 +1,6 @@
 """Reads behind the public pages and the read-only API: published rating lists, entries, profiles.
 
-Only *current* published lists are public (status published, not superseded): a correction publishes a new
+Only *current* published lists are public (``RatingList.objects.current()``): a correction publishes a new
 version of a list and the old one disappears from every page and download. Every function issues a fixed
 number of queries whatever the number of rows (pinned in tests/public/test_query_counts.py).
 """
@@ -25,11 +25,9 @@ from ratings.models import (
     RatingChange,
     RatingList,
     RatingListEntry,
-    RatingListStatus,
     RatingPolicy,
+    current_list_condition,
 )
-
-RATING_TYPES = [t.value for t in RatingType]
 
 # Age groups as FIDE's youth and senior events count them: the age reached in the calendar year of the list.
 # U8 = born in (year - 8) or later; 50+ = born in (year - 50) or earlier.
@@ -56,32 +54,23 @@ ENTRY_SORTS: dict[str, tuple[str, ...]] = {
 DEFAULT_SORT = "-rating"
 
 
-def current_lists() -> QuerySet[RatingList]:
-    """Published lists that are not superseded by a correction, newest first."""
-    return RatingList.objects.filter(status=RatingListStatus.PUBLISHED, superseded_by__isnull=True)
-
-
-def current_list(list_date: datetime.date, rating_type: str) -> RatingList | None:
-    return current_lists().filter(list_date=list_date, rating_type=rating_type).first()
-
-
 def latest_current_lists() -> list[RatingList]:
-    """The newest current list of each rating type (home page), in RATING_TYPES order."""
+    """The newest current list of each rating type (home page), in the order of RatingType."""
     newest: dict[str, RatingList] = {}
     # One row per type: the (list_date) maximum per type, read from the few list headers (tiny table).
-    for rating_list in current_lists().order_by("rating_type", "-list_date"):
+    for rating_list in RatingList.objects.current().order_by("rating_type", "-list_date"):
         newest.setdefault(rating_list.rating_type, rating_list)
-    return [newest[t] for t in RATING_TYPES if t in newest]
+    return [newest[t] for t in RatingType.values if t in newest]
 
 
 def list_dates_by_type() -> list[dict]:
     """Every current list, grouped by list date (newest first), for the /lists/ index."""
     by_date: dict[datetime.date, dict] = {}
-    for rating_list in current_lists().order_by("-list_date", "rating_type"):
+    for rating_list in RatingList.objects.current().order_by("-list_date", "rating_type"):
         row = by_date.setdefault(rating_list.list_date, {"list_date": rating_list.list_date, "lists": {}})
         row["lists"][rating_list.rating_type] = rating_list
     return [
-        {"list_date": row["list_date"], "lists": [row["lists"].get(t) for t in RATING_TYPES]}
+        {"list_date": row["list_date"], "lists": [row["lists"].get(t) for t in RatingType.values]}
         for row in by_date.values()
     ]
 
@@ -241,7 +230,7 @@ def player_ratings(player: Player) -> dict[str, dict]:
     query."""
     ratings = {row.rating_type: row for row in PlayerRating.objects.filter(player=player).select_related("rating_list")}
     result = {}
-    for rating_type in RATING_TYPES:
+    for rating_type in RatingType.values:
         row = ratings.get(rating_type)
         if row is None:
             continue
@@ -263,11 +252,7 @@ def player_ratings(player: Player) -> dict[str, dict]:
 def player_history(player: Player) -> list[RatingListEntry]:
     """The player's line on every current list, oldest first, with the list joined."""
     return list(
-        RatingListEntry.objects.filter(
-            player=player,
-            rating_list__status=RatingListStatus.PUBLISHED,
-            rating_list__superseded_by__isnull=True,
-        )
+        RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
         .select_related("rating_list")
         .order_by("rating_list__list_date", "rating_list__rating_type")
     )
@@ -276,11 +261,7 @@ def player_history(player: Player) -> list[RatingListEntry]:
 def player_changes(player: Player) -> list[RatingChange]:
     """Every rating change of the player on current lists (with event and list), newest list first."""
     return list(
-        RatingChange.objects.filter(
-            player=player,
-            rating_list__status=RatingListStatus.PUBLISHED,
-            rating_list__superseded_by__isnull=True,
-        )
+        RatingChange.objects.filter(current_list_condition("rating_list"), player=player)
         .select_related("rating_list", "event")
         .order_by("-rating_list__list_date", "rating_list__rating_type", "event__end_date", "event_id")
     )
@@ -420,7 +401,7 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
     }
     presets = dict(RatingPolicy.objects.filter(rating_type__in=types).values_list("rating_type", "rules_preset"))
     live = []
-    for rating_type in RATING_TYPES:
+    for rating_type in RatingType.values:
         typed = [game for game in games if game["event__rating_type"] == rating_type]
         if not typed:
             continue

@@ -6,15 +6,13 @@ from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 
+from events.models import RatingType
 from players.models import Federation
 from public.selectors.ratings import (
     AGE_GROUPS,
-    RATING_TYPES,
     TITLES,
     EntryFilters,
     ListEntryPaginator,
-    current_list,
-    current_lists,
     latest_current_lists,
     list_dates_by_type,
     list_entries,
@@ -23,6 +21,7 @@ from public.selectors.ratings import (
 )
 from public.views.base import public_page
 from ratings.models import RatingList
+from ratings.selectors import rating_list_current
 from ratings.services.export import EXPORT_FORMATS, rating_list_export
 
 PAGE_SIZE = 100
@@ -44,11 +43,13 @@ def home(request):
 
 @public_page
 def list_index(request):
-    return render(request, "ratings/list_index.html", {"dates": list_dates_by_type(), "rating_types": RATING_TYPES})
+    return render(
+        request, "ratings/list_index.html", {"dates": list_dates_by_type(), "rating_types": RatingType.values}
+    )
 
 
 def _published_list(list_date: datetime.date, rating_type: str) -> RatingList:
-    rating_list = current_list(list_date, rating_type)
+    rating_list = rating_list_current(rating_type, list_date)
     if rating_list is None:
         raise Http404("no published list of that date and rating type")
     return rating_list
@@ -75,7 +76,7 @@ def list_detail(request, list_date: datetime.date, rating_type: str):
             "titles": TITLES,
             "gains": gains,
             "losses": losses,
-            "other_lists": current_lists().filter(list_date=list_date).exclude(rating_type=rating_type),
+            "other_lists": RatingList.objects.current().filter(list_date=list_date).exclude(rating_type=rating_type),
         },
     )
 

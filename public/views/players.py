@@ -5,11 +5,10 @@ import datetime
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
+from events.models import RatingType
 from players.models import Player
 from players.selectors import search_players
 from public.selectors.ratings import (
-    RATING_TYPES,
-    current_list,
     player_calculation,
     player_history_rows,
     player_live_ratings,
@@ -17,6 +16,7 @@ from public.selectors.ratings import (
 )
 from public.views.base import public_page
 from ratings.models import PlayerRating
+from ratings.selectors import rating_list_current
 
 
 def _player_or_redirect(id_number: int) -> Player:
@@ -33,9 +33,12 @@ def player_search(request):
     for row in PlayerRating.objects.filter(player__in=players) if players else []:
         ratings.setdefault(row.player_id, {})[row.rating_type] = row
     results = [
-        {"player": player, "ratings": [ratings.get(player.pk, {}).get(t) for t in RATING_TYPES]} for player in players
+        {"player": player, "ratings": [ratings.get(player.pk, {}).get(t) for t in RatingType.values]}
+        for player in players
     ]
-    return render(request, "players/search.html", {"query": query, "results": results, "rating_types": RATING_TYPES})
+    return render(
+        request, "players/search.html", {"query": query, "results": results, "rating_types": RatingType.values}
+    )
 
 
 @public_page
@@ -50,7 +53,7 @@ def player_profile(request, id_number: int):
         "players/profile.html",
         {
             "player": player,
-            "ratings": [ratings.get(t, {"rating_type": t, "rating": None, "missing": True}) for t in RATING_TYPES],
+            "ratings": [ratings.get(t, {"rating_type": t, "rating": None, "missing": True}) for t in RatingType.values],
             "history": history,
             "chart_entries": [row["entry"] for row in reversed(history)],
             "live_ratings": player_live_ratings(player, ratings),
@@ -69,7 +72,7 @@ def player_calculations(request, id_number: int, list_date: datetime.date, ratin
             rating_type=rating_type,
             permanent=True,
         )
-    rating_list = current_list(list_date, rating_type)
+    rating_list = rating_list_current(rating_type, list_date)
     if rating_list is None:
         raise Http404("no published list of that date and rating type")
     calculation = player_calculation(player, rating_list)

@@ -6,6 +6,7 @@ One implementation for the public download (public.views.lists) and the export c
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, cast
 
 from ratings.fide_list import (
     FideListRating,
@@ -92,5 +93,6 @@ def download_rows(rating_list: RatingList, chunk_size: int = 2000) -> Iterator[F
             birth_year=birth_year,
             # FIDE flag column: i inactive, w woman, wi both (formats.md 4.2)
             flag=("w" if sex == "F" else "") + ("i" if inactive else ""),
-            **{rating_type: FideListRating(rating=rating, games=games, k_factor=k_factor)},
+            # the list's one rating, as the keyword of its type (standard=, rapid= or blitz=)
+            **cast("dict[str, Any]", {rating_type: FideListRating(rating=rating, games=games, k_factor=k_factor)}),
         )

@@ -34,17 +34,19 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import IO
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import audit_record
+from core.bulk import BatchWriter
+from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
 from players.registry import CONTROL_CHARACTERS, federations_ensure
 from ratings.engine import get_preset
 from ratings.fide_list import (
-    RATING_TYPES,
     FideListFormatError,
     FideListProblem,
     FideListReader,
@@ -66,6 +68,8 @@ IMPORT_RULES_PRESET = "fide-2024"
 _KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
 
 _TITLES = frozenset(Title.values)
+# who imports: a signed-in official, or nobody (the command); recorded on the lists and the audit records
+Actor = User | AnonymousUser | None
 _WOMEN_TITLES = frozenset(WomenTitle.values)
 
 
@@ -81,6 +85,12 @@ class FideListImportOutcome:
     problems: list[FideListProblem] = field(default_factory=list)  # the first few hundred
     problem_count: int = 0
     current_ratings_skipped: list[str] = field(default_factory=list)  # types with a later list already
+
+    def problem_add(self, problem: FideListProblem) -> None:
+        """Count every problem; keep the first ``_KEPT_PROBLEMS``."""
+        self.problem_count += 1
+        if len(self.problems) < _KEPT_PROBLEMS:
+            self.problems.append(problem)
 
     def summary(self) -> str:
         lists = ", ".join(f"{t} {self.entries.get(t, 0):,} entries" for t in self.rating_lists)
@@ -98,7 +108,7 @@ class FideListImportOutcome:
 def _single_type_from_name(source_name: str) -> str | None:
     """``rapid_rating_list.txt``, ``blitz_sep26frl.zip``: the type a month-headed single-type list has."""
     name = source_name.lower().rsplit("/", 1)[-1]
-    found = [t for t in RATING_TYPES if t in name]
+    found = [t for t in RatingType.values if t in name]
     return found[0] if len(found) == 1 else None
 
 
@@ -108,7 +118,7 @@ def fide_list_import(
     list_date: datetime.date,
     rating_types: Iterable[str] | None = None,
     progress: Callable[[int], None] | None = None,
-    user=None,
+    user: Actor = None,
     source_name: str = "",
 ) -> FideListImportOutcome:
     """Load a FIDE list download (combined TXT with or without FOA, single-type TXT, XML) as the published,
@@ -124,17 +134,12 @@ def fide_list_import(
     """
     wanted = tuple(dict.fromkeys(rating_types)) if rating_types else None
     for rating_type in wanted or ():
-        if rating_type not in RATING_TYPES:
-            raise ValidationError(f"rating type {rating_type!r}: expected one of {', '.join(RATING_TYPES)}")
+        if rating_type not in RatingType.values:
+            raise ValidationError(f"rating type {rating_type!r}: expected one of {', '.join(RatingType.values)}")
     single_type = wanted[0] if wanted and len(wanted) == 1 else _single_type_from_name(source_name)
     outcome = FideListImportOutcome(list_date=list_date)
 
-    def keep_problem(problem: FideListProblem) -> None:
-        outcome.problem_count += 1
-        if len(outcome.problems) < _KEPT_PROBLEMS:
-            outcome.problems.append(problem)
-
-    reader = FideListReader(stream, rating_type=single_type, on_problem=keep_problem)
+    reader = FideListReader(stream, rating_type=single_type, on_problem=outcome.problem_add)
     rows = iter(reader)
     try:
         first = next(rows, None)
@@ -143,7 +148,7 @@ def fide_list_import(
     layout = reader.layout
     present = layout.rating_types if layout is not None else ()
     if first is not None and layout is not None and layout.kind == "xml":
-        present = tuple(t for t in RATING_TYPES if first.rating(t) is not None)
+        present = tuple(t for t in RatingType.values if first.rating(t) is not None)
     types = tuple(t for t in present if wanted is None or t in wanted)
     where = source_name or "the file"
     if first is None:
@@ -166,12 +171,9 @@ def fide_list_import(
 
 def _refuse_existing_lists(list_date: datetime.date, types: tuple[str, ...]) -> None:
     existing = list(
-        RatingList.objects.filter(
-            list_date=list_date,
-            rating_type__in=types,
-            status=RatingListStatus.PUBLISHED,
-            superseded_by__isnull=True,
-        ).values_list("rating_type", "is_imported")
+        RatingList.objects.current()
+        .filter(list_date=list_date, rating_type__in=types)
+        .values_list("rating_type", "is_imported")
     )
     if existing:
         described = ", ".join(f"{t} ({'imported' if imported else 'computed'})" for t, imported in existing)
@@ -181,7 +183,7 @@ def _refuse_existing_lists(list_date: datetime.date, types: tuple[str, ...]) -> 
         )
 
 
-def _new_lists(list_date: datetime.date, types: tuple[str, ...], user) -> dict[str, RatingList]:
+def _new_lists(list_date: datetime.date, types: tuple[str, ...], user: Actor) -> dict[str, RatingList]:
     preset = get_preset(IMPORT_RULES_PRESET)
     versions: dict[str, int] = {}
     same_date = RatingList.objects.filter(list_date=list_date, rating_type__in=types)
@@ -201,7 +203,7 @@ def _new_lists(list_date: datetime.date, types: tuple[str, ...], user) -> dict[s
             rules=preset.to_json(),
             is_imported=True,
             published_at=now,
-            published_by=user if getattr(user, "is_authenticated", False) else None,
+            published_by=user if isinstance(user, User) else None,  # not AnonymousUser
         )
     return lists
 
@@ -209,65 +211,6 @@ def _new_lists(list_date: datetime.date, types: tuple[str, ...], user) -> dict[s
 def _batches(rows: Iterator[FideListRow], size: int) -> Iterator[list[FideListRow]]:
     while batch := list(islice(rows, size)):
         yield batch
-
-
-class _BulkWriter:
-    """``INSERT ... [ON CONFLICT DO UPDATE]`` of many rows through the DB-API cursor.
-
-    The ORM's bulk_create spends about 0.4 ms per object building SQL (measured: 9 of 14 s for 10,000 list
-    rows). Here SQLite runs one prepared statement for every row (``executemany``) and PostgreSQL a COPY.
-    Columns not given get the model's defaults, so a field added later with a default needs no change here.
-    """
-
-    def __init__(self, model, fields: list[str], *, conflict: tuple[str, ...] = (), update: tuple[str, ...] = ()):
-        opts = model._meta
-        given = [opts.get_field(name) for name in fields]
-        rest = [f for f in opts.concrete_fields if not f.primary_key and f.name not in fields]
-        quote = connection.ops.quote_name
-        self.table = quote(opts.db_table)
-        self.columns = ", ".join(quote(f.column) for f in given + rest)
-        self.tail = ""
-        if conflict:
-            targets = ", ".join(quote(opts.get_field(name).column) for name in conflict)
-            changes = ", ".join(
-                f"{quote(opts.get_field(name).column)} = EXCLUDED.{quote(opts.get_field(name).column)}"
-                for name in update
-            )
-            self.tail = f" ON CONFLICT ({targets}) DO UPDATE SET {changes}"
-        placeholders = ", ".join(["%s"] * (len(given) + len(rest)))
-        self.insert = f"INSERT INTO {self.table} ({self.columns}) VALUES ({placeholders}){self.tail}"
-        self.staging = quote(f"import_{opts.db_table}")
-        self.defaults = tuple(f.get_db_prep_save(f.get_default(), connection) for f in rest)
-
-    def write(self, rows: list[tuple]) -> None:
-        if not rows:
-            return
-        with connection.wrap_database_errors, connection.cursor() as cursor:  # raw COPY: Django's errors
-            if connection.vendor != "postgresql":  # SQLite: one prepared statement for every row
-                cursor.executemany(self.insert, [row + self.defaults for row in rows])
-                return
-            # PostgreSQL: COPY (executemany would be a round trip per row, and multi-row VALUES spend
-            # 200 us per row quoting parameters in Python). An upsert copies into a temporary table first.
-            with connection.wrap_database_errors:  # psycopg's errors as Django's (IntegrityError)
-                self._copy(cursor.cursor, rows)
-
-    def _copy(self, raw, rows: list[tuple]) -> None:
-        target = self.table
-        if self.tail:
-            raw.execute(
-                f"CREATE TEMPORARY TABLE IF NOT EXISTS {self.staging} ON COMMIT DROP AS "
-                f"SELECT {self.columns} FROM {self.table} WITH NO DATA"
-            )
-            raw.execute(f"TRUNCATE {self.staging}")
-            target = self.staging
-        with raw.copy(f"COPY {target} ({self.columns}) FROM STDIN") as copy:
-            defaults = self.defaults
-            for row in rows:
-                copy.write_row(row + defaults)
-        if self.tail:
-            raw.execute(
-                f"INSERT INTO {self.table} ({self.columns}) SELECT {self.columns} FROM {self.staging}{self.tail}"
-            )
 
 
 _PLAYER_FIELDS = [
@@ -318,7 +261,7 @@ def _player_keys(id_numbers: list[int]) -> dict[int, int]:
         return dict(cursor.fetchall())
 
 
-def _player_row(row: FideListRow, federations: set[str], now) -> tuple:
+def _player_row(row: FideListRow, federations: set[str], now: object) -> tuple[object, ...]:
     """The values of _PLAYER_FIELDS for one list row (what FIDE publishes about the player)."""
     surname = (row.surname or row.name).translate(CONTROL_CHARACTERS)[:100] or f"FIDE {row.fide_id}"
     given = row.given_names.translate(CONTROL_CHARACTERS)[:100]
@@ -348,7 +291,7 @@ def _import(
     types: tuple[str, ...],
     outcome: FideListImportOutcome,
     progress: Callable[[int], None] | None,
-    user,
+    user: Actor,
 ) -> None:
     list_date = outcome.list_date
     _refuse_existing_lists(list_date, types)
@@ -357,12 +300,9 @@ def _import(
     # Current ratings (the PlayerRating view) follow the newest current list: an older list imported later
     # leaves them alone; the outcome names those types.
     newer = set(
-        RatingList.objects.filter(
-            rating_type__in=types,
-            list_date__gt=list_date,
-            status=RatingListStatus.PUBLISHED,
-            superseded_by__isnull=True,
-        ).values_list("rating_type", flat=True)
+        RatingList.objects.current()
+        .filter(rating_type__in=types, list_date__gt=list_date)
+        .values_list("rating_type", flat=True)
     )
     outcome.current_ratings_skipped = [t for t in types if t in newer]
     known_federations = set(Federation.objects.values_list("code", flat=True))
@@ -372,31 +312,16 @@ def _import(
     list_ids = {rating_type: rating_list.pk for rating_type, rating_list in lists.items()}
     # Rows of merged records, written at the end unless the kept record has its own row on the list.
     redirected: list[tuple[int, FideListRow]] = []
-    players = _BulkWriter(
+    players = BatchWriter(
         Player,
         _PLAYER_FIELDS,
         conflict=("id_number",),
         update=tuple(f for f in _PLAYER_FIELDS if f not in ("id_number", "created_at")),
     )
-    list_entries = _BulkWriter(RatingListEntry, _ENTRY_FIELDS)
+    list_entries = BatchWriter(RatingListEntry, _ENTRY_FIELDS)
     next_progress = PROGRESS_EVERY
     for batch in _batches(rows, BATCH_ROWS):
-        by_id: dict[int, FideListRow] = {}
-        for row in batch:
-            if row.fide_id in by_id:
-                outcome.problem_count += 1
-                if len(outcome.problems) < _KEPT_PROBLEMS:
-                    outcome.problems.append(
-                        FideListProblem(
-                            row.line,
-                            1,
-                            "warning",
-                            f"FIDE ID {row.fide_id} repeated (first on line {by_id[row.fide_id].line}); "
-                            "the first row is used",
-                        )
-                    )
-                continue
-            by_id[row.fide_id] = row
+        by_id = _first_row_of_each_player(batch, outcome)
         created = federations_ensure((row.federation for row in by_id.values()), known_federations)
         outcome.federations_created += sorted(created)
         pk_by_id = _player_keys(list(by_id))
@@ -406,7 +331,7 @@ def _import(
         outcome.players_created += len(by_id) - len(pk_by_id)
         if len(pk_by_id) < len(by_id):
             pk_by_id.update(_player_keys([fide_id for fide_id in by_id if fide_id not in pk_by_id]))
-        entries: list[tuple] = []
+        entries: list[tuple[object, ...]] = []
         for fide_id, row in by_id.items():
             player_id = pk_by_id[fide_id]
             if player_id in merged:
@@ -434,6 +359,44 @@ def _import(
         list_entries.write(entries)
     # positions (list pages) and ranks (profiles), as a published list stores them
     list_order_store(list_ids.values())
+    _lists_complete(lists, counts, outcome, user)
+    if connection.vendor == "postgresql":
+        # Statistics for the planner after a bulk load: without them it guesses, e.g., that few players
+        # exist and scans the whole table for the TRF import's duplicate search.
+        quote = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            for model in (Player, RatingListEntry):
+                cursor.execute(f"ANALYZE {quote(model._meta.db_table)}")
+    if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
+        progress(outcome.rows)
+
+
+def _first_row_of_each_player(batch: list[FideListRow], outcome: FideListImportOutcome) -> dict[int, FideListRow]:
+    """FIDE ID -> the batch's first row of that player; a repeated ID is a warning (the first row is used)."""
+    by_id: dict[int, FideListRow] = {}
+    for row in batch:
+        if row.fide_id not in by_id:
+            by_id[row.fide_id] = row
+            continue
+        outcome.problem_add(
+            FideListProblem(
+                row.line,
+                1,
+                "warning",
+                f"FIDE ID {row.fide_id} repeated (first on line {by_id[row.fide_id].line}); the first row is used",
+            )
+        )
+    return by_id
+
+
+def _lists_complete(
+    lists: dict[str, RatingList],
+    counts: dict[str, dict[str, int]],
+    outcome: FideListImportOutcome,
+    user: Actor,
+) -> None:
+    """Store each imported list's counts and record the import in the audit log (one record per list)."""
+    list_date = outcome.list_date
     for rating_type, rating_list in lists.items():
         rating_list.entry_count = rating_list.rated_count = counts[rating_type]["entries"]
         rating_list.game_count = counts[rating_type]["games"]
@@ -453,15 +416,6 @@ def _import(
                 "problems": outcome.problem_count,
             },
         )
-    if connection.vendor == "postgresql":
-        # Statistics for the planner after a bulk load: without them it guesses, e.g., that few players
-        # exist and scans the whole table for the TRF import's duplicate search.
-        quote = connection.ops.quote_name
-        with connection.cursor() as cursor:
-            for model in (Player, RatingListEntry):
-                cursor.execute(f"ANALYZE {quote(model._meta.db_table)}")
-    if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
-        progress(outcome.rows)
 
 
 def _add_lines(
@@ -470,7 +424,7 @@ def _add_lines(
     types: tuple[str, ...],
     list_ids: dict[str, int],
     counts: dict[str, dict[str, int]],
-    entries: list[tuple],
+    entries: list[tuple[object, ...]],
 ) -> None:
     """The list entries (values of _ENTRY_FIELDS) of one row, for each type it has a rating in."""
     title = row.title if row.title in _TITLES else ""

@@ -45,9 +45,8 @@ from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import audit_record
-from core.bulk_copy import JsonText, read_columns
-from core.copy_columns import copy_columns
-from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant
+from core.bulk import JsonText, copy_columns, read_columns
+from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant, RatingType
 from players.models import Player
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
 from ratings.engine.inactivity import inactive_flags
@@ -61,7 +60,6 @@ from ratings.models import (
     RatingPolicy,
 )
 from ratings.selectors import (
-    current_lists,
     events_awaiting_republication,
     events_pending_rating,
     rating_list_current,
@@ -88,7 +86,7 @@ RATED_RESULT_CODES = [r.value for r in RATED_RESULTS]
 # pg_advisory_xact_lock(namespace, rating type): one publication at a time per rating type, because every list
 # continues the previous one of its type.
 LOCK_NAMESPACE = 0x52415445  # "RATE"
-LOCK_IDS = {"standard": 1, "rapid": 2, "blitz": 3}
+LOCK_IDS = {rating_type: number for number, rating_type in enumerate(RatingType.values, start=1)}
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -374,7 +372,7 @@ def rating_list_republish_from(rating_type: str, list_date: datetime.date, reaso
         raise RatingListRefused("a republication needs a reason (it is shown with the new version)")
     with transaction.atomic():
         _lock_rating_type(rating_type)
-        old_lists = list(current_lists(rating_type).filter(list_date__gte=list_date).order_by("list_date"))
+        old_lists = list(RatingList.objects.current(rating_type).filter(list_date__gte=list_date).order_by("list_date"))
         if not old_lists or old_lists[0].list_date != list_date:
             raise RatingListRefused(f"there is no published {rating_type} list of {list_date} to republish")
         imported = [rl for rl in old_lists if rl.is_imported]
@@ -727,7 +725,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     # --- the ratings of the list in force at each event's start (rules 1.3)
     phases.done("read previous list state and its players")
     in_force = list(
-        current_lists(plan.rating_type)
+        RatingList.objects.current(plan.rating_type)
         .filter(list_date__lt=list_date)
         .order_by("list_date")
         .values_list("id", "list_date")

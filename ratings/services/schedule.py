@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import datetime
 import json
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
 
+from events.models import RatingType
 from ratings.models import RatingPolicy
-from ratings.selectors import RATING_TYPES, rating_list_newest
+from ratings.selectors import rating_list_newest
 from ratings.services.errors import UnknownRatingType
+
+if TYPE_CHECKING:
+    from django_celery_beat.models import PeriodicTask
 
 SCHEDULED_TASK = "ratings.publish_scheduled_rating_list"
 
 
 def check_rating_type(rating_type: str) -> str:
-    if rating_type not in RATING_TYPES:
-        raise UnknownRatingType(f"rating type {rating_type!r} is unknown; use one of {', '.join(RATING_TYPES)}")
+    if rating_type not in RatingType.values:
+        raise UnknownRatingType(f"rating type {rating_type!r} is unknown; use one of {', '.join(RatingType.values)}")
     return rating_type
 
 
@@ -48,7 +53,7 @@ def scheduled_task_name(rating_type: str) -> str:
     return f"Publish the {rating_type} rating list on list dates"
 
 
-def rating_schedule_sync(policy: RatingPolicy):
+def rating_schedule_sync(policy: RatingPolicy) -> PeriodicTask:
     """Make the periodic task of the policy's rating type run on day 1 of the policy's list months.
 
     The time of day an official may have set in the admin is kept; only the months follow the policy.

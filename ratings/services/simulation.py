@@ -1,7 +1,7 @@
 """Write a simulated federation (ratings.simulation's arrays) into the database: players, a starting list, and
 events with results, submitted for rating. Publication is separate (the command queues it through Celery).
 
-Rows go in through core.bulk_copy: COPY on PostgreSQL (two million players and a million games a list
+Rows go in through core.bulk: COPY on PostgreSQL (two million players and a million games a list
 period in minutes), bulk_create on SQLite. Primary keys are reserved from the tables' sequences first, so
 participants and games refer to the rows written before them without reading them back. One month of events
 at a time, so memory stays flat.
@@ -18,10 +18,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from core.bulk_copy import copy_rows, reserve_ids
+from core.bulk import copy_rows, reserve_ids
 from events.models import Event, EventStatus, Game, Participant
 from players.models import Federation, Player
-from ratings.engine import get_preset, next_k_factor
+from ratings.engine import RulesPreset, get_preset, next_k_factor
 from ratings.engine.inactivity import inactive_flags
 from ratings.engine.months import add_months
 from ratings.models import RatingList, RatingListEntry, RatingListStatus
@@ -84,7 +84,7 @@ def federation_simulate(
         code=settings.FEDERATION_CODE or "ESP", defaults={"name": "" if settings.FEDERATION_CODE else "Spain"}
     )
     rules = get_preset(policy.rules_preset)
-    player_pk = None
+    player_pk: np.ndarray | None = None
     with transaction.atomic():
         for batch in simulate_federation(
             players, span, seed, start, first_id=first_id, games_per_month=games_per_month
@@ -103,6 +103,7 @@ def federation_simulate(
                 )
                 summary.players = len(batch)
             else:
+                assert player_pk is not None, "simulate_federation yields the players before the first month"
                 _write_month(batch, player_pk, rating_type, federation, today, summary)
     return summary
 
@@ -119,7 +120,7 @@ def _titles(sim: SimulatedPlayers) -> tuple[np.ndarray, np.ndarray]:
     return title, women_title
 
 
-def _write_players(sim: SimulatedPlayers, federation: Federation) -> tuple[np.ndarray, tuple]:
+def _write_players(sim: SimulatedPlayers, federation: Federation) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """Insert every player; returns the primary key of each simulated player (by index) and the titles."""
     pk = reserve_ids(Player, len(sim))
     title, women_title = _titles(sim)
@@ -163,7 +164,7 @@ def _write_starting_list(
     rating_type: str,
     list_date: datetime.date,
     closing_date: datetime.date,
-    rules,
+    rules: RulesPreset,
 ) -> RatingList:
     """The federation's ratings before the simulation, as an imported published list (players who stopped
     playing more than a year ago marked inactive, B.02 7.2)."""

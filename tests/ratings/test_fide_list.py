@@ -18,8 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from events.models import RatingType
+from ratings.engine import difference_cap
 from ratings.fide_list import (
     COMBINED_FOA_HEADER,
+    RATING_TYPES,
     FideListFormatError,
     FideListRating,
     FideListReader,
@@ -31,6 +34,14 @@ from ratings.fide_list import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_pure_modules_rating_types_are_the_models_choices_in_their_order():
+    # The engine and the FIDE list files cannot import models: they keep the engine's tuple, which must name
+    # exactly the rating types of events.models.RatingType (the choices every model and command uses).
+    assert difference_cap.RATING_TYPES == tuple(RatingType.values)
+    assert RATING_TYPES is difference_cap.RATING_TYPES
+
 
 # formats.md §4.2 (exact) and §4.3 (single-type: same through FOA, then the month; legacy: no FOA).
 FOA_HEADER = (

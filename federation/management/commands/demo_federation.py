@@ -3,8 +3,8 @@
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from events.models import RatingType
 from players.models import Player
-from ratings.selectors import RATING_TYPES
 from ratings.services import rating_policy_for
 
 
@@ -15,7 +15,7 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        for rating_type in RATING_TYPES:
+        for rating_type in RatingType.values:
             rating_policy_for(rating_type)  # created from settings with its schedule on first use
         if Player.objects.exists():
             self.stdout.write("database already has players; no demo data added")

@@ -2,8 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.management.commands.publish_rating_list import iso_date
-from ratings.selectors import RATING_TYPES, rating_list_current
+from core.cli import DATE_FORM, iso_date
+from events.models import RatingType
+from ratings.selectors import rating_list_current
 from ratings.services.export import EXPORT_FORMATS, rating_list_export
 
 
@@ -14,8 +15,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--date", type=iso_date, required=True, metavar="YYYY-MM-DD", help="the list date")
-        parser.add_argument("--rating-type", choices=RATING_TYPES, required=True, help="standard, rapid or blitz")
+        parser.add_argument("--date", type=iso_date, required=True, metavar=DATE_FORM, help="the list date")
+        parser.add_argument("--rating-type", choices=RatingType.values, required=True, help="standard, rapid or blitz")
         parser.add_argument(
             "--format",
             choices=EXPORT_FORMATS,

@@ -7,7 +7,6 @@
 A thin wrapper over ratings.services.fide_list_import.fide_list_import; progress goes to stderr every 100,000 rows.
 """
 
-import datetime
 import sys
 import time
 import zipfile
@@ -16,7 +15,8 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.fide_list import RATING_TYPES
+from core.cli import DATE_FORM, iso_date
+from events.models import RatingType
 from ratings.services.fide_list_import import fide_list_import
 
 BAR_WIDTH = 30
@@ -36,13 +36,6 @@ class CountingReader:
         return data
 
 
-def _list_date(text: str) -> datetime.date:
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise CommandError(f"--list-date {text!r} is not a date (YYYY-MM-DD)") from None
-
-
 class Command(BaseCommand):
     help = (
         "Load a FIDE rating-list download (combined TXT with or without FOA, single-type TXT, XML, or the "
@@ -52,11 +45,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the downloaded list: .txt, .xml, or the .zip as FIDE serves it")
-        parser.add_argument("--list-date", required=True, help="the list's date, YYYY-MM-DD (e.g. 2026-10-01)")
+        parser.add_argument(
+            "--list-date", type=iso_date, required=True, metavar=DATE_FORM, help="the list's date (e.g. 2026-10-01)"
+        )
         parser.add_argument(
             "--rating-type",
             action="append",
-            choices=RATING_TYPES,
+            choices=RatingType.values,
             dest="rating_types",
             help="import only this rating type (repeatable; default: every type in the file). For a "
             "single-type list, whose header names only the month, this names its type (else it is taken "
@@ -65,7 +60,7 @@ class Command(BaseCommand):
         parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
     def handle(self, *args, **options):
-        list_date = _list_date(options["list_date"])
+        list_date = options["list_date"]
         path = Path(options["file"])
         if not path.is_file():
             raise CommandError(f"{path}: no such file")

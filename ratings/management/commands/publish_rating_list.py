@@ -1,19 +1,10 @@
 """publish_rating_list --date YYYY-MM-DD [--rating-type T] [--dry-run]: the beat schedule by hand."""
 
-import argparse
-import datetime
-
 from django.core.management.base import BaseCommand, CommandError
 
+from core.cli import DATE_FORM, iso_date
+from events.models import RatingType
 from ratings import services
-from ratings.selectors import RATING_TYPES
-
-
-def iso_date(text: str) -> datetime.date:
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {text!r}") from None
 
 
 class Command(BaseCommand):
@@ -28,12 +19,12 @@ class Command(BaseCommand):
             "--date",
             type=iso_date,
             required=True,
-            metavar="YYYY-MM-DD",
+            metavar=DATE_FORM,
             help="the list date (the 1st of a list month of the rating policy)",
         )
         parser.add_argument(
             "--rating-type",
-            choices=RATING_TYPES,
+            choices=RatingType.values,
             default=None,
             help="one rating type; default: every type that has something to publish",
         )
@@ -42,7 +33,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, date, rating_type, dry_run, **options):
-        types = [rating_type] if rating_type else list(RATING_TYPES)
+        types = [rating_type] if rating_type else RatingType.values
         published = 0
         for each in types:
             try:

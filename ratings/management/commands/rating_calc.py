@@ -5,12 +5,12 @@
     manage.py rating_calc --unrated --game 1902:1 --game 1877:1 --game 1884:1 --game 2012:0 --game 1832:0
 """
 
-import datetime
 import json
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from core.cli import DATE_FORM, iso_date
 from ratings.engine.calculator import Calculation, InitialRating, calculate_change, calculate_initial_rating
 from ratings.engine.presets import PRESETS, get_preset
 
@@ -47,13 +47,6 @@ def parse_game(text: str) -> tuple[float | None, float, int]:
         if event < 1:
             raise CommandError(f"--game {text}: event {parts[2]!r} must be a number from 1")
     return opponent, SCORES[score_text], event
-
-
-def _iso_date(text: str) -> datetime.date:
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise CommandError(f"--list-date {text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def _fmt(value: float | None, places: int = 2) -> str:
@@ -132,8 +125,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--list-date",
+            type=iso_date,
             default=None,
-            metavar="YYYY-MM-DD",
+            metavar=DATE_FORM,
             help="date of the list being calculated, for the junior K rule (default: today)",
         )
         parser.add_argument("--json", action="store_true", help="print the calculation as JSON")
@@ -150,7 +144,7 @@ class Command(BaseCommand):
         opponents = [g[0] for g in games]
         scores = [g[1] for g in games]
         events = [g[2] - 1 for g in games]
-        list_date = _iso_date(options["list_date"]) if options["list_date"] else None
+        list_date = options["list_date"]
         try:
             if options["unrated"]:
                 if options["rating"] is not None or options["k_factor"] is not None:

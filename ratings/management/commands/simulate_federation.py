@@ -5,7 +5,7 @@ import argparse
 from celery.exceptions import TimeoutError as CeleryTimeoutError
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.selectors import RATING_TYPES
+from events.models import RatingType
 from ratings.services.errors import RatingListRefused
 from ratings.services.simulation import federation_simulate
 from ratings.tasks import publish_rating_list_task
@@ -58,7 +58,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--rating-type",
-            choices=RATING_TYPES,
+            choices=RatingType.values,
             default="standard",
             help="rating type of the events and lists (default standard)",
         )
