@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.paginator import Page
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from core.pagination import KnownCountPaginator
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
@@ -455,6 +456,7 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
                 events=event_numbers,
                 rated_games_total=current.get("rated_games_total") or 0,
                 birth_year=player.birth_year,
+                list_date=timezone.localdate(),  # the next list, as far as anyone knows today
             )
             row.update(games=calculation.games, change=calculation.rounded_change, live_rating=calculation.new_rating)
         live.append(row)

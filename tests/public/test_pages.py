@@ -4,6 +4,7 @@ import datetime
 import re
 
 import pytest
+from django.utils import timezone
 
 from events.models import Event, EventStatus
 from players.models import Player
@@ -96,7 +97,14 @@ def test_profile_live_rating_comes_from_submitted_events_through_the_engine(clie
 
     star, second, third = federation.players[:3]
     rating = lambda p: federation.ratings[(p.pk, "standard", LATEST)]  # noqa: E731
-    expected = calculate_change(rating(star), 10, [rating(second), rating(third)], [1.0, 0.5], get_preset("fide-2024"))
+    expected = calculate_change(
+        rating(star),
+        10,
+        [rating(second), rating(third)],
+        [1.0, 0.5],
+        get_preset("fide-2024"),
+        list_date=timezone.localdate(),
+    )
     assert f"<strong>{expected.new_rating:.0f}</strong>" in live
 
 

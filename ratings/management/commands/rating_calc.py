@@ -10,6 +10,7 @@ import json
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from ratings.engine.calculator import Calculation, InitialRating, calculate_change, calculate_initial_rating
 from ratings.engine.presets import PRESETS, get_preset
@@ -150,7 +151,7 @@ class Command(BaseCommand):
         opponents = [g[0] for g in games]
         scores = [g[1] for g in games]
         events = [g[2] - 1 for g in games]
-        list_date = _iso_date(options["list_date"]) if options["list_date"] else None
+        list_date = _iso_date(options["list_date"]) if options["list_date"] else timezone.localdate()
         try:
             if options["unrated"]:
                 if options["rating"] is not None or options["k_factor"] is not None:
