@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 
 from public.selectors.ratings import player_ratings
+from ratings.engine.game_line import STORED_LINE_FIELDS
 from ratings.fields import expand_lines
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
 from ratings.services import rating_list_publish
-from ratings.engine.game_line import STORED_LINE_FIELDS
 from ratings.services.publication import ChangeDetails
 from tests.factories import make_federation
 from tests.ratings.scenarios import JAN, MAR, bimonthly_policy, players, round_robin, starting_list
