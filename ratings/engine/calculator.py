@@ -10,13 +10,14 @@ import datetime
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ratings.engine.game_line import CALCULATION_FIELDS
 from ratings.engine.initial import initial_ratings
 from ratings.engine.k_factor import k_factor_for
-from ratings.engine.period import PeriodGames, PeriodPlayers, rate_period
+from ratings.engine.period import PeriodGames, PeriodPlayers, PeriodResult, rate_period
 from ratings.engine.presets import RulesPreset
 
 VALID_SCORES = (0.0, 0.5, 1.0)
@@ -69,7 +70,7 @@ class Calculation:
     new_rating: float
     rating_type: str = "standard"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "rules": self.rules,
             "rating_type": self.rating_type,
@@ -102,7 +103,7 @@ class InitialRating:
     reason: str  # why it is not published ('' if published)
     lines: list[GameLine] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["lines"] = [line.to_dict() for line in self.lines]
         for key in ("score", "average", "dp", "unrounded", "initial_rating"):
@@ -135,19 +136,19 @@ def _check_inputs(opponents: Sequence[float | None], scores: Sequence[float], ev
 def _run(
     rating: float | None,
     k_factor: float | None,
-    opponents,
-    scores,
-    rules,
+    opponents: Sequence[float | None],
+    scores: Sequence[float],
+    rules: RulesPreset,
     *,
-    events,
-    rating_type,
-    rated_games_total,
-    ever_2400,
-    birth_year,
-    list_date,
-    use_published_k,
-    pool=(0, 0.0, 0.0),
-):
+    events: Sequence[int] | None,
+    rating_type: str,
+    rated_games_total: int,
+    ever_2400: bool,
+    birth_year: int | None,
+    list_date: datetime.date,
+    use_published_k: bool | None,
+    pool: tuple[int, float, float] = (0, 0.0, 0.0),
+) -> tuple[PeriodResult, list[GameLine]]:
     m = len(opponents)
     opp = [np.nan if o is None else float(o) for o in opponents]
     players = PeriodPlayers.create(

@@ -60,7 +60,8 @@ def expired_pools(pool_since: np.ndarray, list_date: datetime.date, spec: Initia
     window_start = pool_window_start(list_date, spec)
     if window_start is None:
         return np.zeros(since.shape, dtype=bool)
-    return ~np.isnat(since) & (since < np.datetime64(window_start, "D"))
+    expired: np.ndarray = ~np.isnat(since) & (since < np.datetime64(window_start, "D"))
+    return expired
 
 
 def drop_expired_pools(state: Mapping[str, np.ndarray], list_date: datetime.date, spec: InitialRatingSpec) -> Arrays:
