@@ -315,6 +315,7 @@ def player_history_rows(player: Player) -> list[dict]:
 
 # --- calculation page ----------
 
+
 def calculation_line(detail: dict) -> dict:
     """One per-game line of RatingChange.details, every STORED_LINE_FIELDS name present (None where the line
     has no value). Lines that leave out what follows from the others get it: the rating used is the opponent's

@@ -33,12 +33,14 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import BooleanField, Case, IntegerField, QuerySet, Value, When
+from django.db.models import BooleanField, Case, CharField, ForeignKey, IntegerField, QuerySet, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -87,8 +89,12 @@ from ratings.selectors import (
 from ratings.services.errors import NothingToPublish, RatingListRefused
 from ratings.services.schedule import check_rating_type, rating_policy_for
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 log = logging.getLogger(__name__)
 Arrays = dict[str, np.ndarray]
+ReadKind = str | tuple[str, int]  # a column kind of core.bulk_copy.read_columns
 
 CHANGE_BATCH_SIZE = 20_000
 EVENT_BATCH_SIZE = 500
@@ -119,7 +125,7 @@ class ListPlan:
     period_start: datetime.date | None
     rules: RulesPreset
     previous: RatingList | None
-    events: QuerySet  # Event queryset: the events this list rates
+    events: QuerySet[Event]  # the events this list rates
     version: int
     correction_reason: str = ""
 
@@ -210,10 +216,10 @@ class ComputedList:
     details: ChangeDetails
     summary: dict[str, int]
     # The engine's input and output, kept for tests and diagnostics.
-    player_ids: np.ndarray = field(repr=False, default=None)
-    games: PeriodGames = field(repr=False, default=None)
-    players: PeriodPlayers = field(repr=False, default=None)
-    result: PeriodResult = field(repr=False, default=None)
+    player_ids: np.ndarray | None = field(repr=False, default=None)
+    games: PeriodGames | None = field(repr=False, default=None)
+    players: PeriodPlayers | None = field(repr=False, default=None)
+    result: PeriodResult | None = field(repr=False, default=None)
 
     @property
     def is_empty(self) -> bool:
@@ -229,7 +235,7 @@ class PublishOutcome:
     summary: dict[str, int] = field(default_factory=dict)
     computed: ComputedList | None = field(default=None, repr=False)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """JSON-able (Celery result)."""
         rl = self.rating_list
         return {
@@ -253,6 +259,7 @@ class PublishOutcome:
         if self.dry_run:
             return f"dry run: {counts}; nothing written"
         rl = self.rating_list
+        assert rl is not None  # a publication (not a dry run) always names its list
         if not self.created:
             return f"{rl} was already published (id {rl.pk}); nothing changed"
         how = " (the previewed draft, unchanged)" if self.promoted_draft else ""
@@ -266,7 +273,7 @@ def rating_list_publish(
     rating_type: str,
     list_date: datetime.date,
     *,
-    user=None,
+    user: User | None = None,
     dry_run: bool = False,
     today: datetime.date | None = None,
 ) -> PublishOutcome:
@@ -313,7 +320,7 @@ def rating_list_publish(
     )
 
 
-def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, user=None) -> RatingList:
+def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, user: User | None = None) -> RatingList:
     """Compute the list of ``list_date`` as a draft (replacing an earlier draft) for officials to browse.
 
     Nothing else changes: events stay submitted and current ratings (PlayerRating) untouched. Allowed before
@@ -342,7 +349,9 @@ def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, u
     return draft
 
 
-def rating_list_publish_preview(draft: RatingList, *, user=None, today: datetime.date | None = None) -> PublishOutcome:
+def rating_list_publish_preview(
+    draft: RatingList, *, user: User | None = None, today: datetime.date | None = None
+) -> PublishOutcome:
     """Publish a draft: promoted as it is if its inputs are unchanged, recomputed otherwise (identical to
     :func:`rating_list_publish` of the same date, which it is)."""
     if draft.status != RatingListStatus.DRAFT:
@@ -350,7 +359,9 @@ def rating_list_publish_preview(draft: RatingList, *, user=None, today: datetime
     return rating_list_publish(draft.rating_type, draft.list_date, user=user, today=today)
 
 
-def rating_list_republish_from(rating_type: str, list_date: datetime.date, reason: str, user=None) -> list[RatingList]:
+def rating_list_republish_from(
+    rating_type: str, list_date: datetime.date, reason: str, user: User | None = None
+) -> list[RatingList]:
     """Republish the list of ``list_date`` and every later current list of the type after corrections.
 
     Each gets a new version computed with the rules frozen in the old one and the same events (now with
@@ -378,6 +389,7 @@ def rating_list_republish_from(rating_type: str, list_date: datetime.date, reaso
                 f"(set the event's status to corrected first)"
             )
         earliest = corrected[0]
+        assert earliest.rated_on is not None  # awaiting republication: rated on a list, then corrected
         if earliest.rated_on.list_date < list_date:
             raise RatingListRefused(
                 f"event {earliest.pk} '{earliest.name}' was corrected and was rated on the list of "
@@ -412,7 +424,7 @@ def rating_list_republish_from(rating_type: str, list_date: datetime.date, reaso
     return new_lists
 
 
-def rating_list_publish_scheduled(rating_type: str, today: datetime.date) -> dict:
+def rating_list_publish_scheduled(rating_type: str, today: datetime.date) -> dict[str, object]:
     """What the beat schedule runs on day 1 of the list months: publish today's list if today is a list date
     of the policy (the crontab may have been edited); a day that is not a list date, or a list with nothing
     in it, is skipped with a reason rather than failing."""
@@ -503,7 +515,7 @@ def _summary_of(rating_list: RatingList) -> dict[str, int]:
 class _Phases:
     """Wall time of each step of a publication, logged at DEBUG (bench/publish.py prints them)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.last = time.perf_counter()
 
     def done(self, name: str) -> None:
@@ -535,11 +547,11 @@ def _lock_rating_type(rating_type: str) -> None:
 # --------------------------------------------------------------------------------------------------------
 # Step 1: load in bulk and compute
 # --------------------------------------------------------------------------------------------------------
-def _dates(values) -> np.ndarray:
+def _dates(values: Sequence[datetime.date]) -> np.ndarray:
     return np.array(values, dtype="datetime64[D]") if len(values) else np.empty(0, dtype="datetime64[D]")
 
 
-def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default) -> np.ndarray:
+def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default: object) -> np.ndarray:
     """values[keys == query] for sorted ``keys``; ``default`` where the key is absent."""
     out = np.full(query.shape, default, dtype=values.dtype)
     if keys.size == 0 or query.size == 0:
@@ -551,7 +563,7 @@ def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default) ->
 
 
 # The state a list carries to the next one, as read_columns kinds (NULL rating / K -> NaN, NULL date -> NaT).
-STATE_COLUMNS = {
+STATE_COLUMNS: dict[str, ReadKind] = {
     "player_id": "int64",
     "rating": "float64",
     "k_factor": "float64",
@@ -594,13 +606,16 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
 
 
 def _max_length(name: str) -> int:
-    field = Player._meta.get_field(name)
-    return (field.target_field if field.is_relation else field).max_length
+    model_field = Player._meta.get_field(name)
+    if isinstance(model_field, ForeignKey):
+        model_field = model_field.target_field
+    assert isinstance(model_field, CharField) and model_field.max_length is not None, name
+    return model_field.max_length
 
 
 # The registry data a list needs (K needs the birth year; entries keep title etc. as published). The short
 # codes travel as characters in the binary format; other_titles (rarely set) is read apart.
-REGISTRY_COLUMNS = {
+REGISTRY_COLUMNS: dict[str, ReadKind] = {
     "id_number": "int64",
     "birth_year": ("int64", 0),
     "title": ("chars", _max_length("title")),
@@ -719,7 +734,8 @@ def _found(keys: np.ndarray, pos: np.ndarray, query: np.ndarray) -> np.ndarray:
     """keys[pos] == query for searchsorted positions ``pos`` in sorted ``keys`` (False past the end)."""
     if not keys.size:
         return np.zeros(query.size, dtype=bool)
-    return (pos < keys.size) & (keys[np.minimum(pos, keys.size - 1)] == query)
+    found: np.ndarray = (pos < keys.size) & (keys[np.minimum(pos, keys.size - 1)] == query)
+    return found
 
 
 def _ratings_in_force(
@@ -1006,7 +1022,8 @@ def _detail_columns(
     """The per-game columns ChangeDetails writes, one row per side in ``sides`` (0..G-1 white, G.. black)."""
 
     def both(white: np.ndarray, black: np.ndarray) -> np.ndarray:
-        return np.concatenate([white, black])[sides]
+        side_values: np.ndarray = np.concatenate([white, black])[sides]
+        return side_values
 
     return {
         GAME: rated_games.id[side_game[sides]],
@@ -1025,7 +1042,7 @@ def _detail_columns(
     }
 
 
-def _digest(plan: ListPlan, *arrays_and_state) -> str:
+def _digest(plan: ListPlan, *arrays_and_state: np.ndarray | Arrays) -> str:
     """SHA-256 of every input of the computation; equal digests give equal lists (the engine is pure)."""
     h = hashlib.sha256()
     h.update(
@@ -1052,7 +1069,7 @@ def _digest(plan: ListPlan, *arrays_and_state) -> str:
     return h.hexdigest()
 
 
-def _digest_update(h, value) -> None:
+def _digest_update(h: hashlib._Hash, value: object) -> None:
     if isinstance(value, np.ndarray) and value.dtype != object:
         h.update(np.ascontiguousarray(value).tobytes())
     elif isinstance(value, np.ndarray):  # text: the characters, not the object pointers
@@ -1071,7 +1088,7 @@ def rating_list_write(
     computed: ComputedList,
     *,
     status: str,
-    user=None,
+    user: User | None = None,
     promote: RatingList | None = None,
     supersede: RatingList | None = None,
 ) -> RatingList:
@@ -1149,7 +1166,7 @@ def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
     copy_columns(RatingListEntry, {"rating_list_id": np.full(total, rating_list.pk), **computed.entries})
 
 
-def _details_in_background(computed: ComputedList) -> Future:
+def _details_in_background(computed: ComputedList) -> Future[list[JsonText]]:
     """The JSON of every rating change's details, built by a worker thread while the database writes the
     entries: the client's work hides behind the server's instead of following it."""
 
