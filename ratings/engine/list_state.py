@@ -36,6 +36,23 @@ STATE_FIELDS = (
     "last_game_date",  # datetime64[D]: end date of the last event with a counted game (NaT: none)
     "inactive",  # B.02 7.2
 )
+# What a player new to the list starts with, per STATE_FIELDS name: (value, dtype). Unrated, no K, no rated games,
+# never 2400 / 2300, no pool, no game date, active.
+NEW_PLAYER_STATE: dict[str, tuple[object, str]] = {
+    "rating": (np.nan, "float64"),
+    "k_factor": (np.nan, "float64"),
+    "rated_games_total": (0, "int64"),
+    "ever_2400": (False, "bool"),
+    "ever_2300": (False, "bool"),
+    "pool_games": (0, "int64"),
+    "pool_opponent_sum": (0.0, "float64"),
+    "pool_score": (0.0, "float64"),
+    "pool_events": (0, "int64"),
+    "pool_since": (np.datetime64("NaT"), "datetime64[D]"),
+    "last_game_date": (np.datetime64("NaT"), "datetime64[D]"),
+    "inactive": (False, "bool"),
+}
+assert tuple(NEW_PLAYER_STATE) == STATE_FIELDS
 # The pool of an unrated player (B.02 7.1.4), dropped as a whole when it leaves the 26-month window.
 POOL_FIELDS = ("pool_games", "pool_opponent_sum", "pool_score", "pool_events", "pool_since")
 # The K inputs the engine updates for the players of the period (the others keep theirs).

@@ -68,7 +68,13 @@ from ratings.engine.game_line import (
     STORED_LINE_FIELDS,
     WEIGHTED_CHANGE,
 )
-from ratings.engine.list_state import PERIOD_FIELDS, STATE_FIELDS, drop_expired_pools, list_order, list_state_after
+from ratings.engine.list_state import (
+    NEW_PLAYER_STATE,
+    PERIOD_FIELDS,
+    drop_expired_pools,
+    list_order,
+    list_state_after,
+)
 from ratings.models import (
     RatingChange,
     RatingList,
@@ -565,18 +571,7 @@ def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default: ob
 # The state a list carries to the next one, as read_columns kinds (NULL rating / K -> NaN, NULL date -> NaT).
 STATE_COLUMNS: dict[str, ReadKind] = {
     "player_id": "int64",
-    "rating": "float64",
-    "k_factor": "float64",
-    "rated_games_total": "int64",
-    "ever_2400": "bool",
-    "ever_2300": "bool",
-    "pool_games": "int64",
-    "pool_opponent_sum": "float64",
-    "pool_score": "float64",
-    "pool_events": "int64",
-    "pool_since": "date",
-    "last_game_date": "date",
-    "inactive": "bool",
+    **{name: "date" if dtype == "datetime64[D]" else dtype for name, (_, dtype) in NEW_PLAYER_STATE.items()},
 }
 
 
@@ -792,28 +787,10 @@ def _state_before(prev: Arrays, player_ids: np.ndarray) -> tuple[np.ndarray, np.
     union = np.sort(np.concatenate([prev["player_id"], others]))
     prev_rows = np.searchsorted(union, prev["player_id"])
     before: Arrays = {}
-    for name in STATE_FIELDS:
-        default, dtype = STATE_DEFAULTS[name]
+    for name, (default, dtype) in NEW_PLAYER_STATE.items():
         before[name] = np.full(union.size, default, dtype=dtype)
         before[name][prev_rows] = prev[name]
     return union, np.searchsorted(union, player_ids), before, others
-
-
-# What a player new to the list starts with (NaN: unrated / no K; NaT: no date).
-STATE_DEFAULTS: dict[str, tuple[object, str]] = {
-    "rating": (np.nan, "float64"),
-    "k_factor": (np.nan, "float64"),
-    "rated_games_total": (0, "int64"),
-    "ever_2400": (False, "bool"),
-    "ever_2300": (False, "bool"),
-    "pool_games": (0, "int64"),
-    "pool_opponent_sum": (0.0, "float64"),
-    "pool_score": (0.0, "float64"),
-    "pool_events": (0, "int64"),
-    "pool_since": (np.datetime64("NaT"), "datetime64[D]"),
-    "last_game_date": (np.datetime64("NaT"), "datetime64[D]"),
-    "inactive": (False, "bool"),
-}
 
 
 def _registry_for(prev_registry: Arrays, others: np.ndarray, union: np.ndarray) -> Arrays:
