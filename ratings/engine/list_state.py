@@ -83,13 +83,14 @@ def expired_pools(pool_since: np.ndarray, list_date: datetime.date, spec: Initia
 
 def drop_expired_pools(state: Mapping[str, np.ndarray], list_date: datetime.date, spec: InitialRatingSpec) -> Arrays:
     """The POOL_FIELDS of ``state`` with every pool outside the window of ``list_date`` emptied (counts and sums
-    0, pool_since NaT); new arrays, ``state`` is not changed."""
+    0, pool_since NaT). ``state`` is not changed: new arrays when a pool expired, the same ones otherwise."""
     expired = expired_pools(state["pool_since"], list_date, spec)
+    if not expired.any():
+        return {name: state[name] for name in POOL_FIELDS}
     pools = {name: np.array(state[name], copy=True) for name in POOL_FIELDS}
-    if expired.any():
-        for name in ("pool_games", "pool_events", "pool_opponent_sum", "pool_score"):
-            pools[name][expired] = 0
-        pools["pool_since"][expired] = np.datetime64("NaT")
+    for name in ("pool_games", "pool_events", "pool_opponent_sum", "pool_score"):
+        pools[name][expired] = 0
+    pools["pool_since"][expired] = np.datetime64("NaT")
     return pools
 
 
