@@ -9,8 +9,9 @@ previous list (B.02 8.3).
 Three steps, each in one place:
 
 1. :func:`rating_list_compute` reads everything IN BULK (into NumPy, a fixed number of queries whatever the
-   size on PostgreSQL; on SQLite one more per 10,000 players new to the list) and runs the engine once
-   (``rate_period``), giving a :class:`ComputedList`: one entry for every player with rating state (players
+   size on PostgreSQL; on SQLite one more per 10,000 players new to the list), runs the engine once
+   (``rate_period``, then ``ratings.engine.list_state`` for every rule of the state a list carries: pool window,
+   rounding, last game, inactivity, next K, list order) and stores nothing, giving a :class:`ComputedList`: one entry for every player with rating state (players
    without games are copied forward with their inactivity updated), one rating change per player and event
    with per-game detail, and a digest of the inputs.
 2. :func:`rating_list_write` is THE write step: the list row, entries, rating changes (COPY on PostgreSQL,
