@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Page
@@ -316,11 +317,11 @@ def player_history_rows(player: Player) -> list[dict]:
 # --- calculation page ----------
 
 
-def calculation_line(detail: dict) -> dict:
+def calculation_line(detail: dict[str, Any]) -> dict[str, Any]:
     """One per-game line of RatingChange.details, every STORED_LINE_FIELDS name present (None where the line
     has no value). Lines that leave out what follows from the others get it: the rating used is the opponent's
     rating when nothing replaced it, and dR = score - PD."""
-    line = {name: detail.get(name) for name in STORED_LINE_FIELDS}
+    line: dict[str, Any] = {name: detail.get(name) for name in STORED_LINE_FIELDS}
     if line[OPPONENT_RATING_USED] is None:
         line[OPPONENT_RATING_USED] = line[OPPONENT_RATING]
     if line[RATING_CHANGE] is None and line[SCORE] is not None and line[EXPECTED_SCORE] is not None:
@@ -336,7 +337,7 @@ def player_calculation(player: Player, rating_list: RatingList) -> dict:
         .select_related("event")
         .order_by("event__end_date", "event_id")
     )
-    events = []
+    events: list[dict[str, Any]] = []
     opponent_ids: set[int] = set()
     for change in changes:
         lines = [calculation_line(detail) for detail in change.details or []]
