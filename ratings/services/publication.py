@@ -11,9 +11,10 @@ Three steps, each in one place:
 1. :func:`rating_list_compute` reads everything IN BULK (into NumPy, a fixed number of queries whatever the
    size on PostgreSQL; on SQLite one more per 10,000 players new to the list), runs the engine once
    (``rate_period``, then ``ratings.engine.list_state`` for every rule of the state a list carries: pool window,
-   rounding, last game, inactivity, next K, list order) and stores nothing, giving a :class:`ComputedList`: one entry for every player with rating state (players
-   without games are copied forward with their inactivity updated), one rating change per player and event
-   with per-game detail, and a digest of the inputs.
+   rounding, last game, inactivity, next K, list order) and stores nothing, giving a :class:`ComputedList`:
+   one entry for every player with rating state (players without games are copied forward with their
+   inactivity updated), one rating change per player and event with per-game detail, and a digest of the
+   inputs.
 2. :func:`rating_list_write` is THE write step: the list row, entries, rating changes (COPY on PostgreSQL,
    bulk_create elsewhere) and events (status rated, rated_on). Current ratings (PlayerRating) are a view over
    the newest current list's entries: they follow the list as soon as it is published, with nothing to write.
