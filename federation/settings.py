@@ -225,9 +225,6 @@ if not all(1 <= m <= 12 for m in RATING_LIST_MONTHS):
     raise ImproperlyConfigured(f"RATING_LIST_MONTHS: months must be 1..12, got {RATING_LIST_MONTHS}")
 RATING_LIST_CLOSING_DAYS = env_int("RATING_LIST_CLOSING_DAYS", 7, minimum=0)
 RATING_RULES_PRESET = env_str("RATING_RULES_PRESET", "fide-2024")
-# Test hook only: hold a publication's transaction open this long between writing entries and rating changes
-# (tests kill a worker in the middle of a publication). Never set in production.
-RATING_PUBLICATION_TEST_PAUSE_SECONDS = env_int("RATING_PUBLICATION_TEST_PAUSE_SECONDS", 0, minimum=0)
 
 LOGGING = {
     "version": 1,

@@ -3,6 +3,7 @@
 import datetime
 
 from django.http import Http404
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
@@ -114,12 +115,13 @@ class CalculatorAPI(APIView):
         rules = get_preset(values["rules"])
         opponents = [game["opponent_rating"] for game in values["games"]]
         scores = [game["score"] for game in values["games"]]
+        list_date = timezone.localdate()  # the list being calculated: the next one (the junior K rule)
         try:
             if values.get("rating") is None:
                 result = {
                     "mode": "initial",
                     "calculation": None,
-                    "initial_rating": calculate_initial_rating(opponents, scores, rules).to_dict(),
+                    "initial_rating": calculate_initial_rating(opponents, scores, rules, list_date=list_date).to_dict(),
                 }
             else:
                 calculation = calculate_change(
@@ -131,6 +133,7 @@ class CalculatorAPI(APIView):
                     rating_type=values["rating_type"],
                     rated_games_total=values["rated_games_total"],
                     birth_year=values.get("birth_year"),
+                    list_date=list_date,
                 )
                 result = {"mode": "change", "calculation": calculation.to_dict(), "initial_rating": None}
         except ValueError as error:  # the engine refuses what the serializer could not foresee: still a 400

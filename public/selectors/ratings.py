@@ -9,16 +9,28 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Page
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from core.pagination import KnownCountPaginator
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
 from players.models import Player, Title, WomenTitle
 from ratings.engine.calculator import calculate_change
 from ratings.engine.classes import rating_class
+from ratings.engine.game_line import (
+    EXPECTED_SCORE,
+    OPPONENT,
+    OPPONENT_RATING,
+    OPPONENT_RATING_USED,
+    RATING_CHANGE,
+    SCORE,
+    STORED_LINE_FIELDS,
+    WEIGHTED_CHANGE,
+)
 from ratings.engine.presets import get_preset
 from ratings.models import (
     PlayerRating,
@@ -285,35 +297,16 @@ def player_history_rows(player: Player) -> list[dict]:
 
 # --- calculation page ----------
 
-# RatingChange.details line keys written by the publication service (ratings/services.py). A few spellings are
-# accepted so the page keeps working if the writer names a key differently; the first is the documented one.
-DETAIL_KEYS: dict[str, tuple[str, ...]] = {
-    "game": ("game", "game_id", "game_pk"),
-    "round": ("round",),
-    "colour": ("colour", "color"),
-    "opponent": ("opponent", "opponent_id_number", "opponent_id"),
-    # the rating as used, after the 400-point rule (the engine's GameLine calls it opponent_rating_used)
-    "opponent_rating": ("opponent_rating_used", "rating_used", "opponent_rating"),
-    "opponent_rating_actual": ("opponent_rating_actual", "opponent_rating_real", "opponent_rating_list"),
-    "capped": ("capped",),
-    "difference": ("difference", "d", "D"),
-    "expected_score": ("expected_score", "pd", "PD"),
-    "score": ("score",),
-    # ΔR = score - PD (the engine's GameLine: rating_change) and K x ΔR (GameLine: weighted_change)
-    "delta": ("delta", "dr", "delta_r", "rating_change"),
-    "change": ("change", "weighted_change"),
-}
 
-
-def calculation_line(detail: dict) -> dict:
-    """One per-game line of RatingChange.details under the documented key names."""
-    line = {}
-    for key, aliases in DETAIL_KEYS.items():
-        line[key] = next((detail[alias] for alias in aliases if alias in detail), None)
-    if line["opponent_rating_actual"] is None and "opponent_rating_used" in detail:
-        line["opponent_rating_actual"] = detail.get("opponent_rating")  # engine style: the rating as given
-    if line["delta"] is None and line["score"] is not None and line["expected_score"] is not None:
-        line["delta"] = round(float(line["score"]) - float(line["expected_score"]), 4)
+def calculation_line(detail: dict[str, Any]) -> dict[str, Any]:
+    """One per-game line of RatingChange.details, every STORED_LINE_FIELDS name present (None where the line
+    has no value). Lines that leave out what follows from the others get it: the rating used is the opponent's
+    rating when nothing replaced it, and dR = score - PD."""
+    line: dict[str, Any] = {name: detail.get(name) for name in STORED_LINE_FIELDS}
+    if line[OPPONENT_RATING_USED] is None:
+        line[OPPONENT_RATING_USED] = line[OPPONENT_RATING]
+    if line[RATING_CHANGE] is None and line[SCORE] is not None and line[EXPECTED_SCORE] is not None:
+        line[RATING_CHANGE] = round(float(line[SCORE]) - float(line[EXPECTED_SCORE]), 4)
     return line
 
 
@@ -325,15 +318,15 @@ def player_calculation(player: Player, rating_list: RatingList) -> dict:
         .select_related("event")
         .order_by("event__end_date", "event_id")
     )
-    events = []
+    events: list[dict[str, Any]] = []
     opponent_ids: set[int] = set()
     for change in changes:
         lines = [calculation_line(detail) for detail in change.details or []]
         for line in lines:
-            if line["opponent"] is not None:
-                opponent_ids.add(int(line["opponent"]))
-            if line["change"] is None and line["delta"] is not None and change.k_factor is not None:
-                line["change"] = round(float(line["delta"]) * change.k_factor, 2)
+            if line[OPPONENT] is not None:
+                opponent_ids.add(int(line[OPPONENT]))
+            if line[WEIGHTED_CHANGE] is None and line[RATING_CHANGE] is not None and change.k_factor is not None:
+                line[WEIGHTED_CHANGE] = round(float(line[RATING_CHANGE]) * change.k_factor, 2)  # K x dR
         events.append({"change": change, "event": change.event, "lines": lines})
     opponents = (
         {p.id_number: p for p in Player.objects.filter(id_number__in=opponent_ids).select_related("federation")}
@@ -342,7 +335,7 @@ def player_calculation(player: Player, rating_list: RatingList) -> dict:
     )
     for event in events:
         for line in event["lines"]:
-            line["opponent_player"] = opponents.get(int(line["opponent"])) if line["opponent"] is not None else None
+            line["opponent_player"] = opponents.get(int(line[OPPONENT])) if line[OPPONENT] is not None else None
     total = sum(change.change for change in changes)
     return {
         "entry": entry,
@@ -436,6 +429,7 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
                 events=event_numbers,
                 rated_games_total=current.get("rated_games_total") or 0,
                 birth_year=player.birth_year,
+                list_date=timezone.localdate(),  # the next list, as far as anyone knows today
             )
             row.update(games=calculation.games, change=calculation.rounded_change, live_rating=calculation.new_rating)
         live.append(row)

@@ -10,12 +10,14 @@ import datetime
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
+from ratings.engine.game_line import CALCULATION_FIELDS
 from ratings.engine.initial import initial_ratings
 from ratings.engine.k_factor import k_factor_for
-from ratings.engine.period import PeriodGames, PeriodPlayers, rate_period
+from ratings.engine.period import PeriodGames, PeriodPlayers, PeriodResult, rate_period
 from ratings.engine.presets import RulesPreset
 
 VALID_SCORES = (0.0, 0.5, 1.0)
@@ -30,6 +32,8 @@ def _number(value: float) -> float | None:
 
 @dataclass
 class GameLine:
+    """One game of a calculation; its keys are ratings.engine.game_line.CALCULATION_FIELDS (plus ``event``)."""
+
     opponent_rating: float | None  # as given (None: unrated)
     opponent_rating_used: float | None  # after the difference cap
     capped: bool
@@ -42,9 +46,13 @@ class GameLine:
     event: int = 0
     counted: bool = True  # unrated player: the game counts towards the initial rating
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         data = asdict(self)
-        return {key: (_number(value) if isinstance(value, float) else value) for key, value in data.items()}
+        return {
+            key: (_number(value) if isinstance(value, float) else value)
+            for key in (*CALCULATION_FIELDS, "event")
+            for value in (data[key],)
+        }
 
 
 @dataclass
@@ -62,7 +70,7 @@ class Calculation:
     new_rating: float
     rating_type: str = "standard"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "rules": self.rules,
             "rating_type": self.rating_type,
@@ -95,7 +103,7 @@ class InitialRating:
     reason: str  # why it is not published ('' if published)
     lines: list[GameLine] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["lines"] = [line.to_dict() for line in self.lines]
         for key in ("score", "average", "dp", "unrounded", "initial_rating"):
@@ -128,19 +136,19 @@ def _check_inputs(opponents: Sequence[float | None], scores: Sequence[float], ev
 def _run(
     rating: float | None,
     k_factor: float | None,
-    opponents,
-    scores,
-    rules,
+    opponents: Sequence[float | None],
+    scores: Sequence[float],
+    rules: RulesPreset,
     *,
-    events,
-    rating_type,
-    rated_games_total,
-    ever_2400,
-    birth_year,
-    list_date,
-    use_published_k,
-    pool=(0, 0.0, 0.0),
-):
+    events: Sequence[int] | None,
+    rating_type: str,
+    rated_games_total: int,
+    ever_2400: bool,
+    birth_year: int | None,
+    list_date: datetime.date,
+    use_published_k: bool | None,
+    pool: tuple[int, float, float] = (0, 0.0, 0.0),
+) -> tuple[PeriodResult, list[GameLine]]:
     m = len(opponents)
     opp = [np.nan if o is None else float(o) for o in opponents]
     players = PeriodPlayers.create(
@@ -201,9 +209,10 @@ def calculate_change(
     rated_games_total: int = 30,
     ever_2400: bool | None = None,
     birth_year: int | None = None,
-    list_date: datetime.date | None = None,
+    list_date: datetime.date,
 ) -> Calculation:
-    """Rating change of a rated player over one period (one event unless ``events`` numbers the games).
+    """Rating change of a rated player over one period (one event unless ``events`` numbers the games), for
+    the list of ``list_date`` (the junior K rule and the rules in force depend on it; the caller passes it).
 
     ``k_factor`` None: derived by the preset's scheme from the rating and the status arguments (default: an
     adult with 30+ games, ever_2400 = rating >= 2400). An explicit K is used as the published K (then
@@ -213,7 +222,6 @@ def calculate_change(
     if rating is None or not math.isfinite(rating):
         raise ValueError("rating must be a number (use calculate_initial_rating for an unrated player)")
     _check_inputs(opponents, scores, events)
-    list_date = list_date or datetime.date.today()
     ever = bool(rating >= 2400) if ever_2400 is None else ever_2400
     if k_factor is None:
         k_value = float(
@@ -272,7 +280,7 @@ def calculate_initial_rating(
     pool_games: int = 0,
     pool_opponent_sum: float = 0.0,
     pool_score: float = 0.0,
-    list_date: datetime.date | None = None,
+    list_date: datetime.date,
 ) -> InitialRating:
     """Initial rating of an unrated player from these games (plus an optional carried pool).
 
@@ -280,7 +288,6 @@ def calculate_initial_rating(
     (0 = the first) so that a zero score in the first event is disregarded as B.02 8.2 says.
     """
     _check_inputs(opponents, scores, events)
-    list_date = list_date or datetime.date.today()
     result, lines = _run(
         None,
         np.nan,

@@ -14,6 +14,7 @@ the standard list only, and a federation that reads the amendment as covering al
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,7 @@ class DifferenceCapSpec:
             return str(self.limit)
         return f"{self.limit}-below-{self.exempt_from_rating}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "limit": self.limit,
             "exempt_from_rating": self.exempt_from_rating,
@@ -70,7 +71,7 @@ class DifferenceCapSpec:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> DifferenceCapSpec:
+    def from_json(cls, data: dict[str, Any]) -> DifferenceCapSpec:
         unknown = set(data) - {"limit", "exempt_from_rating", "exemption_rating_types"}
         if unknown:
             raise ValueError(f"difference_cap: unknown keys {sorted(unknown)}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy.special import ndtr
@@ -36,7 +37,7 @@ class ExpectedScoreSpec:
         if self.kind in ("normal", "normal-draw-margin"):
             if self.sigma is None:
                 object.__setattr__(self, "sigma", ELO_SIGMA)
-            if not self.sigma > 0:
+            if not (self.sigma is not None and self.sigma > 0):
                 raise ValueError(f"expected_score sigma must be positive, got {self.sigma}")
         elif self.sigma is not None:
             raise ValueError(f"expected_score kind {self.kind!r} takes no sigma")
@@ -48,7 +49,7 @@ class ExpectedScoreSpec:
         if self.kind == "logistic":
             if self.scale is None:
                 object.__setattr__(self, "scale", 400.0)
-            if not self.scale > 0:
+            if not (self.scale is not None and self.scale > 0):
                 raise ValueError(f"expected_score scale must be positive, got {self.scale}")
         elif self.scale is not None:
             raise ValueError(f"expected_score kind {self.kind!r} takes no scale")
@@ -63,11 +64,11 @@ class ExpectedScoreSpec:
         """Factor that turns PD into the integers returned by :func:`expected_score_scaled`."""
         return 100.0 if self.is_exact else 1.0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "sigma": self.sigma, "eps": self.eps, "scale": self.scale}
 
     @classmethod
-    def from_json(cls, data: dict) -> ExpectedScoreSpec:
+    def from_json(cls, data: dict[str, Any]) -> ExpectedScoreSpec:
         unknown = set(data) - {"kind", "sigma", "eps", "scale"}
         if unknown:
             raise ValueError(f"expected_score: unknown keys {sorted(unknown)}")
@@ -79,7 +80,8 @@ FIDE_TABLE = ExpectedScoreSpec("fide-table")
 
 def normal_expected_score(difference: np.ndarray | float, sigma: float = ELO_SIGMA) -> np.ndarray:
     """Seed 000 eq. (2): Phi(D / sigma)."""
-    return ndtr(np.asarray(difference, dtype=np.float64) / sigma)
+    probability: np.ndarray = ndtr(np.asarray(difference, dtype=np.float64) / sigma)
+    return probability
 
 
 def normal_draw_margin_expected_score(
@@ -87,7 +89,8 @@ def normal_draw_margin_expected_score(
 ) -> np.ndarray:
     """Seed 000 eq. (4): (Phi((D - eps) / sigma) + Phi((D + eps) / sigma)) / 2; eps = 0 gives eq. (2)."""
     d = np.asarray(difference, dtype=np.float64)
-    return 0.5 * (ndtr((d - eps) / sigma) + ndtr((d + eps) / sigma))
+    probability: np.ndarray = 0.5 * (ndtr((d - eps) / sigma) + ndtr((d + eps) / sigma))
+    return probability
 
 
 def logistic_expected_score(difference: np.ndarray | float, scale: float = 400.0) -> np.ndarray:
@@ -107,8 +110,15 @@ def expected_score(difference: np.ndarray | float, spec: ExpectedScoreSpec = FID
     """Expected score (probability 0..1) of the player whose rating exceeds the opponent's by D."""
     if spec.kind == "fide-table":
         return pd_hundredths(difference) / 100.0
+    # (__post_init__ filled sigma / scale and checked eps for these kinds)
     if spec.kind == "normal":
-        return normal_expected_score(difference, spec.sigma)
+        return normal_expected_score(difference, _given(spec.sigma))
     if spec.kind == "normal-draw-margin":
-        return normal_draw_margin_expected_score(difference, spec.eps, spec.sigma)
-    return logistic_expected_score(difference, spec.scale)
+        return normal_draw_margin_expected_score(difference, _given(spec.eps), _given(spec.sigma))
+    return logistic_expected_score(difference, _given(spec.scale))
+
+
+def _given(value: float | None) -> float:
+    if value is None:
+        raise ValueError("expected_score: a parameter of the curve is missing")
+    return value

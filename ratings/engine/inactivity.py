@@ -95,7 +95,7 @@ def uscf_rating_floor(
     )
     peak_floor = np.floor((np.nan_to_num(peak, nan=0.0) - 200.0) / 100.0) * 100.0
     peak_floor = np.where(peak_floor >= USCF_LOWEST_PEAK_FLOOR, np.minimum(peak_floor, USCF_HIGHEST_PEAK_FLOOR), 0.0)
-    floor = np.maximum.reduce(
+    floor: np.ndarray = np.maximum.reduce(
         [np.full(peak.shape, float(USCF_ABSOLUTE_FLOOR)), personal.astype(np.float64), peak_floor]
     )
     return np.where(

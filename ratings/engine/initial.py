@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 import numpy as np
 from scipy.special import ndtri
@@ -84,11 +85,11 @@ class InitialRatingSpec:
             min_rated_opponents_per_event=3,
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> InitialRatingSpec:
+    def from_json(cls, data: dict[str, Any]) -> InitialRatingSpec:
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:

@@ -25,10 +25,14 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ratings.engine.uscf import classic_k_factor, effective_games_k_factor
+
+if TYPE_CHECKING:
+    from ratings.engine.presets import RulesPreset
 
 K_SCHEMES = ("fide-2024", "fide-2014", "fide-2009", "constant", "uscf-classic", "uscf-effective-games")
 # Schemes whose K is the value published on the previous list; the others derive K per event.
@@ -99,11 +103,11 @@ class KFactorSpec:
     def needs_games_in_event(self) -> bool:
         return self.scheme == "uscf-effective-games"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> KFactorSpec:
+    def from_json(cls, data: dict[str, Any]) -> KFactorSpec:
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
@@ -141,6 +145,8 @@ def k_factor_for(
                 r >= spec.junior_rating_limit
             )
     if spec.scheme == "constant":
+        if spec.k is None:
+            raise ValueError("K scheme 'constant' needs k")
         k = np.full(shape, float(spec.k))
     elif spec.scheme == "uscf-classic":
         k = classic_k_factor(r)
@@ -175,7 +181,16 @@ def cap_k_by_games(k_factor: np.ndarray | float, games: np.ndarray | int, cap: i
     return np.where((n > 0) & (k * n > cap), limit, k)
 
 
-def next_k_factor(rating, rated_games_total, ever_2400, birth_year, list_date, rules, *, ever_2300=None) -> np.ndarray:
+def next_k_factor(
+    rating: np.ndarray,
+    rated_games_total: np.ndarray | int,
+    ever_2400: np.ndarray | bool,
+    birth_year: np.ndarray | int,
+    list_date: datetime.date,
+    rules: RulesPreset | KFactorSpec,
+    *,
+    ever_2300: np.ndarray | bool | None = None,
+) -> np.ndarray:
     """K to publish on the list dated ``list_date`` (status after the period: new rating, games so far,
     ever >= 2400 including the new rating). Juniors drop from 40 to 20 on the January list after the year
     of their 18th birthday (rules 1.5). ``rules`` is a RulesPreset or a KFactorSpec."""

@@ -26,7 +26,9 @@ event's start (rules 1.3; case P3).
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +43,7 @@ from ratings.engine.uscf import bonus as uscf_bonus
 __all__ = ["PeriodGames", "PeriodPlayers", "PeriodResult", "rate_period", "next_k_factor"]
 
 
-def _array(values, dtype) -> np.ndarray:
+def _array(values: Any, dtype: Any) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(values, dtype=dtype))
 
 
@@ -57,10 +59,18 @@ class PeriodGames:
     black_rating: np.ndarray  # float64, same for black
 
     @classmethod
-    def from_sequences(cls, event, white, black, white_score, white_rating, black_rating) -> PeriodGames:
+    def from_sequences(
+        cls,
+        event: Sequence[int] | np.ndarray,
+        white: Sequence[int] | np.ndarray,
+        black: Sequence[int] | np.ndarray,
+        white_score: Sequence[float] | np.ndarray,
+        white_rating: Sequence[float | None] | np.ndarray,
+        black_rating: Sequence[float | None] | np.ndarray,
+    ) -> PeriodGames:
         """Build from any sequences (None in a rating = unrated)."""
 
-        def ratings(values):
+        def ratings(values: Sequence[float | None] | np.ndarray) -> np.ndarray:
             return _array([np.nan if v is None else v for v in values], np.float64)
 
         return cls(
@@ -96,21 +106,21 @@ class PeriodPlayers:
     @classmethod
     def create(
         cls,
-        rating,
-        k_factor=None,
+        rating: Any,
+        k_factor: Any = None,
         *,
-        pool_games=None,
-        pool_opponent_sum=None,
-        pool_score=None,
-        birth_year=None,
-        rated_games_total=None,
-        ever_2400=None,
-        ever_2300=None,
-        pool_events=None,
+        pool_games: Any = None,
+        pool_opponent_sum: Any = None,
+        pool_score: Any = None,
+        birth_year: Any = None,
+        rated_games_total: Any = None,
+        ever_2400: Any = None,
+        ever_2300: Any = None,
+        pool_events: Any = None,
     ) -> PeriodPlayers:
         """Build with defaults: no pool, unknown birth year, 30 games played, never 2400."""
 
-        def converted(values, default, dtype):
+        def converted(values: Any, default: Any, dtype: Any) -> np.ndarray:
             if isinstance(values, np.ndarray) and values.dtype != object:
                 return _array(values, dtype)  # fast path for arrays (None cannot occur)
             return _array([default if v is None else v for v in np.ravel(np.asarray(values, dtype=object))], dtype)
@@ -118,7 +128,7 @@ class PeriodPlayers:
         r = converted(rating, np.nan, np.float64)
         n = r.shape[0]
 
-        def filled(values, default, dtype):
+        def filled(values: Any, default: Any, dtype: Any) -> np.ndarray:
             if values is None:
                 return np.full(n, default, dtype=dtype)
             return converted(values, default, dtype)
@@ -241,7 +251,7 @@ def _validate(players: PeriodPlayers, games: PeriodGames, rating_type: str) -> N
             raise ValueError(f"games.{name} has shape {np.shape(getattr(games, name))}, expected ({g},)")
     if g == 0:
         return
-    checks = [
+    checks: list[tuple[np.ndarray, Callable[[int], str]]] = [
         (games.event < 0, lambda i: f"event index {games.event[i]} is negative"),
         (
             (games.white < 0) | (games.white >= p),

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from ratings.engine.difference_cap import DifferenceCapSpec
 from ratings.engine.expected_score import ExpectedScoreSpec
@@ -66,11 +67,11 @@ class RulesPreset:
         if self.rapid_blitz_gap_exclusion is not None:
             object.__setattr__(self, "rapid_blitz_gap_exclusion", tuple(self.rapid_blitz_gap_exclusion))
 
-    def replace(self, **changes) -> RulesPreset:
+    def replace(self, **changes: Any) -> RulesPreset:
         """A copy with some fields changed (e.g. a federation's variant under its own slug)."""
         return dataclasses.replace(self, **changes)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "schema": PRESET_JSON_SCHEMA,
             "slug": self.slug,
@@ -92,7 +93,7 @@ class RulesPreset:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> RulesPreset:
+    def from_json(cls, data: dict[str, Any]) -> RulesPreset:
         known = {
             "schema",
             "slug",

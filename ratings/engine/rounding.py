@@ -29,4 +29,5 @@ def round_rational_half_up(numerator: np.ndarray, denominator: np.ndarray) -> np
     """round(numerator / denominator), .5 upwards; exact for integer numerator, positive denominator."""
     num = np.asarray(numerator, dtype=np.int64)
     den = np.asarray(denominator, dtype=np.int64)
-    return np.floor_divide(2 * num + den, 2 * den)
+    rounded: np.ndarray = np.floor_divide(2 * num + den, 2 * den)
+    return rounded

@@ -152,7 +152,8 @@ def pd_hundredths(difference: np.ndarray | float) -> np.ndarray:
     else:
         # first band i with |D| <= UPPER[i] gives H = 50 + i; beyond 735 searchsorted returns 50 -> 1.00
         high = 50 + np.searchsorted(PD_BAND_UPPER, magnitude, side="left").astype(np.int64)
-    return np.where(d >= 0, high, 100 - high)
+    hundredths: np.ndarray = np.where(d >= 0, high, 100 - high)
+    return hundredths
 
 
 def percent_half_up(numerator: np.ndarray | float, denominator: np.ndarray | float) -> np.ndarray:
@@ -166,7 +167,8 @@ def percent_half_up(numerator: np.ndarray | float, denominator: np.ndarray | flo
     if np.any(den <= 0):
         raise ValueError("percent_half_up: number of games must be positive")
     # 100 * (num2 / 2) / den + 1/2 = (100 * num2 + den) / (2 * den)
-    return np.floor_divide(100 * num2 + den, 2 * den)
+    percent: np.ndarray = np.floor_divide(100 * num2 + den, 2 * den)
+    return percent
 
 
 def dp_from_percent(p100: np.ndarray | int) -> np.ndarray:

@@ -9,10 +9,12 @@ previous list (B.02 8.3).
 Three steps, each in one place:
 
 1. :func:`rating_list_compute` reads everything IN BULK (into NumPy, a fixed number of queries whatever the
-   size on PostgreSQL; on SQLite one more per 10,000 players new to the list) and runs the engine once
-   (``rate_period``), giving a :class:`ComputedList`: one entry for every player with rating state (players
-   without games are copied forward with their inactivity updated), one rating change per player and event
-   with per-game detail, and a digest of the inputs.
+   size on PostgreSQL; on SQLite one more per 10,000 players new to the list), runs the engine once
+   (``rate_period``, then ``ratings.engine.list_state`` for every rule of the state a list carries: pool window,
+   rounding, last game, inactivity, next K, list order) and stores nothing, giving a :class:`ComputedList`:
+   one entry for every player with rating state (players without games are copied forward with their
+   inactivity updated), one rating change per player and event with per-game detail, and a digest of the
+   inputs.
 2. :func:`rating_list_write` is THE write step: the list row, entries, rating changes (COPY on PostgreSQL,
    bulk_create elsewhere) and events (status rated, rated_on). Current ratings (PlayerRating) are a view over
    the newest current list's entries: they follow the list as soon as it is published, with nothing to write.
@@ -33,13 +35,14 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import BooleanField, Case, IntegerField, QuerySet, Value, When
+from django.db.models import BooleanField, Case, CharField, ForeignKey, IntegerField, QuerySet, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -49,9 +52,30 @@ from core.bulk import JsonText, copy_columns, read_columns
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant, RatingType
 from players.models import Player
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
-from ratings.engine.inactivity import inactive_flags
-from ratings.engine.initial import pool_window_start
-from ratings.engine.k_factor import next_k_factor
+from ratings.engine.game_line import (
+    CAPPED,
+    COLOUR,
+    COUNTED,
+    DIFFERENCE,
+    EXPECTED_SCORE,
+    GAME,
+    OPPONENT,
+    OPPONENT_RATING,
+    OPPONENT_RATING_USED,
+    RATED,
+    RATING_CHANGE,
+    ROUND,
+    SCORE,
+    STORED_LINE_FIELDS,
+    WEIGHTED_CHANGE,
+)
+from ratings.engine.list_state import (
+    NEW_PLAYER_STATE,
+    PERIOD_FIELDS,
+    drop_expired_pools,
+    list_order,
+    list_state_after,
+)
 from ratings.models import (
     RatingChange,
     RatingList,
@@ -71,7 +95,12 @@ from ratings.selectors import (
 from ratings.services.errors import NothingToPublish, RatingListRefused
 from ratings.services.schedule import check_rating_type, rating_policy_for
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 log = logging.getLogger(__name__)
+Arrays = dict[str, np.ndarray]
+ReadKind = str | tuple[str, int]  # a column kind of core.bulk.read_columns
 
 CHANGE_BATCH_SIZE = 20_000
 EVENT_BATCH_SIZE = 500
@@ -102,7 +131,7 @@ class ListPlan:
     period_start: datetime.date | None
     rules: RulesPreset
     previous: RatingList | None
-    events: QuerySet  # Event queryset: the events this list rates
+    events: QuerySet[Event]  # the events this list rates
     version: int
     correction_reason: str = ""
 
@@ -118,40 +147,21 @@ class ChangeDetails:
     a slice of changes only when it is written (memory stays bounded by the batch, not the list)."""
 
     offsets: np.ndarray  # change row i has sides offsets[i]:offsets[i + 1]
-    columns: dict[str, np.ndarray]
+    columns: dict[str, np.ndarray]  # ratings.engine.game_line names, plus "white" and "pooled" (bool)
 
     def json_texts(self, start: int, stop: int) -> list[str]:
         """RatingChange.details of changes start..stop-1 as JSON text, each the change's lines in the form
-        ratings.fields.GameLinesField stores, {"columns": DETAIL_KEYS, "rows": [[values], ...]}:
-
-        game (pk), round, colour, opponent (ID number), opponent_rating (list in force at the event's start),
-        opponent_rating_used (after the 400-point rule), capped, difference (D), expected_score (PD), score,
-        delta (score - PD), change (K x delta), counted (rated / pooled / not rated); NaN is null.
+        ratings.fields.GameLinesField stores, {"columns": STORED_LINE_FIELDS, "rows": [[values], ...]}
+        (ratings.engine.game_line says what each is; NaN is null).
 
         Built column by column (each distinct number formatted once) and joined per change, with no Python
         object per game: a list period has millions of lines.
         """
         lo, hi = int(self.offsets[start]), int(self.offsets[stop])
-        c = {name: values[lo:hi] for name, values in self.columns.items()}
         n = hi - lo
         if n == 0:
             return ["[]"] * (stop - start)
-        counted = np.where(c["rated"], '"rated"', np.where(c["pooled"], '"pooled"', '"not rated"'))
-        values = [
-            _json_texts(c["game"]),
-            _json_texts(c["round"]),
-            np.where(c["white"], '"white"', '"black"').astype(object),
-            _json_texts(c["opponent"]),
-            _json_texts(c["opponent_rating"]),
-            _json_texts(c["opponent_rating_used"]),
-            _json_texts(c["capped"]),
-            _json_texts(c["difference"]),
-            _json_texts(c["expected_score"]),
-            _json_texts(c["score"]),
-            _json_texts(c["score"] - c["expected_score"]),
-            _json_texts(c["change"]),
-            counted.astype(object),
-        ]
+        values = _line_texts({name: values[lo:hi] for name, values in self.columns.items()})
         # pieces of each line: "[", value, ",", value, ..., "]"; the first line opens the document
         pieces = np.empty((n, 2 * len(values) + 1), dtype=object)
         pieces[:, 0] = ",["
@@ -171,25 +181,20 @@ class ChangeDetails:
         ]
 
 
-# RatingChange.details keys, in order (public.selectors.ratings.DETAIL_KEYS reads them)
-DETAIL_KEYS = (
-    "game",
-    "round",
-    "colour",
-    "opponent",
-    "opponent_rating",
-    "opponent_rating_used",
-    "capped",
-    "difference",
-    "expected_score",
-    "score",
-    "delta",
-    "change",
-    "counted",
-)
+def _line_texts(c: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The JSON text of every value of the lines, one array per STORED_LINE_FIELDS name, in that order."""
+    texts = {
+        name: _json_texts(c[name])
+        for name in (GAME, ROUND, OPPONENT, OPPONENT_RATING, OPPONENT_RATING_USED, CAPPED, DIFFERENCE)
+        + (EXPECTED_SCORE, SCORE, RATED, WEIGHTED_CHANGE)
+    }
+    texts[COLOUR] = np.where(c["white"], '"white"', '"black"').astype(object)
+    texts[RATING_CHANGE] = _json_texts(c[SCORE] - c[EXPECTED_SCORE])  # B.02 8.3.2: dR = score - PD
+    texts[COUNTED] = _json_texts(c[RATED] | c["pooled"])  # pooled: towards an initial rating (B.02 7.1.4)
+    return [texts[name] for name in STORED_LINE_FIELDS]
 
 
-DETAILS_JSON_HEAD = '{"columns":[' + ",".join(f'"{key}"' for key in DETAIL_KEYS) + '],"rows":['
+DETAILS_JSON_HEAD = '{"columns":[' + ",".join(f'"{key}"' for key in STORED_LINE_FIELDS) + '],"rows":['
 
 
 def _json_texts(values: np.ndarray) -> np.ndarray:
@@ -217,10 +222,10 @@ class ComputedList:
     details: ChangeDetails
     summary: dict[str, int]
     # The engine's input and output, kept for tests and diagnostics.
-    player_ids: np.ndarray = field(repr=False, default=None)
-    games: PeriodGames = field(repr=False, default=None)
-    players: PeriodPlayers = field(repr=False, default=None)
-    result: PeriodResult = field(repr=False, default=None)
+    player_ids: np.ndarray | None = field(repr=False, default=None)
+    games: PeriodGames | None = field(repr=False, default=None)
+    players: PeriodPlayers | None = field(repr=False, default=None)
+    result: PeriodResult | None = field(repr=False, default=None)
 
     @property
     def is_empty(self) -> bool:
@@ -236,7 +241,7 @@ class PublishOutcome:
     summary: dict[str, int] = field(default_factory=dict)
     computed: ComputedList | None = field(default=None, repr=False)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """JSON-able (Celery result)."""
         rl = self.rating_list
         return {
@@ -260,6 +265,7 @@ class PublishOutcome:
         if self.dry_run:
             return f"dry run: {counts}; nothing written"
         rl = self.rating_list
+        assert rl is not None  # a publication (not a dry run) always names its list
         if not self.created:
             return f"{rl} was already published (id {rl.pk}); nothing changed"
         how = " (the previewed draft, unchanged)" if self.promoted_draft else ""
@@ -273,7 +279,7 @@ def rating_list_publish(
     rating_type: str,
     list_date: datetime.date,
     *,
-    user=None,
+    user: User | None = None,
     dry_run: bool = False,
     today: datetime.date | None = None,
 ) -> PublishOutcome:
@@ -320,7 +326,7 @@ def rating_list_publish(
     )
 
 
-def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, user=None) -> RatingList:
+def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, user: User | None = None) -> RatingList:
     """Compute the list of ``list_date`` as a draft (replacing an earlier draft) for officials to browse.
 
     Nothing else changes: events stay submitted and current ratings (PlayerRating) untouched. Allowed before
@@ -349,7 +355,9 @@ def rating_list_compute_preview(rating_type: str, list_date: datetime.date, *, u
     return draft
 
 
-def rating_list_publish_preview(draft: RatingList, *, user=None, today: datetime.date | None = None) -> PublishOutcome:
+def rating_list_publish_preview(
+    draft: RatingList, *, user: User | None = None, today: datetime.date | None = None
+) -> PublishOutcome:
     """Publish a draft: promoted as it is if its inputs are unchanged, recomputed otherwise (identical to
     :func:`rating_list_publish` of the same date, which it is)."""
     if draft.status != RatingListStatus.DRAFT:
@@ -357,7 +365,9 @@ def rating_list_publish_preview(draft: RatingList, *, user=None, today: datetime
     return rating_list_publish(draft.rating_type, draft.list_date, user=user, today=today)
 
 
-def rating_list_republish_from(rating_type: str, list_date: datetime.date, reason: str, user=None) -> list[RatingList]:
+def rating_list_republish_from(
+    rating_type: str, list_date: datetime.date, reason: str, user: User | None = None
+) -> list[RatingList]:
     """Republish the list of ``list_date`` and every later current list of the type after corrections.
 
     Each gets a new version computed with the rules frozen in the old one and the same events (now with
@@ -385,6 +395,7 @@ def rating_list_republish_from(rating_type: str, list_date: datetime.date, reaso
                 f"(set the event's status to corrected first)"
             )
         earliest = corrected[0]
+        assert earliest.rated_on is not None  # awaiting republication: rated on a list, then corrected
         if earliest.rated_on.list_date < list_date:
             raise RatingListRefused(
                 f"event {earliest.pk} '{earliest.name}' was corrected and was rated on the list of "
@@ -419,7 +430,7 @@ def rating_list_republish_from(rating_type: str, list_date: datetime.date, reaso
     return new_lists
 
 
-def rating_list_publish_scheduled(rating_type: str, today: datetime.date) -> dict:
+def rating_list_publish_scheduled(rating_type: str, today: datetime.date) -> dict[str, object]:
     """What the beat schedule runs on day 1 of the list months: publish today's list if today is a list date
     of the policy (the crontab may have been edited); a day that is not a list date, or a list with nothing
     in it, is skipped with a reason rather than failing."""
@@ -510,7 +521,7 @@ def _summary_of(rating_list: RatingList) -> dict[str, int]:
 class _Phases:
     """Wall time of each step of a publication, logged at DEBUG (bench/publish.py prints them)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.last = time.perf_counter()
 
     def done(self, name: str) -> None:
@@ -542,15 +553,11 @@ def _lock_rating_type(rating_type: str) -> None:
 # --------------------------------------------------------------------------------------------------------
 # Step 1: load in bulk and compute
 # --------------------------------------------------------------------------------------------------------
-def _dates(values) -> np.ndarray:
+def _dates(values: Sequence[datetime.date]) -> np.ndarray:
     return np.array(values, dtype="datetime64[D]") if len(values) else np.empty(0, dtype="datetime64[D]")
 
 
-def _floats(values) -> np.ndarray:
-    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
-
-
-def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default) -> np.ndarray:
+def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default: object) -> np.ndarray:
     """values[keys == query] for sorted ``keys``; ``default`` where the key is absent."""
     out = np.full(query.shape, default, dtype=values.dtype)
     if keys.size == 0 or query.size == 0:
@@ -562,20 +569,9 @@ def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default) ->
 
 
 # The state a list carries to the next one, as read_columns kinds (NULL rating / K -> NaN, NULL date -> NaT).
-STATE_COLUMNS = {
+STATE_COLUMNS: dict[str, ReadKind] = {
     "player_id": "int64",
-    "rating": "float64",
-    "k_factor": "float64",
-    "rated_games_total": "int64",
-    "ever_2400": "bool",
-    "ever_2300": "bool",
-    "pool_games": "int64",
-    "pool_opponent_sum": "float64",
-    "pool_score": "float64",
-    "pool_events": "int64",
-    "pool_since": "date",
-    "last_game_date": "date",
-    "inactive": "bool",
+    **{name: "date" if dtype == "datetime64[D]" else dtype for name, (_, dtype) in NEW_PLAYER_STATE.items()},
 }
 
 
@@ -589,7 +585,7 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
         else RatingListEntry.objects.none()
     )
     registry_lookups = {f"player__{name}": kind for name, kind in REGISTRY_COLUMNS.items()}
-    # chunk_by: a million entries arrive as a hundred packed rows (core.bulk_copy.read_columns)
+    # chunk_by: a million entries arrive as a hundred packed rows (core.bulk.read_columns)
     rows = read_columns(entries, {"id": "int64", **STATE_COLUMNS, **registry_lookups}, chunk_by="id")
     by_player = np.argsort(rows["player_id"], kind="stable")  # sorted here: no sort in the database
     rows = {name: values[by_player] for name, values in rows.items()}
@@ -605,13 +601,16 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
 
 
 def _max_length(name: str) -> int:
-    field = Player._meta.get_field(name)
-    return (field.target_field if field.is_relation else field).max_length
+    model_field = Player._meta.get_field(name)
+    if isinstance(model_field, ForeignKey):
+        model_field = model_field.target_field
+    assert isinstance(model_field, CharField) and model_field.max_length is not None, name
+    return model_field.max_length
 
 
 # The registry data a list needs (K needs the birth year; entries keep title etc. as published). The short
 # codes travel as characters in the binary format; other_titles (rarely set) is read apart.
-REGISTRY_COLUMNS = {
+REGISTRY_COLUMNS: dict[str, ReadKind] = {
     "id_number": "int64",
     "birth_year": ("int64", 0),
     "title": ("chars", _max_length("title")),
@@ -651,23 +650,46 @@ def _registry_of(player_ids: np.ndarray) -> dict[str, np.ndarray]:
     return {name: np.concatenate([part[name] for part in parts]) for name in columns}
 
 
-def rating_list_compute(plan: ListPlan) -> ComputedList:
-    """Everything the list will contain, read in a fixed number of bulk queries and computed by the engine."""
-    _size_work_memory()
-    phases = _Phases()
-    rules = plan.rules
-    list_date = plan.list_date
+@dataclass
+class _Events:
+    """The events the list rates, ordered by end date then id: the engine's event index."""
 
-    # --- events, ordered by end date then id (the engine's event index)
-    event_rows = list(plan.events.order_by("end_date", "id").values_list("id", "start_date", "end_date"))
-    event_ids = np.array([r[0] for r in event_rows], dtype=np.int64)
-    event_start = _dates([r[1] for r in event_rows])
-    event_end = _dates([r[2] for r in event_rows])
-    num_events = event_ids.size
-    event_order = np.argsort(event_ids)
-    event_ids_sorted = event_ids[event_order]
+    ids: np.ndarray
+    start: np.ndarray  # datetime64[D]
+    end: np.ndarray  # datetime64[D]
 
-    # --- rated games (played, 1-0 / 1/2 / 0-1; forfeits and byes are never rated, B.02 1.2)
+    @property
+    def size(self) -> int:
+        return int(self.ids.size)
+
+
+@dataclass
+class _RatedGames:
+    """The rated games of those events, ordered by event, round and id; players by primary key."""
+
+    id: np.ndarray
+    event: np.ndarray  # the engine's event index
+    round: np.ndarray
+    white_pid: np.ndarray
+    black_pid: np.ndarray
+    white_score: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return int(self.id.size)
+
+
+def _load_events(plan: ListPlan) -> _Events:
+    rows = list(plan.events.order_by("end_date", "id").values_list("id", "start_date", "end_date"))
+    return _Events(
+        ids=np.array([r[0] for r in rows], dtype=np.int64),
+        start=_dates([r[1] for r in rows]),
+        end=_dates([r[2] for r in rows]),
+    )
+
+
+def _load_rated_games(plan: ListPlan, events: _Events) -> _RatedGames:
+    """Played games only (1-0, 1/2, 0-1; forfeits and byes are never rated, B.02 1.2), in one bulk read."""
     rated_games = (
         Game.objects.filter(event_id__in=plan.events.values("id"), result__in=RATED_RESULT_CODES, black__isnull=False)
         .annotate(white_half_points=WHITE_HALF_POINTS)
@@ -685,391 +707,277 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         },
         chunk_by="id",  # a million games come as a hundred rows of arrays (sorted below)
     )
-    g_id, g_event_id, g_round = g["id"], g["event_id"], g["round"]
-    g_white_pid, g_black_pid = g["white__player_id"], g["black__player_id"]
-    g_score = g["white_half_points"] / 2.0
-    pos = np.searchsorted(event_ids_sorted, g_event_id) if num_events else np.zeros(g_id.size, dtype=np.int64)
-    known = (
-        (pos < num_events) & (event_ids_sorted[np.minimum(pos, max(num_events - 1, 0))] == g_event_id)
-        if num_events
-        else np.zeros(g_id.size, dtype=bool)
-    )
+    event_order = np.argsort(events.ids)
+    pos = np.searchsorted(events.ids[event_order], g["event_id"])
+    known = _found(events.ids[event_order], pos, g["event_id"])
     # (an event submitted while we read belongs to the next computation, not half to this one)
-    g_id, g_event_id, g_round, g_white_pid, g_black_pid, g_score = (
-        a[known] for a in (g_id, g_event_id, g_round, g_white_pid, g_black_pid, g_score)
+    event = event_order[pos[known]] if events.size else np.zeros(0, dtype=np.int64)
+    columns = [g["id"], g["round"], g["white__player_id"], g["black__player_id"], g["white_half_points"] / 2.0]
+    game_id, game_round, white_pid, black_pid, white_score = (a[known] for a in columns)
+    order = np.lexsort((game_id, game_round, event))
+    return _RatedGames(
+        id=game_id[order],
+        event=event[order].astype(np.int64),
+        round=game_round[order],
+        white_pid=white_pid[order],
+        black_pid=black_pid[order],
+        white_score=white_score[order],
     )
-    g_event = event_order[pos[known]] if num_events else np.zeros(0, dtype=np.int64)
-    order = np.lexsort((g_id, g_round, g_event))
-    g_id, g_event, g_round, g_white_pid, g_black_pid, g_score = (
-        a[order] for a in (g_id, g_event, g_round, g_white_pid, g_black_pid, g_score)
-    )
-    num_games = g_id.size
 
-    player_ids = _distinct(np.concatenate([g_white_pid, g_black_pid]))  # the engine's players (P)
-    g_white = np.searchsorted(player_ids, g_white_pid)
-    g_black = np.searchsorted(player_ids, g_black_pid)
 
-    # --- previous list state, pools outside the 26-month window dropped (B.02 7.1.4)
-    phases.done("read rated games")
-    prev, prev_registry = _load_list_state(plan.previous)
-    window_start = pool_window_start(list_date, rules.initial_rating)
-    if window_start is not None:
-        expired = (~np.isnat(prev["pool_since"])) & (prev["pool_since"] < np.datetime64(window_start, "D"))
-        if expired.any():
-            for name in ("pool_games", "pool_events"):
-                prev[name][expired] = 0
-            for name in ("pool_opponent_sum", "pool_score"):
-                prev[name][expired] = 0.0
-            prev["pool_since"][expired] = np.datetime64("NaT")
+def _found(keys: np.ndarray, pos: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """keys[pos] == query for searchsorted positions ``pos`` in sorted ``keys`` (False past the end)."""
+    if not keys.size:
+        return np.zeros(query.size, dtype=bool)
+    found: np.ndarray = (pos < keys.size) & (keys[np.minimum(pos, keys.size - 1)] == query)
+    return found
 
-    # --- the ratings of the list in force at each event's start (rules 1.3)
-    phases.done("read previous list state and its players")
+
+def _ratings_in_force(
+    plan: ListPlan, events: _Events, games: _RatedGames, prev: Arrays
+) -> tuple[np.ndarray, np.ndarray]:
+    """White's and black's rating on the list in force at each game's event start (rules 1.3; NaN: unrated):
+    the previous list from its state, an older list from its entries of the event's participants."""
     in_force = list(
         RatingList.objects.current(plan.rating_type)
-        .filter(list_date__lt=list_date)
+        .filter(list_date__lt=plan.list_date)
         .order_by("list_date")
         .values_list("id", "list_date")
     )
     in_force_ids = np.array([r[0] for r in in_force], dtype=np.int64)
     in_force_dates = _dates([r[1] for r in in_force])
-    if in_force_ids.size and num_events:
-        idx = np.searchsorted(in_force_dates, event_start, side="right") - 1
+    event_list = np.zeros(events.size, dtype=np.int64)
+    if in_force_ids.size and events.size:
+        idx = np.searchsorted(in_force_dates, events.start, side="right") - 1
         event_list = np.where(idx >= 0, in_force_ids[np.maximum(idx, 0)], 0)
-    else:
-        event_list = np.zeros(num_events, dtype=np.int64)
-    g_white_rating = np.full(num_games, np.nan)
-    g_black_rating = np.full(num_games, np.nan)
-    g_list = event_list[g_event] if num_games else np.zeros(0, dtype=np.int64)
-    for list_id in np.unique(event_list[event_list > 0]):
+    white_rating = np.full(games.size, np.nan)
+    black_rating = np.full(games.size, np.nan)
+    game_list = event_list[games.event] if games.size else np.zeros(0, dtype=np.int64)
+    for list_id in np.unique(event_list[event_list > 0]).tolist():
         if plan.previous is not None and list_id == plan.previous.pk:
             keys, ratings = prev["player_id"], prev["rating"]
         else:
-            ev_with_list = event_ids[event_list == list_id].tolist()
-            in_force_entries = read_columns(
-                RatingListEntry.objects.filter(
-                    rating_list_id=int(list_id),
-                    player_id__in=Participant.objects.filter(event_id__in=ev_with_list).values("player_id"),
-                ).order_by(),
-                {"id": "int64", "player_id": "int64", "rating": "float64"},
-                chunk_by="id",
-            )
-            by_player = np.argsort(in_force_entries["player_id"])
-            keys, ratings = in_force_entries["player_id"][by_player], in_force_entries["rating"][by_player]
-        mask = g_list == list_id
-        g_white_rating[mask] = _lookup(keys, ratings, g_white_pid[mask], np.nan)
-        g_black_rating[mask] = _lookup(keys, ratings, g_black_pid[mask], np.nan)
+            keys, ratings = _list_ratings_of_participants(list_id, events.ids[event_list == list_id].tolist())
+        mask = game_list == list_id
+        white_rating[mask] = _lookup(keys, ratings, games.white_pid[mask], np.nan)
+        black_rating[mask] = _lookup(keys, ratings, games.black_pid[mask], np.nan)
+    return white_rating, black_rating
 
-    # --- every player with state: previous entries + players with games (U)
+
+def _list_ratings_of_participants(list_id: int, event_ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(player ids sorted, ratings) on the list ``list_id`` of the participants of these events."""
+    entries = read_columns(
+        RatingListEntry.objects.filter(
+            rating_list_id=list_id,
+            player_id__in=Participant.objects.filter(event_id__in=event_ids).values("player_id"),
+        ).order_by(),
+        {"id": "int64", "player_id": "int64", "rating": "float64"},
+        chunk_by="id",
+    )
+    by_player = np.argsort(entries["player_id"])
+    return entries["player_id"][by_player], entries["rating"][by_player]
+
+
+def _state_before(prev: Arrays, player_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, Arrays, np.ndarray]:
+    """Every player with state, the previous list's plus the period's (sorted ids), the row of each of the
+    engine's players among them, their STATE_FIELDS before the list (defaults for players new to it) and the
+    ids of the players not on the previous list."""
     # (prev's players are sorted and distinct: one line per player on a list)
     others = np.setdiff1d(player_ids, prev["player_id"], assume_unique=True)  # not on the previous list
     union = np.sort(np.concatenate([prev["player_id"], others]))
-    p_in_u = np.searchsorted(union, player_ids)
-    prev_in_u = np.searchsorted(union, prev["player_id"])
-    n = union.size
+    prev_rows = np.searchsorted(union, prev["player_id"])
+    before: Arrays = {}
+    for name, (default, dtype) in NEW_PLAYER_STATE.items():
+        before[name] = np.full(union.size, default, dtype=dtype)
+        before[name][prev_rows] = prev[name]
+    return union, np.searchsorted(union, player_ids), before, others
 
-    def spread(name, default, dtype):
-        out = np.full(n, default, dtype=dtype)
-        out[prev_in_u] = prev[name]
-        return out
 
-    before = {
-        "rating": spread("rating", np.nan, np.float64),
-        "k_factor": spread("k_factor", np.nan, np.float64),
-        "rated_games_total": spread("rated_games_total", 0, np.int64),
-        "ever_2400": spread("ever_2400", False, bool),
-        "ever_2300": spread("ever_2300", False, bool),
-        "pool_games": spread("pool_games", 0, np.int64),
-        "pool_opponent_sum": spread("pool_opponent_sum", 0.0, np.float64),
-        "pool_score": spread("pool_score", 0.0, np.float64),
-        "pool_events": spread("pool_events", 0, np.int64),
-        "pool_since": spread("pool_since", np.datetime64("NaT"), "datetime64[D]"),
-        "last_game_date": spread("last_game_date", np.datetime64("NaT"), "datetime64[D]"),
-        "inactive": spread("inactive", False, bool),
-    }
-
-    # --- the players' registry data (K needs the birth year; entries keep title etc. as published): the
-    # previous list's players came with its state; the period's other players by primary key; other titles
-    # (few players have any) by themselves
+def _registry_for(prev_registry: Arrays, others: np.ndarray, union: np.ndarray) -> Arrays:
+    """The registry data of every player with state (K needs the birth year; entries keep title etc. as
+    published): the previous list's players came with its state, the others are read by primary key, other
+    titles (few players have any) by themselves."""
     others_registry = _registry_of(others)
     registry = {name: np.concatenate([prev_registry[name], others_registry[name]]) for name in prev_registry}
     by_id = np.argsort(registry["id"])  # each player once (the two parts are disjoint)
     registry = {name: values[by_id] for name, values in registry.items()}
-    at = np.searchsorted(registry["id"], union) if registry["id"].size else np.zeros(n, dtype=np.int64)
+    at = np.searchsorted(registry["id"], union) if registry["id"].size else np.zeros(union.size, dtype=np.int64)
     meta = {name: registry[name][at] for name in registry}
     titled = Player.objects.exclude(other_titles="").order_by("id")
     other = read_columns(titled, {"id": "int64", "other_titles": "text"})
     meta["other_titles"] = _lookup(other["id"], other["other_titles"], union, "")
+    return meta
+
+
+def _period_input(before: Arrays, rows: np.ndarray, birth_year: np.ndarray) -> PeriodPlayers:
+    """The engine's players: the state before the list of the players with games."""
+    return PeriodPlayers(
+        rating=before["rating"][rows],
+        k_factor=before["k_factor"][rows],
+        pool_games=before["pool_games"][rows],
+        pool_opponent_sum=before["pool_opponent_sum"][rows],
+        pool_score=before["pool_score"][rows],
+        birth_year=birth_year[rows],
+        rated_games_total=before["rated_games_total"][rows],
+        ever_2400=before["ever_2400"][rows],
+        ever_2300=before["ever_2300"][rows],
+        pool_events=before["pool_events"][rows],
+    )
+
+
+def _text(values: np.ndarray) -> np.ndarray:
+    """Characters read from the registry, None as ""."""
+    return np.where(values == None, "", values).astype(object)  # noqa: E711 (element-wise)
+
+
+def _entries(union: np.ndarray, after: Arrays, meta: Arrays) -> Arrays:
+    """RatingListEntry columns: the state after the list (ratings.engine.list_state) and the registry data
+    as published, with each entry's position and ranks."""
+    federation = _text(meta["federation_id"])
+    position, rank, federation_rank = list_order(union, after["rating"], after["inactive"], federation)
     birth_year = meta["birth_year"]
-    id_number = meta["id_number"]
-
-    # --- the engine, once
-    players = PeriodPlayers(
-        rating=before["rating"][p_in_u],
-        k_factor=before["k_factor"][p_in_u],
-        pool_games=before["pool_games"][p_in_u],
-        pool_opponent_sum=before["pool_opponent_sum"][p_in_u],
-        pool_score=before["pool_score"][p_in_u],
-        birth_year=birth_year[p_in_u],
-        rated_games_total=before["rated_games_total"][p_in_u],
-        ever_2400=before["ever_2400"][p_in_u],
-        ever_2300=before["ever_2300"][p_in_u],
-        pool_events=before["pool_events"][p_in_u],
-    )
-    games = PeriodGames(
-        event=g_event.astype(np.int64),
-        white=g_white.astype(np.int64),
-        black=g_black.astype(np.int64),
-        white_score=g_score,
-        white_rating=g_white_rating,
-        black_rating=g_black_rating,
-    )
-    phases.done("read ratings in force and participants")
-    result = rate_period(players, games, rules, list_date, rating_type=plan.rating_type)
-
-    # --- entries: the state after this list for every player in U
-    rating = before["rating"].copy()
-    rating[p_in_u] = result.list_rating  # floor applied (B.02 7.2: below 1400 -> unrated)
-    if rules.rounding == "none":
-        rating = np.rint(rating)  # lists print integers (B.02 8.3.4); unrounded schemes keep the change
-    dropped = np.zeros(n, dtype=bool)
-    dropped[p_in_u] = result.dropped_below_floor
-    games_n = np.zeros(n, dtype=np.int64)
-    games_n[p_in_u] = result.games
-    was_rated = ~np.isnan(before["rating"])
-    change = np.where(was_rated, 0.0, np.nan)
-    change[p_in_u] = np.where(was_rated[p_in_u], result.rounded_change, np.nan)
-    state = {
-        name: before[name].copy()
-        for name in (
-            "rated_games_total",
-            "ever_2400",
-            "ever_2300",
-            "pool_games",
-            "pool_opponent_sum",
-            "pool_score",
-            "pool_events",
-        )
-    }
-    for name in state:
-        state[name][p_in_u] = getattr(result, name)
-    has_pool = (state["pool_games"] > 0) | (state["pool_events"] > 0)
-    had_pool = (before["pool_games"] > 0) | (before["pool_events"] > 0)
-    pool_since = np.where(
-        has_pool & had_pool & ~np.isnat(before["pool_since"]),
-        before["pool_since"],
-        np.datetime64(plan.pool_start, "D"),
-    )
-    pool_since = np.where(has_pool, pool_since, np.datetime64("NaT"))
-    # last rated game: end date of the player's last event with a counted game in this period
-    last_days = before["last_game_date"].astype(np.int64)
-    if result.pe_player.size:
-        period_last = np.full(player_ids.size, np.iinfo(np.int64).min, dtype=np.int64)
-        np.maximum.at(period_last, result.pe_player, event_end[result.pe_event].astype(np.int64))
-        last_days[p_in_u] = np.maximum(last_days[p_in_u], period_last)
-    last_game = last_days.astype("datetime64[D]")
-    # B.02 7.2: no rated game for a year -> inactive; the rating itself does not change
-    inactive = np.where(
-        np.isnat(last_game), before["inactive"], inactive_flags(last_game, list_date, rules.inactivity_months)
-    )
-    # K published with this list (status changes take effect on the next list, rules 1.5)
-    k_next = next_k_factor(
-        rating,
-        state["rated_games_total"],
-        state["ever_2400"],
-        birth_year,
-        list_date,
-        rules,
-        ever_2300=state["ever_2300"],
-    )
-    k_next[p_in_u] = result.next_k_factor
-    k_next = np.where(np.isnan(rating), np.nan, k_next)
-    is_new = ~np.isnan(rating) & ~was_rated
-
-    def text(values):
-        return np.where(np.equal(values, None), "", values).astype(object)
-
-    federation = text(meta["federation_id"])
-    position, rank, federation_rank = _list_order(union, rating, inactive, federation)
-    entries = {
+    return {
         "player_id": union,
-        "rating": rating,
-        "games": games_n,
-        "k_factor": k_next,
-        "inactive": inactive,
-        "change": change,
-        "title": text(meta["title"]),
-        "women_title": text(meta["women_title"]),
-        "other_titles": text(meta["other_titles"]),
+        "rating": after["rating"],
+        "games": after["games"],
+        "k_factor": after["k_factor"],
+        "inactive": after["inactive"],
+        "change": after["change"],
+        "title": _text(meta["title"]),
+        "women_title": _text(meta["women_title"]),
+        "other_titles": _text(meta["other_titles"]),
         "federation": federation,
-        "sex": text(meta["sex"]),
+        "sex": _text(meta["sex"]),
         "birth_year": np.where(birth_year == 0, np.nan, birth_year),  # 0: unknown, written empty
-        "rated_games_total": state["rated_games_total"],
-        "ever_2400": state["ever_2400"],
-        "ever_2300": state["ever_2300"],
-        "pool_games": state["pool_games"],
-        "pool_opponent_sum": state["pool_opponent_sum"],
-        "pool_score": state["pool_score"],
-        "pool_events": state["pool_events"],
-        "pool_since": pool_since,
-        "last_game_date": last_game,
-        "is_new_rating": is_new,
-        "dropped_below_floor": dropped,
+        **{name: after[name] for name in PERIOD_FIELDS},
+        "pool_since": after["pool_since"],
+        "last_game_date": after["last_game_date"],
+        "is_new_rating": after["is_new_rating"],
+        "dropped_below_floor": after["dropped_below_floor"],
         "position": position,
         "rank": rank,
         "federation_rank": federation_rank,
     }
 
+
+def rating_list_compute(plan: ListPlan) -> ComputedList:
+    """Everything the list will contain: read in a fixed number of bulk queries, computed by the engine
+    (rate_period, then ratings.engine.list_state for the state the list carries)."""
+    _size_work_memory()
+    phases = _Phases()
+    events = _load_events(plan)
+    games = _load_rated_games(plan, events)
+    player_ids = _distinct(np.concatenate([games.white_pid, games.black_pid]))  # the engine's players
+    phases.done("read rated games")
+    prev, prev_registry = _load_list_state(plan.previous)
+    prev.update(drop_expired_pools(prev, plan.list_date, plan.rules.initial_rating))  # B.02 7.1.4
+    phases.done("read previous list state and its players")
+    white_rating, black_rating = _ratings_in_force(plan, events, games, prev)
+    union, rows, before, others = _state_before(prev, player_ids)
+    meta = _registry_for(prev_registry, others, union)
+    players = _period_input(before, rows, meta["birth_year"])
+    period_games = PeriodGames(
+        event=games.event,
+        white=np.searchsorted(player_ids, games.white_pid).astype(np.int64),
+        black=np.searchsorted(player_ids, games.black_pid).astype(np.int64),
+        white_score=games.white_score,
+        white_rating=white_rating,
+        black_rating=black_rating,
+    )
+    phases.done("read ratings in force and participants")
+    result = rate_period(players, period_games, plan.rules, plan.list_date, rating_type=plan.rating_type)
+    after = list_state_after(
+        before, rows, result, events.end, meta["birth_year"], plan.rules, plan.list_date, plan.pool_start
+    )
+    entries = _entries(union, after, meta)
     phases.done("engine and entries")
     changes, details = _rating_changes(
-        result, games, players, g_id, g_round, event_ids, player_ids, id_number[p_in_u], num_events
+        result, period_games, players, games, events, player_ids, meta["id_number"][rows]
     )
     digest = _digest(
         plan,
-        event_ids,
-        event_start,
-        event_end,
-        g_id,
-        g_event,
-        g_white,
-        g_black,
-        g_score,
-        g_white_rating,
-        g_black_rating,
+        events.ids,
+        events.start,
+        events.end,
+        games.id,
+        games.event,
+        period_games.white,
+        period_games.black,
+        games.white_score,
+        white_rating,
+        black_rating,
         player_ids,
         union,
         before,
         meta,
     )
     phases.done("rating changes and digest")
-    summary = {
-        "entries": int(n),
-        "rated": int(np.count_nonzero(~np.isnan(rating))),
-        "new_ratings": int(is_new.sum()),
-        "dropped": int(dropped.sum()),
-        "events": int(num_events),
-        "games": int(num_games),
-        "changes": int(changes["player_id"].size),
-    }
     return ComputedList(
         plan=plan,
         digest=digest,
-        event_ids=event_ids.tolist(),
+        event_ids=events.ids.tolist(),
         entries=entries,
         changes=changes,
         details=details,
-        summary=summary,
+        summary=_computed_summary(entries, events, games, changes),
         player_ids=player_ids,
-        games=games,
+        games=period_games,
         players=players,
         result=result,
     )
 
 
-def _list_order(
-    player_id: np.ndarray, rating: np.ndarray, inactive: np.ndarray, federation: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Position, world rank and federation rank of every entry, stored with the list (NaN where none).
-
-    Position: the line on the published list, 1 to the number of rated entries, by rating (highest first) then
-    player id; list pages are ranges of positions. Rank: active rated players rated higher + 1 (ties share a
-    rank; inactive and unrated players have none); a profile reads it instead of counting the players above.
-    ratings.services.list_order computes the same three in SQL for lists imported from FIDE.
-    """
-    n = rating.size
-    position = np.full(n, np.nan)
-    rank = np.full(n, np.nan)
-    federation_rank = np.full(n, np.nan)
-    rated = np.flatnonzero(~np.isnan(rating))
-    position[rated[np.lexsort((player_id[rated], -rating[rated]))]] = np.arange(1, rated.size + 1)
-    ranked = np.flatnonzero(~np.isnan(rating) & ~inactive)
-    if not ranked.size:
-        return position, rank, federation_rank
-    r = rating[ranked]
-    world = np.sort(r)
-    rank[ranked] = world.size - np.searchsorted(world, r, side="right") + 1
-    member = federation[ranked] != ""
-    codes, code = np.unique(federation[ranked][member], return_inverse=True)
-    if codes.size:
-        # one sorted key per (federation, rating): players above = end of the federation's run - position
-        span = float(np.max(r) + 1)
-        key = code * span + r[member]
-        keys = np.sort(key)
-        run_end = np.searchsorted(keys, (code + 1) * span, side="left")
-        federation_rank[ranked[member]] = run_end - np.searchsorted(keys, key, side="right") + 1
-    return position, rank, federation_rank
+def _computed_summary(entries: Arrays, events: _Events, games: _RatedGames, changes: Arrays) -> dict[str, int]:
+    return {
+        "entries": int(entries["player_id"].size),
+        "rated": int(np.count_nonzero(~np.isnan(entries["rating"]))),
+        "new_ratings": int(entries["is_new_rating"].sum()),
+        "dropped": int(entries["dropped_below_floor"].sum()),
+        "events": events.size,
+        "games": games.size,
+        "changes": int(changes["player_id"].size),
+    }
 
 
 def _rating_changes(
     result: PeriodResult,
     games: PeriodGames,
     players: PeriodPlayers,
-    g_id,
-    g_round,
-    event_ids,
-    player_ids,
-    player_id_number,
-    num_events,
-) -> tuple[dict[str, np.ndarray], ChangeDetails]:
+    rated_games: _RatedGames,
+    events: _Events,
+    player_ids: np.ndarray,
+    player_id_number: np.ndarray,
+) -> tuple[Arrays, ChangeDetails]:
     """One RatingChange per (player, event) the engine counted, with every game of that player in that event
-    as calculated (opponent rating as used, capped mark, D, PD, score, dR, K x dR) in ``details``."""
-    num_games = g_id.size
+    as calculated (ratings.engine.game_line) in ``details``."""
+    num_games = rated_games.size
     pe_player, pe_event = result.pe_player, result.pe_event
     # game sides: 0..G-1 white, G..2G-1 black
     side_game = np.concatenate([np.arange(num_games), np.arange(num_games)])
     side_player = np.concatenate([games.white, games.black])
-    side_opponent = np.concatenate([games.black, games.white])
-    side_event = np.concatenate([games.event, games.event])
-    side_score = np.concatenate([games.white_score, 1.0 - games.white_score])
-    side_seen = np.concatenate([games.white_rating, games.black_rating])
-    side_opp_seen = np.concatenate([games.black_rating, games.white_rating])
-    side_opp_used = np.concatenate([result.white_opponent_rating_used, result.black_opponent_rating_used])
-    side_capped = np.concatenate([result.white_capped, result.black_capped])
-    side_difference = np.concatenate([result.white_difference, result.black_difference])
-    side_expected = np.concatenate([result.white_expected_score, result.black_expected_score])
     side_rated = np.concatenate([result.white_rated, result.black_rated])
-    side_pooled = np.concatenate([result.white_pooled, result.black_pooled])
-    side_change = np.concatenate([result.white_change, result.black_change])
+    side_seen = np.concatenate([games.white_rating, games.black_rating])
     # rules 1.6: a player published after the event started plays it with the new (previous-list) rating
     side_own = np.where(np.isnan(side_seen), players.rating[side_player], side_seen)
 
-    pe_key = pe_player * np.int64(max(num_events, 1)) + pe_event
-    side_key = side_player * np.int64(max(num_events, 1)) + side_event
+    width = np.int64(max(events.size, 1))
+    pe_key = pe_player * width + pe_event
+    side_key = side_player * width + np.concatenate([games.event, games.event])
     side_pe = np.searchsorted(pe_key, side_key)
-    has_pe = (
-        (side_pe < pe_key.size) & (pe_key[np.minimum(side_pe, max(pe_key.size - 1, 0))] == side_key)
-        if pe_key.size
-        else np.zeros(side_key.size, dtype=bool)
-    )
-    sides = np.flatnonzero(has_pe)
-    sides = sides[np.lexsort((g_id[side_game[sides]], g_round[side_game[sides]], side_pe[sides]))]
+    sides = np.flatnonzero(_found(pe_key, side_pe, side_key))
+    game_of_side = side_game[sides]
+    sides = sides[np.lexsort((rated_games.id[game_of_side], rated_games.round[game_of_side], side_pe[sides]))]
 
     pe_rating_before = np.full(pe_key.size, np.nan)
     rated_sides = sides[side_rated[sides]]
     pe_rating_before[side_pe[rated_sides]] = side_own[rated_sides]
-
-    side_pe_sorted = side_pe[sides]
-    offsets = np.searchsorted(side_pe_sorted, np.arange(pe_key.size + 1), side="left")
     details = ChangeDetails(
-        offsets=offsets,
-        columns={
-            "game": g_id[side_game[sides]],
-            "round": g_round[side_game[sides]],
-            "white": sides < num_games,
-            "opponent": player_id_number[side_opponent[sides]],
-            "opponent_rating": side_opp_seen[sides],
-            "opponent_rating_used": side_opp_used[sides],
-            "capped": side_capped[sides],
-            "difference": side_difference[sides],
-            "expected_score": side_expected[sides],
-            "score": side_score[sides],
-            "change": side_change[sides],
-            "rated": side_rated[sides],
-            "pooled": side_pooled[sides],
-        },
+        offsets=np.searchsorted(side_pe[sides], np.arange(pe_key.size + 1), side="left"),
+        columns=_detail_columns(result, games, rated_games, player_id_number, side_game, sides),
     )
     columns = {
         "player_id": player_ids[pe_player],
-        "event_id": event_ids[pe_event] if pe_event.size else np.zeros(0, dtype=np.int64),
+        "event_id": events.ids[pe_event] if pe_event.size else np.zeros(0, dtype=np.int64),
         "rating_before": pe_rating_before,
         "k_factor": np.asarray(result.pe_k_factor, dtype=np.float64),
         "games": result.pe_games,
@@ -1080,7 +988,38 @@ def _rating_changes(
     return columns, details
 
 
-def _digest(plan: ListPlan, *arrays_and_state) -> str:
+def _detail_columns(
+    result: PeriodResult,
+    games: PeriodGames,
+    rated_games: _RatedGames,
+    player_id_number: np.ndarray,
+    side_game: np.ndarray,
+    sides: np.ndarray,
+) -> Arrays:
+    """The per-game columns ChangeDetails writes, one row per side in ``sides`` (0..G-1 white, G.. black)."""
+
+    def both(white: np.ndarray, black: np.ndarray) -> np.ndarray:
+        side_values: np.ndarray = np.concatenate([white, black])[sides]
+        return side_values
+
+    return {
+        GAME: rated_games.id[side_game[sides]],
+        ROUND: rated_games.round[side_game[sides]],
+        "white": sides < rated_games.size,
+        OPPONENT: both(player_id_number[games.black], player_id_number[games.white]),
+        OPPONENT_RATING: both(games.black_rating, games.white_rating),
+        OPPONENT_RATING_USED: both(result.white_opponent_rating_used, result.black_opponent_rating_used),
+        CAPPED: both(result.white_capped, result.black_capped),
+        DIFFERENCE: both(result.white_difference, result.black_difference),
+        EXPECTED_SCORE: both(result.white_expected_score, result.black_expected_score),
+        SCORE: both(games.white_score, 1.0 - games.white_score),
+        WEIGHTED_CHANGE: both(result.white_change, result.black_change),
+        RATED: both(result.white_rated, result.black_rated),
+        "pooled": both(result.white_pooled, result.black_pooled),
+    }
+
+
+def _digest(plan: ListPlan, *arrays_and_state: np.ndarray | Arrays) -> str:
     """SHA-256 of every input of the computation; equal digests give equal lists (the engine is pure)."""
     h = hashlib.sha256()
     h.update(
@@ -1107,7 +1046,7 @@ def _digest(plan: ListPlan, *arrays_and_state) -> str:
     return h.hexdigest()
 
 
-def _digest_update(h, value) -> None:
+def _digest_update(h: hashlib._Hash, value: object) -> None:
     if isinstance(value, np.ndarray) and value.dtype != object:
         h.update(np.ascontiguousarray(value).tobytes())
     elif isinstance(value, np.ndarray):  # text: the characters, not the object pointers
@@ -1126,7 +1065,7 @@ def rating_list_write(
     computed: ComputedList,
     *,
     status: str,
-    user=None,
+    user: User | None = None,
     promote: RatingList | None = None,
     supersede: RatingList | None = None,
 ) -> RatingList:
@@ -1167,7 +1106,6 @@ def rating_list_write(
         details = _details_in_background(computed)
         _write_entries(rating_list, computed)
         phases.done("write entries")
-        _pause_between_writes(rating_list)
         _write_changes(rating_list, computed, details.result())
         phases.done("write rating changes")
     if status == RatingListStatus.PUBLISHED:
@@ -1199,13 +1137,13 @@ def rating_list_write(
 
 
 def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
-    """Every entry, from the computed columns (core.copy_columns: binary COPY encoded by NumPy on
+    """Every entry, from the computed columns (core.bulk.copy_columns: binary COPY encoded by NumPy on
     PostgreSQL, executemany elsewhere)."""
     total = computed.summary["entries"]
     copy_columns(RatingListEntry, {"rating_list_id": np.full(total, rating_list.pk), **computed.entries})
 
 
-def _details_in_background(computed: ComputedList) -> Future:
+def _details_in_background(computed: ComputedList) -> Future[list[JsonText]]:
     """The JSON of every rating change's details, built by a worker thread while the database writes the
     entries: the client's work hides behind the server's instead of following it."""
 
@@ -1245,17 +1183,3 @@ def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
             default_user=rating_list.published_by,
             default_change_reason=f"rated on {rating_list}",
         )
-
-
-def _pause_between_writes(rating_list: RatingList) -> None:
-    """Test hook: RATING_PUBLICATION_TEST_PAUSE_SECONDS holds the transaction open between the entries and the
-    rating changes, so a test can kill the worker in the middle of a publication."""
-    seconds = getattr(settings, "RATING_PUBLICATION_TEST_PAUSE_SECONDS", 0)
-    if seconds:
-        log.warning(
-            "rating list %s: entries written, pausing %s s before the rating changes "
-            "(RATING_PUBLICATION_TEST_PAUSE_SECONDS)",
-            rating_list,
-            seconds,
-        )
-        time.sleep(seconds)

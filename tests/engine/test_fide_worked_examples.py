@@ -1,11 +1,15 @@
 """rating-rules.md section 6: every FIDE worked example, reproduced exactly."""
 
+import datetime
+
 import numpy as np
 import pytest
 
 from ratings.engine import calculate_change, calculate_initial_rating, cap_k_by_games, get_preset, rate_period
 from ratings.engine.inactivity import adjustment_2024
 from ratings.engine.performance import fide_performance, norm_check
+
+LIST_DATE = datetime.date(2026, 1, 1)  # the list calculated (dates are parameters of the engine)
 
 # 6.1: (case, own, opponent, score, K, change under the current rules)
 SINGLE_GAMES = [
@@ -40,7 +44,7 @@ SINGLE_GAMES = [
     ("case", "own", "opponent", "score", "k", "change"), SINGLE_GAMES, ids=[row[0] for row in SINGLE_GAMES]
 )
 def test_single_game_change_matches_fide_example(case, own, opponent, score, k, change, fide_2024):
-    calculation = calculate_change(own, k, [opponent], [score], fide_2024)
+    calculation = calculate_change(own, k, [opponent], [score], fide_2024, list_date=LIST_DATE)
     assert calculation.change == pytest.approx(change, abs=1e-9)
     assert calculation.lines[0].weighted_change == pytest.approx(change, abs=1e-9)
 
@@ -51,19 +55,19 @@ def test_single_game_change_matches_fide_example(case, own, opponent, score, k, 
     [(2650, 2150, 1, 0.8), (2700, 2200, 1, 0.8), (2700, 1964, 1, 0.8), (2700, 1900, 0, -9.2)],
 )
 def test_plain_400_point_rule_reproduces_fide_calculator_for_2650_plus(own, opponent, score, change):
-    calculation = calculate_change(own, 10, [opponent], [score], get_preset("fide-2024-03"))
+    calculation = calculate_change(own, 10, [opponent], [score], get_preset("fide-2024-03"), list_date=LIST_DATE)
     assert calculation.change == pytest.approx(change, abs=1e-9)
     assert calculation.lines[0].capped
 
 
 def test_2650_exemption_uses_real_difference_beyond_735():
-    calculation = calculate_change(2700, 10, [1964], [1], get_preset("fide-2024"))
+    calculation = calculate_change(2700, 10, [1964], [1], get_preset("fide-2024"), list_date=LIST_DATE)
     line = calculation.lines[0]
     assert (line.difference, line.expected_score, line.capped) == (736, 1.0, False)
 
 
 def test_capped_opponent_is_marked_with_the_rating_used(fide_2024):
-    line = calculate_change(2200, 20, [2700], [0], fide_2024).lines[0]
+    line = calculate_change(2200, 20, [2700], [0], fide_2024, list_date=LIST_DATE).lines[0]
     assert (line.opponent_rating, line.opponent_rating_used, line.capped) == (2700, 2600, True)
     assert (line.difference, line.expected_score) == (-400, 0.08)
 
@@ -173,13 +177,15 @@ def test_n1_initial_rating_1922_published_with_k_40(build_players, build_games, 
 
 
 def test_n1_calculator_shows_ra_p_and_dp(fide_2024):
-    initial = calculate_initial_rating([1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0], fide_2024)
+    initial = calculate_initial_rating([1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0], fide_2024, list_date=LIST_DATE)
     assert initial.average == pytest.approx(13107 / 7)  # (9507 + 3600) / 7 = 1872.43
     assert (initial.percent, initial.dp, initial.initial_rating, initial.published) == (57, 50, 1922, True)
 
 
 def test_n1_previous_rule_gives_fides_printed_rp_1921():
-    initial = calculate_initial_rating([1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0], get_preset("fide-2014"))
+    initial = calculate_initial_rating(
+        [1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0], get_preset("fide-2014"), list_date=LIST_DATE
+    )
     assert initial.unrounded == pytest.approx(1921.4)
     assert initial.initial_rating == 1921
 
@@ -199,7 +205,7 @@ DERIVED_INITIAL = [
 def test_initial_rating_table(opponents, score, average, percent, dp, rating, published, fide_2024):
     scores = [1.0] * int(score) + ([0.5] if score % 1 else [])
     scores += [0.0] * (len(opponents) - len(scores))
-    initial = calculate_initial_rating(opponents, scores, fide_2024)
+    initial = calculate_initial_rating(opponents, scores, fide_2024, list_date=LIST_DATE)
     assert initial.average == pytest.approx(average)
     assert (initial.percent, initial.dp, initial.initial_rating, initial.published) == (
         percent,
@@ -211,7 +217,7 @@ def test_initial_rating_table(opponents, score, average, percent, dp, rating, pu
 
 
 def test_zero_score_in_first_event_is_disregarded(fide_2024):
-    initial = calculate_initial_rating([1600] * 5, [0] * 5, fide_2024)
+    initial = calculate_initial_rating([1600] * 5, [0] * 5, fide_2024, list_date=LIST_DATE)
     assert initial.games == 0
     assert initial.initial_rating is None
     assert not initial.published
@@ -219,7 +225,9 @@ def test_zero_score_in_first_event_is_disregarded(fide_2024):
 
 
 def test_zero_score_in_a_later_event_counts(fide_2024):
-    initial = calculate_initial_rating([1600] * 6, [1, 0, 0, 0, 0, 0], fide_2024, events=[0, 0, 1, 1, 1, 1])
+    initial = calculate_initial_rating(
+        [1600] * 6, [1, 0, 0, 0, 0, 0], fide_2024, events=[0, 0, 1, 1, 1, 1], list_date=LIST_DATE
+    )
     assert initial.games == 6
     assert initial.initial_rating is not None
 

@@ -1,6 +1,7 @@
 """The seeds' own numbers: seed 000 (normal curve, draw margin, K, problem 8) and seed 002 (logistic curve,
 the 1613 player's event, the simplified dp table, categories, US Chess classes)."""
 
+import datetime
 import math
 
 import numpy as np
@@ -17,6 +18,8 @@ from ratings.engine.expected_score import (
 )
 from ratings.engine.performance import normal_performance, performance_400
 from ratings.engine.tables import dp_from_score, pd_hundredths
+
+LIST_DATE = datetime.date(2026, 1, 1)  # the list calculated (dates are parameters of the engine)
 
 
 def test_seed_000_expected_score_1834_against_2179_is_0_11128():
@@ -88,7 +91,9 @@ def test_seed_000_table_3_tournament_expectation():
 @pytest.mark.parametrize(("k", "new_rating"), [(20, 1820), (40, 1840)])
 def test_seed_000_k_example_1800_scores_5_expecting_4(k, new_rating):
     # eight games against 1800s: E = 8 x 0.5 = 4; 5 points
-    calculation = calculate_change(1800, k, [1800] * 8, [1] * 5 + [0] * 3, get_preset("elo-normal"))
+    calculation = calculate_change(
+        1800, k, [1800] * 8, [1] * 5 + [0] * 3, get_preset("elo-normal"), list_date=LIST_DATE
+    )
     assert calculation.expected == 4
     assert calculation.new_rating == new_rating
 
@@ -102,7 +107,7 @@ def test_seed_000_problem_8_inverse_normal_estimate():
 
 
 def test_seed_000_problem_8_as_an_elo_normal_initial_rating():
-    initial = calculate_initial_rating([1800] * 10, [1] * 3 + [0] * 7, get_preset("elo-normal"))
+    initial = calculate_initial_rating([1800] * 10, [1] * 3 + [0] * 7, get_preset("elo-normal"), list_date=LIST_DATE)
     assert initial.unrounded == pytest.approx(1651.68, abs=0.005)
     assert initial.initial_rating == 1652
 
@@ -130,7 +135,9 @@ def test_seed_002_expected_scores_of_the_1613_player():
     ],
 )
 def test_seed_002_five_round_event_with_k_32(scores, new_rating):
-    calculation = calculate_change(1613, None, SEED_002_OPPONENTS, scores, get_preset("elo-logistic"))
+    calculation = calculate_change(
+        1613, None, SEED_002_OPPONENTS, scores, get_preset("elo-logistic"), list_date=LIST_DATE
+    )
     assert calculation.k_factor_used == 32
     assert calculation.expected == pytest.approx(2.867, abs=5e-4)
     assert calculation.new_rating == new_rating

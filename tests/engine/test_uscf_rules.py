@@ -1,5 +1,7 @@
 """US Chess examples (rating-rules.md 6.5) and the US Chess K schemes, floors."""
 
+import datetime
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,8 @@ from ratings.engine.uscf import (
     effective_games_k_factor,
     standard_rating,
 )
+
+LIST_DATE = datetime.date(2026, 1, 1)  # the list calculated (dates are parameters of the engine)
 
 
 def test_u1_approximating_formula_official_example():
@@ -56,7 +60,7 @@ def test_u3_standard_formula_with_bonus(threshold, new_rating):
 
 def test_u3_through_the_uscf_effective_games_preset():
     calculation = calculate_change(
-        1500, None, [1500] * 4, [1] * 4, get_preset("uscf-effective-games"), rated_games_total=50
+        1500, None, [1500] * 4, [1] * 4, get_preset("uscf-effective-games"), rated_games_total=50, list_date=LIST_DATE
     )
     assert calculation.new_rating == pytest.approx(1635.58, abs=0.005)
     assert calculation.k_factor_used == pytest.approx(38.894, abs=0.0005)
@@ -85,7 +89,7 @@ def test_classic_k_bands():
 
 
 def test_uscf_classic_preset_takes_k_from_the_rating():
-    calculation = calculate_change(2150, None, [2150], [1], get_preset("uscf-classic"))
+    calculation = calculate_change(2150, None, [2150], [1], get_preset("uscf-classic"), list_date=LIST_DATE)
     assert calculation.k_factor_used == 24
     assert calculation.change == pytest.approx(12.0)
 

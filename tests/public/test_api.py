@@ -4,6 +4,7 @@ import json
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.throttling import AnonRateThrottle
@@ -150,7 +151,9 @@ def test_calculator_matches_the_engine_for_a_rated_player(client, db):
     response = post(client, payload)
     assert response.status_code == 200
     data = response.json()
-    expected = calculate_change(2100, 20, [2200, 1900, 2600], [1, 0.5, 0], get_preset("fide-2024")).to_dict()
+    expected = calculate_change(
+        2100, 20, [2200, 1900, 2600], [1, 0.5, 0], get_preset("fide-2024"), list_date=timezone.localdate()
+    ).to_dict()
     assert data["mode"] == "change" and data["calculation"] == expected
     assert data["calculation"]["lines"][2]["capped"] is True  # 2600 counts as 2500 (400-point rule)
 
@@ -158,7 +161,9 @@ def test_calculator_matches_the_engine_for_a_rated_player(client, db):
 def test_calculator_gives_an_initial_rating_for_an_unrated_player(client, db):
     games = [{"opponent_rating": r, "score": s} for r, s in [(1800, 1), (1900, 1), (2000, 0.5), (2100, 0), (2200, 0)]]
     data = post(client, {"games": games}).json()
-    expected = calculate_initial_rating([1800, 1900, 2000, 2100, 2200], [1, 1, 0.5, 0, 0], get_preset("fide-2024"))
+    expected = calculate_initial_rating(
+        [1800, 1900, 2000, 2100, 2200], [1, 1, 0.5, 0, 0], get_preset("fide-2024"), list_date=timezone.localdate()
+    )
     assert data["mode"] == "initial" and data["initial_rating"] == expected.to_dict()
 
 

@@ -4,6 +4,7 @@ import datetime
 import re
 
 import pytest
+from django.utils import timezone
 
 from events.models import Event, EventStatus
 from players.models import Player
@@ -96,7 +97,14 @@ def test_profile_live_rating_comes_from_submitted_events_through_the_engine(clie
 
     star, second, third = federation.players[:3]
     rating = lambda p: federation.ratings[(p.pk, "standard", LATEST)]  # noqa: E731
-    expected = calculate_change(rating(star), 10, [rating(second), rating(third)], [1.0, 0.5], get_preset("fide-2024"))
+    expected = calculate_change(
+        rating(star),
+        10,
+        [rating(second), rating(third)],
+        [1.0, 0.5],
+        get_preset("fide-2024"),
+        list_date=timezone.localdate(),
+    )
     assert f"<strong>{expected.new_rating:.0f}</strong>" in live
 
 
@@ -301,10 +309,11 @@ def test_every_public_page_translates_its_headings(client, federation, url):
     assert heading(english) != heading(spanish)
 
 
-def test_calculation_lines_read_the_engines_game_line_names_too():
+def test_calculation_lines_carry_the_engines_game_line_names():
     from public.selectors.ratings import calculation_line
+    from ratings.engine.game_line import STORED_LINE_FIELDS
 
-    engine_style = {
+    stored = {
         "opponent": 5000002,
         "opponent_rating": 2700.0,
         "opponent_rating_used": 2500.0,
@@ -315,11 +324,12 @@ def test_calculation_lines_read_the_engines_game_line_names_too():
         "rating_change": 0.92,
         "weighted_change": 9.2,
     }
-    line = calculation_line(engine_style)
-    assert (line["opponent_rating"], line["opponent_rating_actual"]) == (2500.0, 2700.0)
-    assert (line["delta"], line["change"], line["capped"]) == (0.92, 9.2, True)
-    documented = calculation_line({"opponent": 1, "opponent_rating": 2000, "expected_score": 0.36, "score": 0.5})
-    assert documented["opponent_rating"] == 2000 and documented["delta"] == pytest.approx(0.14)
+    line = calculation_line(stored)
+    assert list(line) == list(STORED_LINE_FIELDS)
+    assert (line["opponent_rating"], line["opponent_rating_used"]) == (2700.0, 2500.0)
+    assert (line["rating_change"], line["weighted_change"], line["capped"]) == (0.92, 9.2, True)
+    short = calculation_line({"opponent": 1, "opponent_rating": 2000, "expected_score": 0.36, "score": 0.5})
+    assert short["opponent_rating_used"] == 2000 and short["rating_change"] == pytest.approx(0.14)
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,8 @@ def wait_for(condition, worker, timeout: float = 90.0, what: str = "the task"):
 
 @pytest.fixture
 def start_worker(tmp_path):
-    """Start further worker processes like tests/conftest.py's (same database, given queue and environment);
-    stopped at teardown."""
+    """Start worker processes like tests/conftest.py's (same database, given queue, app and environment); stopped
+    at teardown."""
     import os
     import subprocess
     import sys
@@ -31,7 +31,8 @@ def start_worker(tmp_path):
 
     started = []
 
-    def start(queue: str, **env_overrides: str) -> WorkerProcess:
+    def start(queue: str, app: str = "federation", **env_overrides: str) -> WorkerProcess:
+        """A worker of Celery app ``app`` (a module path; tests.ratings.pausing_worker pauses publications)."""
         env = dict(os.environ)
         env.update(env_overrides)
         env["DATABASE_URL"] = database_url_for(connection.settings_dict)
@@ -42,7 +43,7 @@ def start_worker(tmp_path):
             "-m",
             "celery",
             "-A",
-            "federation",
+            app,
             "worker",
             "--pool",
             "solo",

@@ -16,6 +16,7 @@ from ratings.selectors import rating_list_current
 from ratings.services import publication, rating_list_publish
 from ratings.tasks import publish_rating_list_task
 from tests.ratings.conftest import wait_for
+from tests.ratings.pausing_worker import PAUSED
 from tests.ratings.scenarios import JAN, MAR, build_federation, list_snapshot
 
 
@@ -97,20 +98,10 @@ def test_concurrent_triggers_of_one_list_publish_it_once():
     assert RatingList.objects.filter(list_date=MAR).count() == 1
 
 
-@pytest.fixture
-def pausing_worker_environment(monkeypatch):
-    """The worker started next pauses 60 s inside the publication transaction (after the entries), and Redis
-    hands an unacknowledged task to another worker 5 s after its worker vanished."""
-    monkeypatch.setenv("RATING_PUBLICATION_TEST_PAUSE_SECONDS", "60")
-    monkeypatch.setenv("CELERY_VISIBILITY_TIMEOUT", "5")
-
-
 @pytest.mark.worker
 def test_a_worker_killed_mid_publication_leaves_nothing_and_the_redelivered_task_publishes_the_same_list(
-    pausing_worker_environment, celery_worker_process, start_worker
+    transactional_db, settings, start_worker
 ):
-    from django.conf import settings
-
     if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL.startswith("redis"):
         pytest.skip(
             "needs PostgreSQL + Redis: kombu's filesystem transport has no acknowledgements, so a task "
@@ -120,25 +111,25 @@ def test_a_worker_killed_mid_publication_leaves_nothing_and_the_redelivered_task
     build_federation()
     expected = undisturbed_snapshot()
 
-    task = publish_rating_list_task.delay("standard", MAR.isoformat())
-    wait_for(
-        lambda: "pausing" in celery_worker_process.output(),
-        celery_worker_process,
-        what="the publication to pause",
+    # The first worker pauses 60 s inside the publication transaction (after the entries); Redis hands an
+    # unacknowledged task to another worker 5 s after its worker vanished.
+    pausing = start_worker(
+        settings.CELERY_TASK_DEFAULT_QUEUE,
+        app="tests.ratings.pausing_worker",
+        CELERY_VISIBILITY_TIMEOUT="5",
+        TEST_PUBLICATION_PAUSE_SECONDS="60",
     )
+    task = publish_rating_list_task.delay("standard", MAR.isoformat())
+    wait_for(lambda: PAUSED in pausing.output(), pausing, what="the publication to pause")
     # entries are written inside the worker's open transaction: invisible here
     assert_nothing_published()
-    os.kill(celery_worker_process.process.pid, signal.SIGKILL)
-    celery_worker_process.process.wait(timeout=30)
+    os.kill(pausing.process.pid, signal.SIGKILL)
+    pausing.process.wait(timeout=30)
     time.sleep(1)  # PostgreSQL rolls back the dead connection's transaction and frees the advisory lock
     assert_nothing_published()
 
     time.sleep(6)  # older than the visibility timeout: the next worker's first sweep redelivers it
-    second = start_worker(
-        settings.CELERY_TASK_DEFAULT_QUEUE,
-        CELERY_VISIBILITY_TIMEOUT="5",
-        RATING_PUBLICATION_TEST_PAUSE_SECONDS="0",
-    )
+    second = start_worker(settings.CELERY_TASK_DEFAULT_QUEUE, CELERY_VISIBILITY_TIMEOUT="5")
     outcome = AsyncResult(task.id).get(timeout=120)
     assert outcome["created"], second.output()[-2000:]
     wait_for(

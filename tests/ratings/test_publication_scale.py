@@ -8,10 +8,11 @@ import pytest
 from django.db import connection
 
 from public.selectors.ratings import player_ratings
+from ratings.engine.game_line import STORED_LINE_FIELDS
 from ratings.fields import expand_lines
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
 from ratings.services import rating_list_publish
-from ratings.services.publication import DETAIL_KEYS, ChangeDetails
+from ratings.services.publication import ChangeDetails
 from tests.factories import make_federation
 from tests.ratings.scenarios import JAN, MAR, bimonthly_policy, players, round_robin, starting_list
 
@@ -30,14 +31,14 @@ def detail_columns(n: int, rng) -> dict[str, np.ndarray]:
         "difference": rng.integers(-400, 400, n).astype(float),
         "expected_score": expected,
         "score": rng.choice([0.0, 0.5, 1.0], n),
-        "change": 20 * (rng.choice([0.0, 0.5, 1.0], n) - expected),
+        "weighted_change": 20 * (rng.choice([0.0, 0.5, 1.0], n) - expected),
         "rated": rng.random(n) < 0.8,
         "pooled": rng.random(n) < 0.5,
     }
 
 
 def reference_line(c: dict, i: int) -> dict:
-    """One line as the publication has always described it (public_selectors.DETAIL_KEYS reads these)."""
+    """One line as ratings.engine.game_line names it (the calculation page and the calculator read these)."""
 
     def number(value):
         return None if value != value else float(value)
@@ -53,9 +54,10 @@ def reference_line(c: dict, i: int) -> dict:
         "difference": number(c["difference"][i]),
         "expected_score": number(c["expected_score"][i]),
         "score": float(c["score"][i]),
-        "delta": number(c["score"][i] - c["expected_score"][i]),
-        "change": number(c["change"][i]),
-        "counted": "rated" if c["rated"][i] else ("pooled" if c["pooled"][i] else "not rated"),
+        "rated": bool(c["rated"][i]),
+        "rating_change": number(c["score"][i] - c["expected_score"][i]),
+        "weighted_change": number(c["weighted_change"][i]),
+        "counted": bool(c["rated"][i] or c["pooled"][i]),
     }
 
 
@@ -71,13 +73,13 @@ def test_details_json_has_every_game_line_of_each_change_exactly():
     for row, lines in enumerate(parsed):
         expected = [reference_line(columns, i) for i in range(offsets[row], offsets[row + 1])]
         assert lines == expected
-        assert all(list(line) == list(DETAIL_KEYS) for line in lines)
+        assert all(list(line) == list(STORED_LINE_FIELDS) for line in lines)
     assert parsed[1] == []
     # a slice in the middle gives the same documents as the whole
     assert details.json_texts(2, 4) == texts[2:4]
     # floats keep every digit (json.dumps spells them with repr)
     line = parsed[3][0]
-    assert line["change"] == float(columns["change"][4])
+    assert line["weighted_change"] == float(columns["weighted_change"][4])
     assert line["expected_score"] == columns["expected_score"][4]
 
 
@@ -132,7 +134,7 @@ def test_details_json_keeps_each_key_once_per_change():
     columns = detail_columns(9, np.random.default_rng(2))
     (text,) = ChangeDetails(offsets=np.array([0, 9]), columns=columns).json_texts(0, 1)
     document = json.loads(text)
-    assert document["columns"] == list(DETAIL_KEYS) and len(document["rows"]) == 9
+    assert document["columns"] == list(STORED_LINE_FIELDS) and len(document["rows"]) == 9
     assert text.count('"expected_score"') == 1
 
 

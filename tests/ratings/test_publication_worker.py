@@ -113,7 +113,7 @@ def test_events_entered_are_published_by_a_worker_and_every_number_equals_the_en
             expected = getattr(result, f"{colour}_expected_score")[g]
             assert line["colour"] == colour
             assert line["expected_score"] == (None if math.isnan(expected) else expected)
-            assert line["change"] == getattr(result, f"{colour}_change")[g]
+            assert line["weighted_change"] == getattr(result, f"{colour}_change")[g]
             assert line["capped"] == bool(getattr(result, f"{colour}_capped")[g])
     # a 2700 player keeps the real difference, his opponents see him capped (B.02 8.3.1, from 1 Oct 2025)
     d_lines = [line for c in changes.values() if c.player_id == everyone[3].pk for line in c.details]

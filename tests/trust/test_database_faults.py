@@ -11,7 +11,7 @@ from django.db.utils import InterfaceError, OperationalError
 
 from events.models import Event, EventStatus
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
-from ratings.services import rating_list_publish
+from ratings.services import publication, rating_list_publish
 from tests.ratings.scenarios import JAN, MAR, build_federation, list_snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,7 +48,7 @@ def publishing_backend(timeout: float = 30) -> int:
     raise AssertionError("the publication never paused inside its transaction")
 
 
-def test_connection_terminated_mid_publication_leaves_nothing_and_the_retry_publishes_the_same_list(settings):
+def test_connection_terminated_mid_publication_leaves_nothing_and_the_retry_publishes_the_same_list(monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip(
             "needs PostgreSQL: pg_terminate_backend ends a server process; SQLite runs inside this process, "
@@ -62,8 +62,14 @@ def test_connection_terminated_mid_publication_leaves_nothing_and_the_retry_publ
         transaction.set_rollback(True)
     assert publication_state() == before
 
-    # The publication pauses after writing its entries (ratings.services.publication test hook).
-    settings.RATING_PUBLICATION_TEST_PAUSE_SECONDS = 3
+    # The publication pauses after writing its entries, inside its transaction, before the rating changes.
+    write_changes = publication._write_changes
+
+    def pausing(*args, **kwargs):
+        time.sleep(3)
+        write_changes(*args, **kwargs)
+
+    monkeypatch.setattr(publication, "_write_changes", pausing)
     outcome: dict = {}
 
     def publish():
@@ -90,7 +96,7 @@ def test_connection_terminated_mid_publication_leaves_nothing_and_the_retry_publ
     assert before["event_statuses"] == [EventStatus.SUBMITTED] * len(before["event_statuses"])
     assert before["player_ratings_from"] == {JAN}
 
-    settings.RATING_PUBLICATION_TEST_PAUSE_SECONDS = 0
+    monkeypatch.undo()
     retried = rating_list_publish("standard", MAR)
     assert retried.created
     assert list_snapshot(retried.rating_list) == expected

@@ -9,6 +9,7 @@ import json
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from core.cli import DATE_FORM, iso_date
 from ratings.engine.calculator import Calculation, InitialRating, calculate_change, calculate_initial_rating
@@ -144,7 +145,7 @@ class Command(BaseCommand):
         opponents = [g[0] for g in games]
         scores = [g[1] for g in games]
         events = [g[2] - 1 for g in games]
-        list_date = options["list_date"]
+        list_date = options["list_date"] or timezone.localdate()
         try:
             if options["unrated"]:
                 if options["rating"] is not None or options["k_factor"] is not None:
