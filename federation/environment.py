@@ -5,6 +5,7 @@ such as ``DEBUG: expected one of true/false/1/0/yes/no/on/off, got 'maybe'``.
 """
 
 import os
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ImproperlyConfigured
@@ -58,7 +59,7 @@ def env_time_zone(name: str, default: str) -> str:
     return value
 
 
-def env_database(name: str, default_url: str) -> dict:
+def env_database(name: str, default_url: str) -> dict[str, Any]:
     import dj_database_url
 
     url = os.environ.get(name) or default_url
@@ -72,7 +73,7 @@ def env_database(name: str, default_url: str) -> dict:
         # Embedded default: wait for locks instead of failing while the worker writes.
         config["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE"}
         config["CONN_MAX_AGE"] = 0
-    return config
+    return dict(config)
 
 
 def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
