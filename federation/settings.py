@@ -14,6 +14,7 @@ from federation.environment import (
     env_database,
     env_int,
     env_list,
+    env_secret_key,
     env_str,
     env_time_zone,
     env_url,
@@ -23,17 +24,11 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("FEDERATION_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = env_str("SECRET_KEY", "")
-if not SECRET_KEY and env_str("SECRET_KEY_FILE", ""):
-    # A key kept outside the environment (systemd credentials, Docker secrets); never in the repository.
-    try:
-        SECRET_KEY = Path(env_str("SECRET_KEY_FILE", "")).read_text().strip()
-    except OSError as exc:
-        raise ImproperlyConfigured(f"SECRET_KEY_FILE: cannot read {env_str('SECRET_KEY_FILE', '')!r}: {exc}")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY: required when DEBUG is off (set DEBUG=1 for development)")
-    SECRET_KEY = "development-only-key-never-used-in-production-1f4c9a7e"  # noqa: S105 (DEBUG only)
+# Production is DEBUG off with a real database (DATABASE_URL): it must set SECRET_KEY (or SECRET_KEY_FILE).
+# Otherwise a key generated on first use is kept in var/secret-key.txt. (Before that file existed, DEBUG used
+# the public key "development-only-key-never-used-in-production-1f4c9a7e"; check --deploy refuses any key
+# starting "development-only-key", federation.E001.)
+SECRET_KEY = env_secret_key(VAR_DIR, production=not DEBUG and bool(env_str("DATABASE_URL", "")))
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
