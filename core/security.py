@@ -79,14 +79,14 @@ def normalise_username(username: object) -> str | None:
 
 def sign_in_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
     """AXES_USERNAME_CALLABLE: the typed username (from the credentials, else the posted form), normalised."""
-    field = get_user_model_username_field()
+    field = _username_field()
     if credentials:
         return normalise_username(credentials.get(field))
     data = getattr(request, "data", None) or request.POST
     return normalise_username(data.get(field))
 
 
-def get_user_model_username_field() -> str:
+def _username_field() -> str:
     from django.contrib.auth import get_user_model
 
     return get_user_model().USERNAME_FIELD
@@ -189,7 +189,7 @@ class SignInForm(AdminAuthenticationForm):
             return super().clean()
         except ValidationError:
             if self.request is not None and getattr(self.request, "axes_locked_out", False):
-                credentials = {get_user_model_username_field(): self.cleaned_data.get("username")}
+                credentials = {_username_field(): self.cleaned_data.get("username")}
                 message = refusal_message(self.request, credentials)
                 self.request.sign_in_refusal_shown = True
                 raise ValidationError(
