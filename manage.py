@@ -1,12 +1,13 @@
 #!/usr/bin/env python
 """Django's command-line utility for the federation rating database."""
 
-import os
 import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
+    from federation.environment import configure_or_exit
+
+    configure_or_exit()  # a configuration error is one line naming the variable, not a traceback
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

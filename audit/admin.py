@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 import json
 
+from axes.admin import AccessAttemptAdmin
+from axes.models import AccessAttempt
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -16,7 +18,7 @@ from django.utils.html import format_html, format_html_join
 
 from core.admin import OfficialsReadOnly
 
-from .models import AuditEvent, FailedLogin, HistoryRecord
+from .models import AuditEvent, HistoryRecord
 from .selectors import HISTORY_TYPES, NO_USER, TRACKED, HistoryFilter, history_entries, history_rows
 
 HISTORY_PAGE_SIZE = 50
@@ -55,8 +57,16 @@ class AuditEventAdmin(OfficialsReadOnly, admin.ModelAdmin):
     search_fields = ["object_repr", "reason", "actor_name", "=object_id"]
     date_hierarchy = "at"
     list_select_related = ["actor"]
-    fields = ["at", "actor_display", "action", "object_type", "object_id", "object_repr", "reason", "changes"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "at",
+        "actor_display",
+        "action",
+        "object_type",
+        "object_id",
+        "object_repr",
+        "reason",
+        "changes",
+    )
     show_full_result_count = False
 
     @admin.display(description="who", ordering="actor_name")
@@ -72,14 +82,15 @@ class AuditEventAdmin(OfficialsReadOnly, admin.ModelAdmin):
         return before_after_table(obj.before, obj.after)
 
 
-@admin.register(FailedLogin)
-class FailedLoginAdmin(OfficialsReadOnly, admin.ModelAdmin):
-    list_display = ["at", "username", "ip"]
-    search_fields = ["username", "=ip"]
-    list_filter = ["at"]
+@admin.register(AccessAttempt)
+class SignInFailureAdmin(OfficialsReadOnly, AccessAttemptAdmin):
+    """django-axes' failed sign-ins (core/security.py), for officials; read-only but for lifting a lock."""
+
+    list_display = ["attempt_time", "username", "ip_address", "failures_since_start", "user_agent", "path_info"]
+    list_filter = ["attempt_time", "path_info"]
 
     def has_delete_permission(self, request, obj=None):
-        # Deleting an account's failures lifts its sign-in lock.
+        # Deleting an account's (or an address's) failures lifts its sign-in lock.
         return request.user.is_active and request.user.is_superuser
 
 

@@ -1,4 +1,6 @@
-"""The audit trail: official actions (publications, corrections, merges, ...) and failed sign-ins.
+"""The audit trail: official actions (publications, corrections, merges, ...).
+
+Failed sign-ins are django-axes' rows (axes.AccessAttempt), shown in this app's admin (audit/admin.py).
 
 Field-level history of players, events, participants and games is kept by django-simple-history in each app's
 historical tables; ``HistoryRecord`` is the admin's single window onto all of them (see audit/selectors.py).
@@ -50,24 +52,6 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name or 'system'}: {self.action} {self.object_repr}"
-
-
-class FailedLogin(models.Model):
-    """A failed sign-in, kept for the throttling window (core/security.py)."""
-
-    username = models.CharField(max_length=150, help_text="Lower-cased as typed")
-    ip = models.CharField(max_length=45, blank=True)
-    at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["username", "at"], name="failed_login_username"),
-            models.Index(fields=["ip", "at"], name="failed_login_ip"),
-            models.Index(fields=["at"], name="failed_login_at"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.username} from {self.ip or '?'} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
 class HistoryRecord(models.Model):

@@ -6,5 +6,10 @@ class CoreConfig(AppConfig):
     verbose_name = "Shared infrastructure"
 
     def ready(self) -> None:
+        from django.contrib import admin
+
         # Registers the deploy checks.
-        from core import security  # noqa: F401
+        from core import security
+
+        # The admin's sign-in form says plainly when, and until when, sign-in is refused (django-axes lock).
+        admin.site.login_form = security.SignInForm

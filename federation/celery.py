@@ -1,10 +1,10 @@
 """Celery application: configuration comes from Django settings (CELERY_* names)."""
 
-import os
-
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
+from federation.environment import configure_or_exit
+
+configure_or_exit()  # a configuration error is one line naming the variable, not a traceback
 
 app = Celery("federation")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -14,6 +14,7 @@ from federation.environment import (
     env_database,
     env_int,
     env_list,
+    env_secret_key,
     env_str,
     env_time_zone,
     env_url,
@@ -23,17 +24,11 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("FEDERATION_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = env_str("SECRET_KEY", "")
-if not SECRET_KEY and env_str("SECRET_KEY_FILE", ""):
-    # A key kept outside the environment (systemd credentials, Docker secrets); never in the repository.
-    try:
-        SECRET_KEY = Path(env_str("SECRET_KEY_FILE", "")).read_text().strip()
-    except OSError as exc:
-        raise ImproperlyConfigured(f"SECRET_KEY_FILE: cannot read {env_str('SECRET_KEY_FILE', '')!r}: {exc}")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY: required when DEBUG is off (set DEBUG=1 for development)")
-    SECRET_KEY = "development-only-key-never-used-in-production-1f4c9a7e"  # noqa: S105 (DEBUG only)
+# Production is DEBUG off with a real database (DATABASE_URL): it must set SECRET_KEY (or SECRET_KEY_FILE).
+# Otherwise a key generated on first use is kept in var/secret-key.txt. (Before that file existed, DEBUG used
+# the public key "development-only-key-never-used-in-production-1f4c9a7e"; check --deploy refuses any key
+# starting "development-only-key", federation.E001.)
+SECRET_KEY = env_secret_key(VAR_DIR, production=not DEBUG and bool(env_str("DATABASE_URL", "")))
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -50,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "simple_history",
+    "axes",
     # Layers, top to bottom (each imports only those below it; .importlinter checks it).
     "federation",
     "public",
@@ -72,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last: turns a locked-out sign-in into the refusal page (core.security.sign_in_refused_response).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "federation.urls"
@@ -211,12 +209,26 @@ SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", []) + [
     # SQLite builds it as a plain name index, which is all it needs there: not a problem to report.
     "models.W040",
 ]
-# Admin sign-in throttling (core/security.py): after LOGIN_FAILURE_LIMIT failures for one username, or
-# LOGIN_FAILURE_IP_LIMIT from one address, within the window, sign-in is refused until the window has passed.
-AUTHENTICATION_BACKENDS = ["core.security.ThrottledModelBackend"]
+# Admin sign-in throttling: django-axes with the policy of core/security.py. After LOGIN_FAILURE_LIMIT failures
+# for one username (any letter case), or LOGIN_FAILURE_IP_LIMIT from one address, sign-in is refused until
+# LOGIN_FAILURE_WINDOW_SECONDS have passed since those failures. Failures are database rows (every web
+# process sees them); a success clears the username's failures.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "core.security.SignInModelBackend"]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", 20, minimum=1)
 LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1)
+AXES_HANDLER = "core.security.SignInThrottleHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = "core.security.username_failure_limit"
+AXES_COOLOFF_TIME = "core.security.sign_in_window"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # refusals while locked do not prolong the lock
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "core.security.sign_in_username"
+AXES_CLIENT_IP_CALLABLE = "core.security.client_ip"
+AXES_LOCKOUT_CALLABLE = "core.security.sign_in_refused_response"
+AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not logged (the table would only grow)
+AXES_ENABLE_ADMIN = False  # audit/admin.py shows the attempts to officials
+AXES_VERBOSE = False
 
 # --- Federation policy defaults (officials change these per rating type in the admin) --------------------
 FEDERATION_CODE = env_str("FEDERATION_CODE", "")
