@@ -50,19 +50,20 @@ from events.roles import user_sees_all_events
 from events.services import event_submit
 from events.trf import (
     ERROR,
-    PENDING,
     WARNING,
     ProblemsBySeverity,
+    TrfGame,
     TrfParseResult,
     TrfPlayer,
     TrfProblem,
     TrfRoundEntry,
     TrfTournament,
+    check_event,
     parse_trf,
     write_trf,
 )
 from players.models import Federation, Player, Title, WomenTitle
-from players.registry import CONTROL_CHARACTERS, federations_ensure, is_fide_federation_code
+from players.registry import federations_ensure, is_fide_federation_code
 
 __all__ = [
     "RESERVED_ID_START",
@@ -76,10 +77,8 @@ __all__ = [
 RESERVED_ID_START = 900_000_000
 IMPORT_ACTION = "event.import_trf"
 _QUERY_CHUNK = 500  # ids / names per IN (...) or OR query: within SQLite's limits on variables and depth
-_CODE = re.compile(r"[A-Z]{3}")
 _TITLES = frozenset(Title.values)
 _WOMEN_TITLES = frozenset(WomenTitle.values)
-_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 # Words in 012/092/122 that name the rating type (Spanish, German and French forms seen in real files).
 _RATING_TYPE_WORDS = (
     (RatingType.BLITZ, re.compile(r"blitz|\blightning\b|\bbullet\b", re.I)),
@@ -201,7 +200,7 @@ def event_import_trf(
             TrfProblem(0, None, ERROR, f"rating type {rating_type!r}: expected one of {', '.join(RatingType.values)}")
         )
     if parsed.ok and not outcome.errors:
-        plan = _Plan(parsed, data, file_name, rating_type, submit, outcome)
+        plan = _Plan(parsed, file_name, rating_type, submit, outcome)
         plan.check()
         if not outcome.errors:
             try:
@@ -223,15 +222,6 @@ def event_import_trf(
     return outcome
 
 
-def _record_line(data: bytes, code: str) -> int:
-    """The line number of the first ``code`` record (0 if none): where to point a problem about it."""
-    prefix = code.encode()
-    for number, line in enumerate(_LINE_BREAK.split(data.removeprefix(b"\xef\xbb\xbf")), start=1):
-        if line.startswith(prefix):
-            return number
-    return 0
-
-
 def _fold(text: str) -> str:
     """Names compared without case, accents or punctuation ("Mícheál" = "MICHEAL")."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -248,7 +238,6 @@ class _Plan:
     def __init__(
         self,
         parsed: TrfParseResult,
-        data: bytes,
         file_name: str,
         rating_type: str | None,
         submit: bool,
@@ -256,14 +245,14 @@ class _Plan:
     ):
         self.parsed = parsed
         self.t: TrfTournament = parsed.tournament
-        self.data = data
         self.file_name = file_name
         self.rating_type = rating_type
         self.submit = submit
         self.outcome = outcome
-        self.games = parsed.games()
+        self.games: list[TrfGame] = []
         self.start_date: datetime.date | None = None
         self.end_date: datetime.date | None = None
+        self.federation = ""  # 032 when three letters
 
     def error(self, line: int, column: int | None, message: str) -> None:
         self.outcome.problems.append(TrfProblem(line, column, ERROR, message))
@@ -274,102 +263,13 @@ class _Plan:
     # -- checks without the database
 
     def check(self) -> None:
-        self.clean_text()
-        self.check_dates()
-        self.check_ids()
+        """The checks that need no database are the pure module's (``events.trf.check_event``)."""
+        checks = check_event(self.parsed, submit=self.submit)
+        self.outcome.problems += checks.problems
+        self.start_date, self.end_date = checks.start_date, checks.end_date
+        self.federation = checks.federation
+        self.games = checks.games
         self.rating_type = self.rating_type or self.infer_rating_type()
-        if not self.games:
-            self.warn(0, None, "no results in the file: the event is created with its players only")
-        if self.submit:
-            by_rank = {p.start_rank: p for p in self.t.players}
-            for game in self.games:
-                if game.result == PENDING:
-                    player = by_rank[game.white]
-                    self.error(
-                        player.line,
-                        99 + 10 * (game.round - 1),
-                        f"round {game.round}: {game.white} vs {game.black} has no result; an event is "
-                        "submitted for rating only with every result (import it without submitting and "
-                        "finish it in the admin)",
-                    )
-
-    def clean_text(self) -> None:
-        """Control characters (NUL, ESC, ...) are removed from the names stored, with a warning."""
-        t = self.t
-        records = (
-            ("012", "name"),
-            ("022", "city"),
-            ("032", "federation"),
-            ("102", "chief_arbiter"),
-            ("122", "time_control"),
-            ("222", "encoded_time_control"),
-        )
-        for code, attribute in records:
-            value = getattr(t, attribute)
-            cleaned = value.translate(CONTROL_CHARACTERS)
-            if cleaned != value:
-                setattr(t, attribute, cleaned.strip())
-                line = _record_line(self.data, code)
-                self.warn(line, 5 if line else None, f"record {code}: control characters removed from {value!r}")
-        for player in t.players:
-            for attribute, column in (("name", 15), ("federation", 54)):
-                value = getattr(player, attribute)
-                cleaned = value.translate(CONTROL_CHARACTERS)
-                if cleaned != value:
-                    setattr(player, attribute, cleaned.strip())
-                    self.warn(
-                        player.line, column, f"player {player.start_rank}: control characters removed from {value!r}"
-                    )
-
-    def check_dates(self) -> None:
-        t = self.t
-        round_dates = [date for date in t.round_dates if date]
-        self.start_date = t.start_date or (min(round_dates) if round_dates else None)
-        self.end_date = t.end_date or (max(round_dates) if round_dates else None)
-        for code, value, what, fallback in (
-            ("042", t.start_date, "start", self.start_date),
-            ("052", t.end_date, "end", self.end_date),
-        ):
-            line = _record_line(self.data, code)
-            if value is None and fallback is not None:
-                self.warn(
-                    line,
-                    5 if line else None,
-                    f"no {what} date (record {code}); the {'first' if what == 'start' else 'last'} "
-                    f"round date {fallback:%Y-%m-%d} (record 132) is used",
-                )
-            elif value is None:
-                state = "is not a date this importer understands" if line else "is missing"
-                self.error(
-                    line,
-                    5 if line else None,
-                    f"no {what} date: record {code} {state} (write YYYY/MM/DD) and there are no round dates "
-                    "(record 132); an event cannot be rated without its dates",
-                )
-        if self.start_date and self.end_date and self.end_date < self.start_date:
-            line = _record_line(self.data, "052")
-            self.error(
-                line,
-                5 if line else None,
-                f"end date {self.end_date:%Y-%m-%d} is before the start date {self.start_date:%Y-%m-%d}",
-            )
-
-    def check_ids(self) -> None:
-        seen: dict[int, TrfPlayer] = {}
-        for player in self.t.players:
-            if not player.fide_id:
-                continue
-            number = int(player.fide_id)
-            if number in seen:
-                first = seen[number]
-                self.error(
-                    player.line,
-                    58,
-                    f"player {player.start_rank}: ID number {number} is also player {first.start_rank} on "
-                    f"line {first.line}; one person cannot play twice in an event",
-                )
-            else:
-                seen[number] = player
 
     def infer_rating_type(self) -> str:
         t = self.t
@@ -378,7 +278,7 @@ class _Plan:
                 if text and words.search(text):
                     if rating_type != RatingType.STANDARD:
                         self.warn(
-                            _record_line(self.data, code),
+                            self.t.record_lines.get(code, 0),
                             5,
                             f"rating type not given: read as {rating_type} from record {code} {text!r}",
                         )
@@ -559,15 +459,11 @@ class _Plan:
         return federation_of
 
     def event_federation(self) -> str | None:
-        code = self.t.federation.strip()
-        if not code:
+        """032 as a federation row (its shape was checked by ``check_event``), or None."""
+        if not self.federation:
             return None
-        if _CODE.fullmatch(code):
-            federations_ensure([code])
-            return code
-        line = _record_line(self.data, "032")
-        self.warn(line, 5, f"record 032: {code!r} is not a three-letter federation code; left empty")
-        return None
+        federations_ensure([self.federation])
+        return self.federation
 
     def new_players(self, matched: dict[int, Player], federation_of: dict[int, str]) -> list[Player]:
         new = [p for p in self.t.players if p.start_rank not in matched]
