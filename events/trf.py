@@ -982,10 +982,11 @@ class _Reader:
         for round_number, text, line_number, column in self.round_date_texts:
             candidates = _date_candidates(text, near=t.start_date or t.end_date)
             week = dt.timedelta(days=7)
+            last = t.end_date or t.start_date
             low = t.start_date - week if t.start_date else dt.date.min
-            high = (t.end_date or t.start_date) + week if (t.end_date or t.start_date) else dt.date.max
+            high = last + week if last else dt.date.max
             inside = [c for c in candidates if low <= c <= high]
-            chosen = (inside or candidates or [None])[0]
+            chosen = (inside or candidates)[0] if inside or candidates else None
             if chosen is None:
                 self.warn(line_number, column, f"record 132: round {round_number} date {text!r} not understood")
             elif not inside and (t.start_date or t.end_date):

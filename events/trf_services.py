@@ -30,6 +30,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Q
@@ -91,14 +92,14 @@ _ROUND_ROBIN_WORDS = re.compile(
     re.I,
 )
 _SWISS_WORDS = re.compile(r"swiss|dutch|dubov|burstein|\blim\b|monrad|schweizer|suizo", re.I)
-_SYSTEM_LABELS = {
+_SYSTEM_LABELS: dict[str, str] = {
     EventSystem.SWISS: "Swiss",
     EventSystem.ROUND_ROBIN: "Round robin",
     EventSystem.MATCH: "Match",
     EventSystem.TEAM: "Team",
 }
 # Game result -> (white's TRF code, black's TRF code); byes -> the player's code (TRF §2.2).
-_TRF_CODES = {
+_TRF_CODES: dict[str, tuple[str, str]] = {
     Result.WHITE_WIN: ("1", "0"),
     Result.DRAW: ("=", "="),
     Result.BLACK_WIN: ("0", "1"),
@@ -180,7 +181,7 @@ def event_import_trf(
     data: bytes,
     *,
     file_name: str,
-    user,
+    user: User | AnonymousUser | None,
     rating_type: str | None = None,
     submit: bool = False,
 ) -> TrfImportOutcome:
@@ -309,7 +310,7 @@ class _Plan:
 
     # -- inside the transaction
 
-    def write(self, user) -> None:
+    def write(self, user: User | AnonymousUser | None) -> None:
         t, outcome = self.t, self.outcome
         matched = self.match_players()
         if outcome.errors:
@@ -381,8 +382,8 @@ class _Plan:
         numbers = list(wanted)
         for start in range(0, len(numbers), _QUERY_CHUNK):
             chunk = numbers[start : start + _QUERY_CHUNK]
-            for player in Player.objects.filter(id_number__in=chunk).select_related("merged_into"):
-                found[player.id_number] = player
+            for row in Player.objects.filter(id_number__in=chunk).select_related("merged_into"):
+                found[row.id_number] = row
         matched: dict[int, Player] = {}
         used: dict[int, TrfPlayer] = {}
         for number, trf_player in wanted.items():
@@ -392,6 +393,8 @@ class _Plan:
             hops = 0
             while player.merged_into_id is not None and hops < 10:
                 kept = player.merged_into
+                if kept is None:  # merged_into_id set, the row gone: cannot be (on_delete=PROTECT)
+                    break
                 self.warn(
                     trf_player.line,
                     58,
@@ -541,19 +544,22 @@ class _Plan:
                 suggestions.append(DuplicateSuggestion(player, found, reasons))
         return suggestions
 
-    def create_event(self, user, federation: str | None) -> Event:
+    def create_event(self, user: User | AnonymousUser | None, federation: str | None) -> Event:
         t = self.t
         name = t.name or self.file_name.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "Imported event"
         if not t.name:
             self.warn(0, None, f"no tournament name (record 012): the event is called {name!r}")
         rounds = max(t.number_of_rounds, 1)
+        start_date, end_date, rating_type = self.start_date, self.end_date, self.rating_type
+        if start_date is None or end_date is None or rating_type is None:
+            raise RuntimeError("check() refuses a file without dates; it sets the rating type")
         event = Event(
             name=name[:200],
             city=t.city[:100],
             federation_id=federation,
-            start_date=self.start_date,
-            end_date=self.end_date,
-            rating_type=self.rating_type,
+            start_date=start_date,
+            end_date=end_date,
+            rating_type=rating_type,
             system=self.system(),
             rounds=rounds,
             time_control=(t.time_control or t.encoded_time_control)[:100],
@@ -561,9 +567,9 @@ class _Plan:
             source_file_name=self.file_name[:255],
             chief_arbiter_name=t.chief_arbiter[:200],
         )
-        if user is not None and getattr(user, "is_authenticated", False) and not user_sees_all_events(user):
+        if isinstance(user, User) and not user_sees_all_events(user):
             event.chief_arbiter = user  # an arbiter's upload is theirs to check and submit (events/roles.py)
-        event._history_user = user
+        event._history_user = user  # type: ignore[attr-defined]  # simple_history's author of the history row
         event.save()
         return event
 
@@ -581,8 +587,8 @@ def event_export_trf(event: Event) -> str:
         .values_list("round", "white__start_rank", "black__start_rank", "result", "date")
     )
     entries: dict[int, list[TrfRoundEntry]] = defaultdict(list)
-    points: Counter[int] = Counter()
-    dates_by_round: dict[int, Counter] = defaultdict(Counter)
+    points: defaultdict[int, float] = defaultdict(float)
+    dates_by_round: defaultdict[int, Counter[datetime.date]] = defaultdict(Counter)
     for round_number, white, black, result, date in games:
         white_code, black_code = _TRF_CODES[result]
         white_points, black_points = RESULT_POINTS[result]
@@ -625,8 +631,7 @@ def event_export_trf(event: Event) -> str:
     while round_dates and round_dates[-1] is None:
         round_dates.pop()
     chief = event.chief_arbiter_name
-    if not chief and event.chief_arbiter_id:
-        user = event.chief_arbiter
+    if not chief and event.chief_arbiter_id and (user := event.chief_arbiter) is not None:
         chief = user.get_full_name() or user.get_username()
     tournament = TrfTournament(
         name=event.name,
