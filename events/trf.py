@@ -1,7 +1,9 @@
 """FIDE Tournament Report File (TRF16 / TRF06 / TRF-2026): a pure parser and writer.
 
 No Django here: ``parse_trf`` turns the bytes an arbiter uploads into plain dataclasses plus a list of
-problems (each naming the line, the column and why); ``events.services`` decides what to persist.
+problems (each naming the line, the column and why), keeping the line of every record (``record_lines`` for
+the header records); ``check_event`` adds the checks an event needs before it is rated, still without a
+database; ``events.trf_services`` matches the registry and decides what to persist.
 ``write_trf`` writes TRF-2026 so that ``parse_trf(write_trf(parse_trf(x).tournament))`` gives the same
 tournament, players and games again.
 

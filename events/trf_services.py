@@ -1,10 +1,13 @@
 """Events from TRF files and back: ``event_import_trf`` (upload / ``import_trf``) and ``event_export_trf``.
 
-The pure parser (``events.trf``) reads the file and names every problem by line and column; this module
-decides what the file means for the registry and writes it in one transaction, in bulk:
+The pure module ``events.trf`` reads the file once (``parse_trf``) and makes every check that needs no
+database (``check_event``: dates, one ID twice, a pending game when submitting, 032's shape), naming each
+problem by line and column; this module never reads the file's bytes again. It makes the checks that need the
+registry, decides what the file means for it and writes it in one transaction, in bulk:
 
-- **Refusal.** Any problem of severity ``error`` (the parser's, or this module's: no dates, a player twice,
-  a pending game when submitting) or a database refusal (``IntegrityError``) imports nothing; the outcome
+- **Refusal.** Any problem of severity ``error`` (the parser's, ``check_event``'s, or this module's: two
+  lines for one registered player, a player with neither name nor registered ID) or a database refusal
+  (``IntegrityError``) imports nothing; the outcome
   lists the problems. Oddities that do not change what is rated are ``warning``s (e.g. a points column that
   disagrees with the results, as Swiss-Manager writes for requested byes).
 - **Players** are matched by ID number: the file's FIDE ID column (columns 58-68), which ICU/Swiss-Manager
@@ -234,7 +237,7 @@ def _split_name(player: TrfPlayer) -> tuple[str, str]:
 
 
 class _Plan:
-    """One import: checks that need no database, then the reads and writes inside the transaction."""
+    """One import: ``check_event``'s checks, then the reads, checks and writes inside the transaction."""
 
     def __init__(
         self,
