@@ -1,7 +1,9 @@
 """FIDE Tournament Report File (TRF16 / TRF06 / TRF-2026): a pure parser and writer.
 
 No Django here: ``parse_trf`` turns the bytes an arbiter uploads into plain dataclasses plus a list of
-problems (each naming the line, the column and why); ``events.services`` decides what to persist.
+problems (each naming the line, the column and why), keeping the line of every record (``record_lines`` for
+the header records); ``check_event`` adds the checks an event needs before it is rated, still without a
+database; ``events.trf_services`` matches the registry and decides what to persist.
 ``write_trf`` writes TRF-2026 so that ``parse_trf(write_trf(parse_trf(x).tournament))`` gives the same
 tournament, players and games again.
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -27,6 +30,8 @@ __all__ = [
     "TrfRecord",
     "TrfTournament",
     "TrfParseResult",
+    "TrfEventChecks",
+    "check_event",
     "TrfGame",
     "parse_trf",
     "games",
@@ -189,11 +194,15 @@ _TRF2026_RECORDS = frozenset(
         "802",
     }
 )
+# C0 control characters and DEL, removed from the text read (PostgreSQL refuses NUL; none belongs in a name).
+# The same set as players.registry.CONTROL_CHARACTERS, which this pure module may not import (.importlinter);
+# tests/events/test_trf_parser.py pins the two equal.
+_CONTROL_CHARACTERS = {code: None for code in (*range(0x00, 0x20), 0x7F)}
 _BYE_PLAYER_NAMES = frozenset({"spielfrei", "bye", "free", "frei", "exempt", "libre", "bye, bye", "pab"})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
-_NRS_CODE = re.compile(r"[A-Z]{3}")
+_FEDERATION_CODE = re.compile(r"[A-Z]{3}")  # FIDE federation codes, NRS record codes
 
 
 # --------------------------------------------------------------------------------------------------- data
@@ -344,6 +353,9 @@ class TrfTournament:
     teams: list[TrfTeam] = field(default_factory=list)
     byes: list[TrfBye] = field(default_factory=list)
     records: list[TrfRecord] = field(default_factory=list)  # kept verbatim, written back
+    # Record code -> the line of its first record (header records included), as read: a problem about a
+    # header value names that line and column 5. Players, teams, byes and kept records carry their own line.
+    record_lines: dict[str, int] = field(default_factory=dict, compare=False)
     # Declared counts are checked against the data on parsing; the writer recomputes them.
     players_declared: int | None = field(default=None, compare=False)  # 062
     rated_players_declared: int | None = field(default=None, compare=False)  # 072
@@ -588,73 +600,81 @@ class _Reader:
                 self.error(number, None, f"could not read this line ({type(exc).__name__}: {exc})")
 
     def read_line(self, code: str, line: str, number: int, is_record: bool) -> None:
-        if code in _TRF2026_RECORDS and is_record:
-            self.version = "TRF-2026"
         if not is_record:
             why = "line too short" if len(line) < 3 else "column 4 must be blank after the record code"
             self.unknown_line(code, line, number, why)
-        elif code == "001":
-            self.read_player(line, number)
-        elif code in _TEXT_RECORDS:
-            attribute = _TEXT_RECORDS[code]
-            if code in self.seen_text:
-                if line[4:].strip() != getattr(self.t, attribute):
-                    self.warn(
-                        number,
-                        1,
-                        f"record {code} repeated with another value (first on line "
-                        f"{self.seen_text[code]}); the first one is used",
-                    )
+            return
+        if code in _TRF2026_RECORDS:
+            self.version = "TRF-2026"
+        reader = _RECORD_READERS.get(code)
+        if reader is None:
+            if code in _TEXT_RECORDS:
+                reader = _Reader.read_text
+            elif code in _KEPT_RECORDS or code.startswith("XX"):
+                reader = _Reader.read_kept
+            elif _FEDERATION_CODE.fullmatch(code) and _int(line[4:8]) is not None:
+                reader = _Reader.read_national
+            else:
+                self.unknown_line(code, line, number, "unknown record code")
                 return
-            self.seen_text[code] = number
-            setattr(self.t, attribute, line[4:].strip())
-        elif code in ("042", "052"):
-            if code in self.date_texts:
-                if line[4:].strip() != self.date_texts[code][0]:
-                    self.warn(number, 1, f"record {code} repeated with another date; the first one is used")
-            else:
-                self.date_texts[code] = (line[4:].strip(), number)
-        elif code in ("062", "072", "082"):
-            self.read_count(code, line, number)
-        elif code == "112":
-            if line[4:].strip():
-                self.t.deputy_arbiters.append(line[4:].strip())
-        elif code == "132":
-            self.read_round_dates(line, number)
-        elif code == "142":
-            rounds = _int(line[4:])
-            if rounds is None:
-                self.warn(number, 5, f"record 142: number of rounds {line[4:].strip()!r} is not a number")
-            else:
-                self.r142 = (rounds, number)
-        elif code == "162":
-            self.read_scoring(line, number)
-        elif code == "172":
-            self.t.nrs_federation = line[4:7].strip()
-            self.t.starting_rank_method = line[8:13].strip()
-        elif code == "013":
-            self.read_team_013(line, number)
-        elif code == "310":
-            self.read_team_310(line, number)
-        elif code == "240":
-            self.read_bye(line, number)
-        elif code == "XXR":
-            rounds = _int(line[4:])
-            if rounds is None:
-                self.warn(number, 5, f"record XXR: number of rounds {line[4:].strip()!r} is not a number")
-            else:
-                self.xxr = (rounds, number)
-        elif code == "XXS":
-            self.read_xxs(line, number)
-            self.t.records.append(TrfRecord(code, line, number))
-        elif code in _KEPT_RECORDS or code.startswith("XX"):
-            self.t.records.append(TrfRecord(code, line, number))
-        elif code == "DDD":
-            pass  # Swiss-Manager's column ruler (ICU exports), a comment in all but name
-        elif _NRS_CODE.fullmatch(code) and _int(line[4:8]) is not None:
-            self.read_national(code, line, number)
+        # Where each record is (its first line): problems about a header value point there (column 5).
+        self.t.record_lines.setdefault(code, number)
+        reader(self, code, line, number)
+
+    def clean(self, value: str, number: int, column: int, who: str) -> str:
+        """``value`` without control characters (NUL, ESC, ...), with a warning when it had any."""
+        cleaned = value.translate(_CONTROL_CHARACTERS)
+        if cleaned == value:
+            return value
+        self.warn(number, column, f"{who}: control characters removed from {value!r}")
+        return cleaned.strip()
+
+    def read_text(self, code: str, line: str, number: int) -> None:
+        attribute = _TEXT_RECORDS[code]
+        value = self.clean(line[4:].strip(), number, 5, f"record {code}")
+        if code in self.seen_text:
+            if value != getattr(self.t, attribute):
+                self.warn(
+                    number,
+                    1,
+                    f"record {code} repeated with another value (first on line "
+                    f"{self.seen_text[code]}); the first one is used",
+                )
+            return
+        self.seen_text[code] = number
+        setattr(self.t, attribute, value)
+
+    def read_date(self, code: str, line: str, number: int) -> None:
+        if code in self.date_texts:
+            if line[4:].strip() != self.date_texts[code][0]:
+                self.warn(number, 1, f"record {code} repeated with another date; the first one is used")
         else:
-            self.unknown_line(code, line, number, "unknown record code")
+            self.date_texts[code] = (line[4:].strip(), number)
+
+    def read_deputy(self, code: str, line: str, number: int) -> None:
+        value = self.clean(line[4:].strip(), number, 5, f"record {code}")
+        if value:
+            self.t.deputy_arbiters.append(value)
+
+    def read_rounds(self, code: str, line: str, number: int) -> None:
+        """142 (TRF-2026) or XXR (JaVaFo): the number of rounds."""
+        rounds = _int(line[4:])
+        if rounds is None:
+            self.warn(number, 5, f"record {code}: number of rounds {line[4:].strip()!r} is not a number")
+        elif code == "142":
+            self.r142 = (rounds, number)
+        else:
+            self.xxr = (rounds, number)
+
+    def read_nrs(self, code: str, line: str, number: int) -> None:
+        self.t.nrs_federation = line[4:7].strip()
+        self.t.starting_rank_method = line[8:13].strip()
+
+    def read_kept(self, code: str, line: str, number: int) -> None:
+        self.t.records.append(TrfRecord(code, line, number))
+
+    def read_ruler(self, code: str, line: str, number: int) -> None:
+        pass  # DDD: Swiss-Manager's column ruler (ICU exports), a comment in all but name
 
     def unknown_line(self, code: str, line: str, number: int, why: str) -> None:
         self.unknown.append(TrfRecord(code, line, number))
@@ -671,7 +691,7 @@ class _Reader:
         attribute = {"062": "players_declared", "072": "rated_players_declared", "082": "teams_declared"}[code]
         setattr(self.t, attribute, int(m[0]))
 
-    def read_round_dates(self, line: str, number: int) -> None:
+    def read_round_dates(self, code: str, line: str, number: int) -> None:
         round_number = 1
         while 91 + 10 * (round_number - 1) < len(line):
             start = 91 + 10 * (round_number - 1)
@@ -680,7 +700,7 @@ class _Reader:
                 self.round_date_texts.append((round_number, text, number, start + 1))
             round_number += 1
 
-    def read_scoring(self, line: str, number: int) -> None:
+    def read_scoring(self, code: str, line: str, number: int) -> None:
         position = 5  # 0-based index of the first result letter (position 6)
         while position < len(line):
             letter = line[position].upper()
@@ -697,7 +717,8 @@ class _Reader:
                     self.t.scoring[letter] = points
             position += 9
 
-    def read_xxs(self, line: str, number: int) -> None:
+    def read_xxs(self, code: str, line: str, number: int) -> None:
+        self.t.records.append(TrfRecord(code, line, number))  # kept and written back as well
         for item in line[4:].split():
             key, _, value = item.partition("=")
             points = _number(value)
@@ -718,12 +739,12 @@ class _Reader:
                     team.members.append(member)
             position += 5
 
-    def read_team_013(self, line: str, number: int) -> None:
+    def read_team_013(self, code: str, line: str, number: int) -> None:
         team = TrfTeam(number=len(self.teams_013) + 1, name=line[4:36].strip(), line=number, record="013")
         self.read_team_members(line, number, 36, team)
         self.teams_013.append(team)
 
-    def read_team_310(self, line: str, number: int) -> None:
+    def read_team_310(self, code: str, line: str, number: int) -> None:
         team_number = _int(line[4:7])
         if team_number is None:
             self.warn(number, 5, f"record 310: team number {line[4:7].strip()!r} is not a number; team ignored")
@@ -742,7 +763,7 @@ class _Reader:
         self.read_team_members(line, number, 73, team)
         self.teams_310.append(team)
 
-    def read_bye(self, line: str, number: int) -> None:
+    def read_bye(self, code: str, line: str, number: int) -> None:
         kind = line[4:5].upper()
         round_number = _int(line[6:9])
         if kind not in ("F", "H", "Z") or round_number is None:
@@ -788,7 +809,7 @@ class _Reader:
             )
         )
 
-    def read_player(self, line: str, number: int) -> None:
+    def read_player(self, code: str, line: str, number: int) -> None:
         padded = line.ljust(92)
         start_rank = _int(padded[4:8])
         if start_rank is None or start_rank == 0:
@@ -806,7 +827,7 @@ class _Reader:
         player.title = _title(padded[10:13])
         if player.title and player.title not in _TITLES.values():
             self.warn(number, 11, f"player {start_rank}: title {player.title!r} is not a FIDE title")
-        player.name = padded[14:47].strip()
+        player.name = self.clean(padded[14:47].strip(), number, 15, f"player {start_rank}")
         if not player.name:
             self.warn(number, 15, f"player {start_rank}: no name at columns 15-47")
         rating_text = padded[48:52].strip()
@@ -817,7 +838,7 @@ class _Reader:
                 49,
                 f"player {start_rank}: rating {rating_text!r} at columns 49-52 is not a number; treated as unrated",
             )
-        player.federation = padded[53:56].strip()
+        player.federation = self.clean(padded[53:56].strip(), number, 54, f"player {start_rank}")
         player.fide_id, id_ok = _fide_id(padded[57:68])
         if not id_ok:
             self.warn(
@@ -963,10 +984,11 @@ class _Reader:
         for round_number, text, line_number, column in self.round_date_texts:
             candidates = _date_candidates(text, near=t.start_date or t.end_date)
             week = dt.timedelta(days=7)
+            last = t.end_date or t.start_date
             low = t.start_date - week if t.start_date else dt.date.min
-            high = (t.end_date or t.start_date) + week if (t.end_date or t.start_date) else dt.date.max
+            high = last + week if last else dt.date.max
             inside = [c for c in candidates if low <= c <= high]
-            chosen = (inside or candidates or [None])[0]
+            chosen = (inside or candidates)[0] if inside or candidates else None
             if chosen is None:
                 self.warn(line_number, column, f"record 132: round {round_number} date {text!r} not understood")
             elif not inside and (t.start_date or t.end_date):
@@ -1008,8 +1030,12 @@ class _Reader:
         played = t.rounds_played
         if t.rounds_declared is not None and t.rounds_declared < played:
             self.warn(0, None, f"{t.rounds_declared} rounds declared (142/XXR) but results reach round {played}")
-        for round_number in range(1, played + 1):
-            pab = [p.start_rank for p in t.players if (e := p.entry(round_number)) and e.result == "U"]
+        pab_by_round: dict[int, list[int]] = {}
+        for player in t.players:
+            for entry in player.rounds:
+                if entry.result == "U":
+                    pab_by_round.setdefault(entry.round, []).append(player.start_rank)
+        for round_number, pab in sorted(pab_by_round.items()):
             if len(pab) > 1:
                 self.warn(
                     0,
@@ -1020,6 +1046,7 @@ class _Reader:
 
     def check_pairings(self) -> None:
         by_rank = {p.start_rank: p for p in self.t.players}
+        entries = _entries(self.t.players)
         for player in self.t.players:
             for entry in player.rounds:
                 if entry.opponent is None:
@@ -1038,7 +1065,7 @@ class _Reader:
                         f"player with starting rank {entry.opponent}",
                     )
                     continue
-                other = opponent.entry(entry.round)
+                other = entries.get((entry.opponent, entry.round))
                 if other is None or other.opponent != player.start_rank:
                     said = (
                         "nothing"
@@ -1183,6 +1210,38 @@ class _Reader:
                 )
 
 
+# Record code -> its reader; text records (_TEXT_RECORDS), kept ones, XX.. and NRS records are told apart by
+# _Reader.read_line. One dictionary look-up per line: parsing stays linear in the file size.
+_RECORD_READERS: dict[str, Callable[[_Reader, str, str, int], None]] = {
+    "001": _Reader.read_player,
+    "013": _Reader.read_team_013,
+    "042": _Reader.read_date,
+    "052": _Reader.read_date,
+    "062": _Reader.read_count,
+    "072": _Reader.read_count,
+    "082": _Reader.read_count,
+    "112": _Reader.read_deputy,
+    "132": _Reader.read_round_dates,
+    "142": _Reader.read_rounds,
+    "162": _Reader.read_scoring,
+    "172": _Reader.read_nrs,
+    "240": _Reader.read_bye,
+    "310": _Reader.read_team_310,
+    "XXR": _Reader.read_rounds,
+    "XXS": _Reader.read_xxs,
+    "DDD": _Reader.read_ruler,
+}
+
+
+def _entries(players: list[TrfPlayer]) -> dict[tuple[int, int], TrfRoundEntry]:
+    """(start rank, round) -> the player's entry, built once: an opponent's round is a look-up, not a scan."""
+    found: dict[tuple[int, int], TrfRoundEntry] = {}
+    for player in players:
+        for entry in player.rounds:
+            found.setdefault((player.start_rank, entry.round), entry)
+    return found
+
+
 def _colour_name(colour: str) -> str:
     return {"w": "white", "b": "black"}.get(colour, "no colour")
 
@@ -1221,6 +1280,7 @@ def games(result: TrfParseResult | TrfTournament) -> list[TrfGame]:
     """
     tournament = result.tournament if isinstance(result, TrfParseResult) else result
     by_rank = {p.start_rank: p for p in tournament.players}
+    entries = _entries(tournament.players)
     found: list[TrfGame] = []
     for player in tournament.players:
         for entry in player.rounds:
@@ -1229,8 +1289,7 @@ def games(result: TrfParseResult | TrfTournament) -> list[TrfGame]:
                 continue
             if entry.opponent <= player.start_rank and entry.opponent in by_rank:
                 continue  # taken from the opponent's (lower starting rank) line
-            opponent = by_rank.get(entry.opponent)
-            other = opponent.entry(entry.round) if opponent else None
+            other = entries.get((entry.opponent, entry.round))
             if other is None or other.opponent != player.start_rank:
                 continue
             game = _game(entry, other, player.start_rank, entry.opponent)
@@ -1256,6 +1315,130 @@ def _game(a: TrfRoundEntry, b: TrfRoundEntry, rank_a: int, rank_b: int) -> TrfGa
     else:
         code = None
     return None if code is None else TrfGame(a.round, white_rank, black_rank, code)
+
+
+# ------------------------------------------------------------------------------------- checks for an event
+
+
+@dataclass
+class TrfEventChecks(ProblemsBySeverity):
+    """What rating a parsed file as an event needs beyond the parse, decided without a database.
+
+    ``start_date`` / ``end_date``: 042 / 052, else the first / last round date (132); ``federation``: 032 when
+    it is a three-letter code, else ``""``; ``games``: the file's games (``games``). ``problems`` name line
+    and column like the parser's.
+    """
+
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    federation: str = ""
+    games: list[TrfGame] = field(default_factory=list)
+    problems: list[TrfProblem] = field(default_factory=list)
+
+    def error(self, line: int, column: int | None, message: str) -> None:
+        self.problems.append(TrfProblem(line, column, ERROR, message))
+
+    def warn(self, line: int, column: int | None, message: str) -> None:
+        self.problems.append(TrfProblem(line, column, WARNING, message))
+
+
+def check_event(result: TrfParseResult, *, submit: bool = False) -> TrfEventChecks:
+    """The rules an event must meet to be rated (dates, one person once, results when submitted), checked
+    on the parse result alone: ``events.trf_services`` adds what needs the registry (matching players,
+    federations known) and persists."""
+    t = result.tournament
+    checks = TrfEventChecks()
+    _check_dates(t, checks)
+    _check_ids(t, checks)
+    _check_results(result, checks, submit=submit)
+    checks.federation = _event_federation(t, checks)
+    return checks
+
+
+def _header_place(t: TrfTournament, code: str) -> tuple[int, int | None]:
+    """Line and column of a header record's value: (line, 5), or (0, None) when the file has no such record."""
+    line = t.record_lines.get(code, 0)
+    return line, 5 if line else None
+
+
+def _check_dates(t: TrfTournament, checks: TrfEventChecks) -> None:
+    """An event is rated with its dates: 042/052, else the round dates of 132."""
+    # rating-rules.md §1.3: the start date picks the ratings used, the end date the list the event goes to.
+    round_dates = [date for date in t.round_dates if date]
+    checks.start_date = t.start_date or (min(round_dates) if round_dates else None)
+    checks.end_date = t.end_date or (max(round_dates) if round_dates else None)
+    for code, value, what, fallback in (
+        ("042", t.start_date, "start", checks.start_date),
+        ("052", t.end_date, "end", checks.end_date),
+    ):
+        line, column = _header_place(t, code)
+        if value is None and fallback is not None:
+            checks.warn(
+                line,
+                column,
+                f"no {what} date (record {code}); the {'first' if what == 'start' else 'last'} "
+                f"round date {fallback:%Y-%m-%d} (record 132) is used",
+            )
+        elif value is None:
+            state = "is not a date this importer understands" if line else "is missing"
+            checks.error(
+                line,
+                column,
+                f"no {what} date: record {code} {state} (write YYYY/MM/DD) and there are no round dates "
+                "(record 132); an event cannot be rated without its dates",
+            )
+    if checks.start_date and checks.end_date and checks.end_date < checks.start_date:
+        line, column = _header_place(t, "052")
+        checks.error(
+            line,
+            column,
+            f"end date {checks.end_date:%Y-%m-%d} is before the start date {checks.start_date:%Y-%m-%d}",
+        )
+
+
+def _check_ids(t: TrfTournament, checks: TrfEventChecks) -> None:
+    seen: dict[int, TrfPlayer] = {}
+    for player in t.players:
+        if not player.fide_id:
+            continue
+        number = int(player.fide_id)
+        if number in seen:
+            first = seen[number]
+            checks.error(
+                player.line,
+                58,
+                f"player {player.start_rank}: ID number {number} is also player {first.start_rank} on "
+                f"line {first.line}; one person cannot play twice in an event",
+            )
+        else:
+            seen[number] = player
+
+
+def _check_results(result: TrfParseResult, checks: TrfEventChecks, *, submit: bool) -> None:
+    found = checks.games = result.games()
+    if not found:
+        checks.warn(0, None, "no results in the file: the event is created with its players only")
+    if not submit:
+        return
+    by_rank = {p.start_rank: p for p in result.tournament.players}
+    for game in found:
+        if game.result == PENDING:
+            checks.error(
+                by_rank[game.white].line,
+                99 + 10 * (game.round - 1),
+                f"round {game.round}: {game.white} vs {game.black} has no result; an event is "
+                "submitted for rating only with every result (import it without submitting and "
+                "finish it in the admin)",
+            )
+
+
+def _event_federation(t: TrfTournament, checks: TrfEventChecks) -> str:
+    code = t.federation.strip()
+    if not code or _FEDERATION_CODE.fullmatch(code):
+        return code
+    line, _ = _header_place(t, "032")
+    checks.warn(line, 5, f"record 032: {code!r} is not a three-letter federation code; left empty")
+    return ""
 
 
 # -------------------------------------------------------------------------------------------------- writer

@@ -1,10 +1,13 @@
 """Events from TRF files and back: ``event_import_trf`` (upload / ``import_trf``) and ``event_export_trf``.
 
-The pure parser (``events.trf``) reads the file and names every problem by line and column; this module
-decides what the file means for the registry and writes it in one transaction, in bulk:
+The pure module ``events.trf`` reads the file once (``parse_trf``) and makes every check that needs no
+database (``check_event``: dates, one ID twice, a pending game when submitting, 032's shape), naming each
+problem by line and column; this module never reads the file's bytes again. It makes the checks that need the
+registry, decides what the file means for it and writes it in one transaction, in bulk:
 
-- **Refusal.** Any problem of severity ``error`` (the parser's, or this module's: no dates, a player twice,
-  a pending game when submitting) or a database refusal (``IntegrityError``) imports nothing; the outcome
+- **Refusal.** Any problem of severity ``error`` (the parser's, ``check_event``'s, or this module's: two
+  lines for one registered player, a player with neither name nor registered ID) or a database refusal
+  (``IntegrityError``) imports nothing; the outcome
   lists the problems. Oddities that do not change what is rated are ``warning``s (e.g. a points column that
   disagrees with the results, as Swiss-Manager writes for requested byes).
 - **Players** are matched by ID number: the file's FIDE ID column (columns 58-68), which ICU/Swiss-Manager
@@ -30,6 +33,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Q
@@ -50,19 +54,20 @@ from events.roles import user_sees_all_events
 from events.services import event_submit
 from events.trf import (
     ERROR,
-    PENDING,
     WARNING,
     ProblemsBySeverity,
+    TrfGame,
     TrfParseResult,
     TrfPlayer,
     TrfProblem,
     TrfRoundEntry,
     TrfTournament,
+    check_event,
     parse_trf,
     write_trf,
 )
 from players.models import Federation, Player, Title, WomenTitle
-from players.registry import CONTROL_CHARACTERS, federations_ensure, is_fide_federation_code
+from players.registry import federations_ensure, is_fide_federation_code
 
 __all__ = [
     "RESERVED_ID_START",
@@ -76,10 +81,8 @@ __all__ = [
 RESERVED_ID_START = 900_000_000
 IMPORT_ACTION = "event.import_trf"
 _QUERY_CHUNK = 500  # ids / names per IN (...) or OR query: within SQLite's limits on variables and depth
-_CODE = re.compile(r"[A-Z]{3}")
 _TITLES = frozenset(Title.values)
 _WOMEN_TITLES = frozenset(WomenTitle.values)
-_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 # Words in 012/092/122 that name the rating type (Spanish, German and French forms seen in real files).
 _RATING_TYPE_WORDS = (
     (RatingType.BLITZ, re.compile(r"blitz|\blightning\b|\bbullet\b", re.I)),
@@ -92,14 +95,14 @@ _ROUND_ROBIN_WORDS = re.compile(
     re.I,
 )
 _SWISS_WORDS = re.compile(r"swiss|dutch|dubov|burstein|\blim\b|monrad|schweizer|suizo", re.I)
-_SYSTEM_LABELS = {
+_SYSTEM_LABELS: dict[str, str] = {
     EventSystem.SWISS: "Swiss",
     EventSystem.ROUND_ROBIN: "Round robin",
     EventSystem.MATCH: "Match",
     EventSystem.TEAM: "Team",
 }
 # Game result -> (white's TRF code, black's TRF code); byes -> the player's code (TRF §2.2).
-_TRF_CODES = {
+_TRF_CODES: dict[str, tuple[str, str]] = {
     Result.WHITE_WIN: ("1", "0"),
     Result.DRAW: ("=", "="),
     Result.BLACK_WIN: ("0", "1"),
@@ -181,7 +184,7 @@ def event_import_trf(
     data: bytes,
     *,
     file_name: str,
-    user,
+    user: User | AnonymousUser | None,
     rating_type: str | None = None,
     submit: bool = False,
 ) -> TrfImportOutcome:
@@ -201,7 +204,7 @@ def event_import_trf(
             TrfProblem(0, None, ERROR, f"rating type {rating_type!r}: expected one of {', '.join(RatingType.values)}")
         )
     if parsed.ok and not outcome.errors:
-        plan = _Plan(parsed, data, file_name, rating_type, submit, outcome)
+        plan = _Plan(parsed, file_name, rating_type, submit, outcome)
         plan.check()
         if not outcome.errors:
             try:
@@ -223,15 +226,6 @@ def event_import_trf(
     return outcome
 
 
-def _record_line(data: bytes, code: str) -> int:
-    """The line number of the first ``code`` record (0 if none): where to point a problem about it."""
-    prefix = code.encode()
-    for number, line in enumerate(_LINE_BREAK.split(data.removeprefix(b"\xef\xbb\xbf")), start=1):
-        if line.startswith(prefix):
-            return number
-    return 0
-
-
 def _fold(text: str) -> str:
     """Names compared without case, accents or punctuation ("Mícheál" = "MICHEAL")."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -243,12 +237,11 @@ def _split_name(player: TrfPlayer) -> tuple[str, str]:
 
 
 class _Plan:
-    """One import: checks that need no database, then the reads and writes inside the transaction."""
+    """One import: ``check_event``'s checks, then the reads, checks and writes inside the transaction."""
 
     def __init__(
         self,
         parsed: TrfParseResult,
-        data: bytes,
         file_name: str,
         rating_type: str | None,
         submit: bool,
@@ -256,14 +249,14 @@ class _Plan:
     ):
         self.parsed = parsed
         self.t: TrfTournament = parsed.tournament
-        self.data = data
         self.file_name = file_name
         self.rating_type = rating_type
         self.submit = submit
         self.outcome = outcome
-        self.games = parsed.games()
+        self.games: list[TrfGame] = []
         self.start_date: datetime.date | None = None
         self.end_date: datetime.date | None = None
+        self.federation = ""  # 032 when three letters
 
     def error(self, line: int, column: int | None, message: str) -> None:
         self.outcome.problems.append(TrfProblem(line, column, ERROR, message))
@@ -274,102 +267,13 @@ class _Plan:
     # -- checks without the database
 
     def check(self) -> None:
-        self.clean_text()
-        self.check_dates()
-        self.check_ids()
+        """The checks that need no database are the pure module's (``events.trf.check_event``)."""
+        checks = check_event(self.parsed, submit=self.submit)
+        self.outcome.problems += checks.problems
+        self.start_date, self.end_date = checks.start_date, checks.end_date
+        self.federation = checks.federation
+        self.games = checks.games
         self.rating_type = self.rating_type or self.infer_rating_type()
-        if not self.games:
-            self.warn(0, None, "no results in the file: the event is created with its players only")
-        if self.submit:
-            by_rank = {p.start_rank: p for p in self.t.players}
-            for game in self.games:
-                if game.result == PENDING:
-                    player = by_rank[game.white]
-                    self.error(
-                        player.line,
-                        99 + 10 * (game.round - 1),
-                        f"round {game.round}: {game.white} vs {game.black} has no result; an event is "
-                        "submitted for rating only with every result (import it without submitting and "
-                        "finish it in the admin)",
-                    )
-
-    def clean_text(self) -> None:
-        """Control characters (NUL, ESC, ...) are removed from the names stored, with a warning."""
-        t = self.t
-        records = (
-            ("012", "name"),
-            ("022", "city"),
-            ("032", "federation"),
-            ("102", "chief_arbiter"),
-            ("122", "time_control"),
-            ("222", "encoded_time_control"),
-        )
-        for code, attribute in records:
-            value = getattr(t, attribute)
-            cleaned = value.translate(CONTROL_CHARACTERS)
-            if cleaned != value:
-                setattr(t, attribute, cleaned.strip())
-                line = _record_line(self.data, code)
-                self.warn(line, 5 if line else None, f"record {code}: control characters removed from {value!r}")
-        for player in t.players:
-            for attribute, column in (("name", 15), ("federation", 54)):
-                value = getattr(player, attribute)
-                cleaned = value.translate(CONTROL_CHARACTERS)
-                if cleaned != value:
-                    setattr(player, attribute, cleaned.strip())
-                    self.warn(
-                        player.line, column, f"player {player.start_rank}: control characters removed from {value!r}"
-                    )
-
-    def check_dates(self) -> None:
-        t = self.t
-        round_dates = [date for date in t.round_dates if date]
-        self.start_date = t.start_date or (min(round_dates) if round_dates else None)
-        self.end_date = t.end_date or (max(round_dates) if round_dates else None)
-        for code, value, what, fallback in (
-            ("042", t.start_date, "start", self.start_date),
-            ("052", t.end_date, "end", self.end_date),
-        ):
-            line = _record_line(self.data, code)
-            if value is None and fallback is not None:
-                self.warn(
-                    line,
-                    5 if line else None,
-                    f"no {what} date (record {code}); the {'first' if what == 'start' else 'last'} "
-                    f"round date {fallback:%Y-%m-%d} (record 132) is used",
-                )
-            elif value is None:
-                state = "is not a date this importer understands" if line else "is missing"
-                self.error(
-                    line,
-                    5 if line else None,
-                    f"no {what} date: record {code} {state} (write YYYY/MM/DD) and there are no round dates "
-                    "(record 132); an event cannot be rated without its dates",
-                )
-        if self.start_date and self.end_date and self.end_date < self.start_date:
-            line = _record_line(self.data, "052")
-            self.error(
-                line,
-                5 if line else None,
-                f"end date {self.end_date:%Y-%m-%d} is before the start date {self.start_date:%Y-%m-%d}",
-            )
-
-    def check_ids(self) -> None:
-        seen: dict[int, TrfPlayer] = {}
-        for player in self.t.players:
-            if not player.fide_id:
-                continue
-            number = int(player.fide_id)
-            if number in seen:
-                first = seen[number]
-                self.error(
-                    player.line,
-                    58,
-                    f"player {player.start_rank}: ID number {number} is also player {first.start_rank} on "
-                    f"line {first.line}; one person cannot play twice in an event",
-                )
-            else:
-                seen[number] = player
 
     def infer_rating_type(self) -> str:
         t = self.t
@@ -378,7 +282,7 @@ class _Plan:
                 if text and words.search(text):
                     if rating_type != RatingType.STANDARD:
                         self.warn(
-                            _record_line(self.data, code),
+                            self.t.record_lines.get(code, 0),
                             5,
                             f"rating type not given: read as {rating_type} from record {code} {text!r}",
                         )
@@ -409,7 +313,7 @@ class _Plan:
 
     # -- inside the transaction
 
-    def write(self, user) -> None:
+    def write(self, user: User | AnonymousUser | None) -> None:
         t, outcome = self.t, self.outcome
         matched = self.match_players()
         if outcome.errors:
@@ -481,8 +385,8 @@ class _Plan:
         numbers = list(wanted)
         for start in range(0, len(numbers), _QUERY_CHUNK):
             chunk = numbers[start : start + _QUERY_CHUNK]
-            for player in Player.objects.filter(id_number__in=chunk).select_related("merged_into"):
-                found[player.id_number] = player
+            for row in Player.objects.filter(id_number__in=chunk).select_related("merged_into"):
+                found[row.id_number] = row
         matched: dict[int, Player] = {}
         used: dict[int, TrfPlayer] = {}
         for number, trf_player in wanted.items():
@@ -492,6 +396,8 @@ class _Plan:
             hops = 0
             while player.merged_into_id is not None and hops < 10:
                 kept = player.merged_into
+                if kept is None:  # merged_into_id set, the row gone: cannot be (on_delete=PROTECT)
+                    break
                 self.warn(
                     trf_player.line,
                     58,
@@ -559,15 +465,11 @@ class _Plan:
         return federation_of
 
     def event_federation(self) -> str | None:
-        code = self.t.federation.strip()
-        if not code:
+        """032 as a federation row (its shape was checked by ``check_event``), or None."""
+        if not self.federation:
             return None
-        if _CODE.fullmatch(code):
-            federations_ensure([code])
-            return code
-        line = _record_line(self.data, "032")
-        self.warn(line, 5, f"record 032: {code!r} is not a three-letter federation code; left empty")
-        return None
+        federations_ensure([self.federation])
+        return self.federation
 
     def new_players(self, matched: dict[int, Player], federation_of: dict[int, str]) -> list[Player]:
         new = [p for p in self.t.players if p.start_rank not in matched]
@@ -645,19 +547,22 @@ class _Plan:
                 suggestions.append(DuplicateSuggestion(player, found, reasons))
         return suggestions
 
-    def create_event(self, user, federation: str | None) -> Event:
+    def create_event(self, user: User | AnonymousUser | None, federation: str | None) -> Event:
         t = self.t
         name = t.name or self.file_name.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "Imported event"
         if not t.name:
             self.warn(0, None, f"no tournament name (record 012): the event is called {name!r}")
         rounds = max(t.number_of_rounds, 1)
+        start_date, end_date, rating_type = self.start_date, self.end_date, self.rating_type
+        if start_date is None or end_date is None or rating_type is None:
+            raise RuntimeError("check() refuses a file without dates; it sets the rating type")
         event = Event(
             name=name[:200],
             city=t.city[:100],
             federation_id=federation,
-            start_date=self.start_date,
-            end_date=self.end_date,
-            rating_type=self.rating_type,
+            start_date=start_date,
+            end_date=end_date,
+            rating_type=rating_type,
             system=self.system(),
             rounds=rounds,
             time_control=(t.time_control or t.encoded_time_control)[:100],
@@ -665,9 +570,9 @@ class _Plan:
             source_file_name=self.file_name[:255],
             chief_arbiter_name=t.chief_arbiter[:200],
         )
-        if user is not None and getattr(user, "is_authenticated", False) and not user_sees_all_events(user):
+        if isinstance(user, User) and not user_sees_all_events(user):
             event.chief_arbiter = user  # an arbiter's upload is theirs to check and submit (events/roles.py)
-        event._history_user = user
+        event._history_user = user  # type: ignore[attr-defined]  # simple_history's author of the history row
         event.save()
         return event
 
@@ -685,8 +590,8 @@ def event_export_trf(event: Event) -> str:
         .values_list("round", "white__start_rank", "black__start_rank", "result", "date")
     )
     entries: dict[int, list[TrfRoundEntry]] = defaultdict(list)
-    points: Counter[int] = Counter()
-    dates_by_round: dict[int, Counter] = defaultdict(Counter)
+    points: defaultdict[int, float] = defaultdict(float)
+    dates_by_round: defaultdict[int, Counter[datetime.date]] = defaultdict(Counter)
     for round_number, white, black, result, date in games:
         white_code, black_code = _TRF_CODES[result]
         white_points, black_points = RESULT_POINTS[result]
@@ -729,8 +634,7 @@ def event_export_trf(event: Event) -> str:
     while round_dates and round_dates[-1] is None:
         round_dates.pop()
     chief = event.chief_arbiter_name
-    if not chief and event.chief_arbiter_id:
-        user = event.chief_arbiter
+    if not chief and event.chief_arbiter_id and (user := event.chief_arbiter) is not None:
         chief = user.get_full_name() or user.get_username()
     tournament = TrfTournament(
         name=event.name,

@@ -504,3 +504,26 @@ def test_control_characters_are_removed_from_names_with_a_warning():
 
 def gamma_line(data: bytes) -> int:
     return next(n for n, line in enumerate(data.split(b"\r\n"), start=1) if line.startswith(b"001    3"))
+
+
+def test_header_problems_name_their_line_and_column_whatever_the_encoding():
+    # The service takes every place from the parser: a UTF-16 upload names its header lines like UTF-8 does.
+    data = build_trf(four_players(), name="Rapid Open").replace(b"042 2026/02/06", b"042 someday")
+    start_line = next(n for n, line in enumerate(data.split(b"\r\n"), start=1) if line.startswith(b"042"))
+
+    for encoded in (data, data.decode("utf-8").encode("utf-16")):
+        outcome = event_import_trf(encoded, file_name="u.trf", user=None)
+
+        assert outcome.event is None
+        refusal = [(p.line, p.column) for p in outcome.errors if p.message.startswith("no start date")]
+        assert refusal == [(start_line, 5)]
+        inferred = [(p.line, p.column) for p in outcome.warnings if p.message.startswith("rating type not given")]
+        assert inferred == [(1, 5)]
+
+
+def test_the_parser_removes_the_same_control_characters_as_the_registry():
+    # events.trf may not import players (.importlinter): its copy of the set is pinned to the registry's here.
+    from events.trf import _CONTROL_CHARACTERS
+    from players.registry import CONTROL_CHARACTERS
+
+    assert _CONTROL_CHARACTERS == CONTROL_CHARACTERS

@@ -4,9 +4,11 @@ No database: these tests run with or without pytest-django.
 """
 
 import datetime as dt
+import gc
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,7 @@ from events.trf import (
     TrfGame,
     TrfParseResult,
     TrfProblem,
+    check_event,
     games,
     parse_trf,
     write_trf,
@@ -515,6 +518,135 @@ def test_writer_keeps_large_scores_inside_their_columns():
 
     assert second.players[0].points == first.players[0].points == 199.0
     assert second.tournament.scoring == first.tournament.scoring == {"W": 12.5, "D": 6.0}
+
+
+def test_every_record_keeps_the_line_it_was_read_from_header_records_included():
+    header = [*HEADER[:5], "XXR 3", "142 3", "172 IRL FIDON", *HEADER[5:], "XXC white1"]
+    extra = ["240 H   2    4", "310   1 Dublin Dragons                   DUB     2300    4.0    5.5   1     1    2"]
+
+    result = parse_trf(trf(P1, P2, P3, P4, *extra, header=header))
+
+    t = result.tournament
+    expected = {code: number for number, code in enumerate((line[:3] for line in header), start=1)}
+    first_player = len(header) + 1
+    assert t.record_lines == expected | {"001": first_player, "240": first_player + 4, "310": first_player + 5}
+    assert [p.line for p in t.players] == list(range(first_player, first_player + 4))
+    assert t.byes[0].line == first_player + 4 and t.teams[0].line == first_player + 5
+    assert [(r.code, r.line) for r in t.records] == [("XXC", len(header))]
+
+
+def test_a_repeated_header_record_keeps_the_line_of_the_one_used():
+    header = ["012 First name", "042 2024/05/01", "012 Second name", "042 2024/06/01"]
+
+    result = parse_trf(trf(P1, P2, P3, P4, header=header))
+
+    assert result.tournament.name == "First name" and result.tournament.start_date == dt.date(2024, 5, 1)
+    assert (result.tournament.record_lines["012"], result.tournament.record_lines["042"]) == (1, 2)
+    assert [(p.line, p.column) for p in result.warnings if "repeated" in p.message] == [(3, 1), (4, 1)]
+
+
+def test_control_characters_are_removed_while_reading_naming_line_and_column():
+    header = ["012 Open\x1b 2026", "022 Val\x00encia", "042 2024/05/01", "052 2024/05/03"]
+    text = trf(P1.replace("Alpha, Anna", "Al\x00ha, Anna"), P2.replace("IRL  ", "I\x07L  ", 1), P3, P4, header=header)
+
+    result = parse_trf(text)
+
+    t = result.tournament
+    assert (t.name, t.city, t.players[0].name, t.players[1].federation) == ("Open 2026", "Valencia", "Alha, Anna", "IL")
+    cleaned = [(p.line, p.column, p.severity) for p in result.problems if "control characters removed" in p.message]
+    assert cleaned == [(1, 5, WARNING), (2, 5, WARNING), (5, 15, WARNING), (6, 54, WARNING)]
+    assert "record 012: control characters removed from 'Open\\x1b 2026'" in {p.message for p in result.problems}
+
+
+def test_event_checks_refuse_missing_dates_and_name_where_the_header_is():
+    missing = check_event(parse_trf(trf(P1, P2, P3, P4, header=["012 No dates"])))
+    assert [(p.line, p.column, p.message.split(":")[0]) for p in missing.errors] == [
+        (0, None, "no start date"),
+        (0, None, "no end date"),
+    ]
+    assert "record 042 is missing" in missing.errors[0].message
+
+    unreadable = check_event(parse_trf(trf(P1, P2, P3, P4, header=["012 Bad", "042 someday", "052 2024/05/03"])))
+    (error,) = unreadable.errors
+    assert (error.line, error.column) == (
+        2,
+        5,
+    ) and "record 042 is not a date this importer understands" in error.message
+
+    backwards = check_event(parse_trf(trf(P1, P2, P3, P4, header=["012 Back", "042 2024/05/03", "052 2024/05/01"])))
+    (error,) = backwards.errors
+    assert (error.line, error.column) == (3, 5)
+    assert error.message == "end date 2024-05-01 is before the start date 2024-05-03"
+
+
+def test_event_checks_take_round_dates_for_missing_dates_with_warnings():
+    header = ["012 Rounds only", "132" + " " * 88 + "24/05/01  24/05/02  24/05/03"]
+
+    checks = check_event(parse_trf(trf(P1, P2, P3, P4, header=header)))
+
+    assert checks.errors == [] and (checks.start_date, checks.end_date) == (dt.date(2024, 5, 1), dt.date(2024, 5, 3))
+    assert [str(p) for p in checks.warnings] == [
+        "file: warning: no start date (record 042); the first round date 2024-05-01 (record 132) is used",
+        "file: warning: no end date (record 052); the last round date 2024-05-03 (record 132) is used",
+    ]
+
+
+def test_event_checks_refuse_one_id_twice_and_pending_results_when_submitting():
+    twice = P3.replace("             1988", "     2500001 1988")
+    pending = trf(P1.replace("     2 w 1", "     2 w  "), P2.replace("     1 b 0", "     1 b  "), P3, P4)
+
+    (duplicate,) = check_event(parse_trf(trf(P1, P2, twice, P4))).errors
+    assert (duplicate.line, duplicate.column) == (FIRST_PLAYER_LINE + 2, 58)
+    assert duplicate.message.startswith(f"player 3: ID number 2500001 is also player 1 on line {FIRST_PLAYER_LINE};")
+
+    assert check_event(parse_trf(pending)).errors == []
+    (error,) = check_event(parse_trf(pending), submit=True).errors
+    assert (error.line, error.column) == (FIRST_PLAYER_LINE, 99) and "round 1: 1 vs 2 has no result" in error.message
+
+
+def test_event_checks_read_a_federation_only_from_three_letters():
+    assert check_event(parse_trf(VALID)).federation == "IRL"
+
+    checks = check_event(parse_trf(trf(P1, P2, P3, P4, header=["012 Online", "032 Lichess"])))
+
+    assert checks.federation == ""
+    (warning,) = [p for p in checks.warnings if "032" in p.message]
+    assert (warning.line, warning.column) == (2, 5)
+    assert warning.message == "record 032: 'Lichess' is not a three-letter federation code; left empty"
+
+
+def test_event_checks_warn_when_there_is_no_result_at_all():
+    checks = check_event(parse_trf(trf(player(1, "Alone, Al"), player(2, "Also, Alone"), header=HEADER[:5])))
+
+    assert checks.games == [] and checks.errors == []
+    assert [str(p) for p in checks.warnings] == [
+        "file: warning: no results in the file: the event is created with its players only"
+    ]
+
+
+def test_parse_time_grows_linearly_with_the_number_of_rounds():
+    # Found by review: an opponent's round was looked up by scanning his rounds, quadratic in a long line.
+    def two_players(rounds: int) -> str:
+        first = player(1, "Alpha, Ann", rounds="".join("   2 w 1  " for _ in range(rounds)))
+        second = player(2, "Beta, Bob", rounds="".join("   1 b 0  " for _ in range(rounds)))
+        return trf(first, second, header=HEADER[:5])
+
+    def seconds(text: str) -> float:
+        best = float("inf")
+        for _ in range(5):
+            gc.disable()  # a collection falling inside one measure would say nothing about the parser
+            try:
+                start = time.perf_counter()
+                result = parse_trf(text)
+                best = min(best, time.perf_counter() - start)
+            finally:
+                gc.enable()
+        assert result.ok and len(result.games()) == len(result.players[0].rounds)
+        return best
+
+    small, large = seconds(two_players(2_000)), seconds(two_players(8_000))
+
+    assert large < 10 * small, (small, large)  # 4 times the rounds: about 4 times the time, not 16
 
 
 def test_trf_module_does_not_import_django():
