@@ -65,7 +65,7 @@ class EventChildInline:
     def has_view_permission(self, request, obj=None):
         return super().has_view_permission(request, obj) and (obj is None or event_is_visible_to(obj, request.user))
 
-    def has_add_permission(self, request, obj):
+    def has_add_permission(self, request, obj=None):
         return super().has_add_permission(request, obj) and (
             obj is None or event_results_editable_by(obj, request.user)
         )
@@ -583,8 +583,8 @@ class EventCorrectionAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["event", "user", "created_at", "status_before", "game_count", "reason"]
     list_select_related = ["event", "user"]
     search_fields = ["event__name", "reason"]
-    fields = ["event", "user", "created_at", "status_before", "reason", "changes_table"]
-    readonly_fields = fields
+    readonly_fields = ("event", "user", "created_at", "status_before", "reason", "changes_table")
+    fields = readonly_fields
     show_full_result_count = False
 
     def get_queryset(self, request):
