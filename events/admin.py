@@ -122,7 +122,8 @@ class ParticipantInline(EventChildInline, admin.TabularInline):
 class GameInline(EventChildInline, admin.TabularInline):
     model = Game
     form = GameForm
-    formset = BaseGameFormSet
+    # django-stubs types this as a formset of exactly ModelForm[Any]; one of GameForms is what the admin takes.
+    formset = BaseGameFormSet  # type: ignore[assignment]
     template = "admin/events/event/game_inline.html"
     extra = 0
     fields = [
