@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from core.admin import ReadOnly
+from core.admin import ReadOnly, admin_user
 from events.forms import (
     BaseGameFormSet,
     BaseParticipantFormSet,
@@ -269,13 +269,13 @@ class EventAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if not change and not user_sees_all_events(request.user):
-            obj.chief_arbiter = request.user  # an arbiter registering an event is its chief arbiter
+            obj.chief_arbiter = admin_user(request)  # an arbiter registering an event is its chief arbiter
         super().save_model(request, obj, form, change)
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Game:
             return super().save_formset(request, form, formset, change)
-        result = event_games_update(form.instance, user=request.user, edits=formset.edits())
+        result = event_games_update(form.instance, user=admin_user(request), edits=formset.edits())
         # What construct_change_message reads for the admin's history.
         formset.new_objects = result.created
         formset.changed_objects = result.changed
@@ -383,7 +383,7 @@ class EventAdmin(admin.ModelAdmin):
 
     def _run(self, request, event, service, done: str) -> bool:
         try:
-            service(event, user=request.user)
+            service(event, user=admin_user(request))
         except ValidationError as exc:
             self.message_user(request, " ".join(exc.messages), messages.ERROR)
             return False
@@ -429,7 +429,7 @@ class EventAdmin(admin.ModelAdmin):
                     try:
                         correction = event_correct(
                             event,
-                            user=request.user,
+                            user=admin_user(request),
                             reason=form.cleaned_data["reason"],
                             edits=formset.edits(),
                         )
@@ -560,7 +560,7 @@ class GameAdmin(admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
-        result = event_games_update(obj.event, user=request.user, edits=[form.to_edit()])
+        result = event_games_update(obj.event, user=admin_user(request), edits=[form.to_edit()])
         saved = result.created[0] if result.created else (result.changed[0][0] if result.changed else None)
         if saved is not None:
             obj.pk, obj.version = saved.pk, saved.version
