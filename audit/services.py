@@ -4,7 +4,7 @@ record exists exactly when the action does."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
@@ -14,9 +14,18 @@ from .models import AuditEvent
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
+# Who acts in a service: a request's user (signed in or anonymous), or None for scheduled jobs and commands.
+Actor: TypeAlias = "User | AnonymousUser | None"
+
+
+def acting_user(actor: Actor) -> User | None:
+    """The user ``actor`` stands for, as the audit trail and simple_history record it: None for jobs and
+    anonymous users."""
+    return actor if actor is not None and actor.is_authenticated else None
+
 
 def audit_record(
-    actor: User | AnonymousUser | None,
+    actor: Actor,
     action: str,
     obj: object,
     reason: str = "",
@@ -31,7 +40,7 @@ def audit_record(
     ``before`` / ``after``: JSON-able dicts (dates, datetimes, decimals and UUIDs are fine); see
     ``model_snapshot`` for a model's fields.
     """
-    user = actor if actor is not None and actor.is_authenticated else None
+    user = acting_user(actor)
     if not action or len(action) > 40:
         raise ValueError(f"audit_record: action must be 1..40 characters, got {action!r}")
     object_type: ContentType | None = None

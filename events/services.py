@@ -17,7 +17,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from audit.models import AuditAction
-from audit.services import audit_record
+from audit.services import Actor, acting_user, audit_record
 from events.models import Event, EventCorrection, EventStatus, Game, Participant, Result
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class GamesUpdate:
     changes: list[dict[str, Any]] = field(default_factory=list)
 
 
-def event_games_update(event: Event, *, user: User | None, edits: list[GameEdit]) -> GamesUpdate:
+def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> GamesUpdate:
     """Apply entered games (draft or submitted events). Rated results change only via ``event_correct``."""
     with transaction.atomic():
         locked = _event_lock(event)
@@ -67,10 +67,10 @@ def event_games_update(event: Event, *, user: User | None, edits: list[GameEdit]
                 f"{locked.name} is {locked.get_status_display().lower()}: its results change only through a "
                 "correction (with the reason recorded)."
             )
-        return _games_apply(locked, edits, user=user, reason="")
+        return _games_apply(locked, edits, user=acting_user(user), reason="")
 
 
-def event_submit(event: Event, *, user: User | None) -> Event:
+def event_submit(event: Event, *, user: Actor) -> Event:
     """draft → submitted: the event goes to the rating officer. Refused while any game has no result."""
     with transaction.atomic():
         locked = _event_lock(event)
@@ -105,7 +105,7 @@ def event_submit(event: Event, *, user: User | None) -> Event:
             )
         locked.status = EventStatus.SUBMITTED
         locked.submitted_at = timezone.now()
-        locked._history_user = user
+        locked._history_user = acting_user(user)
         locked.save(update_fields=["status", "submitted_at", "updated_at"])
         audit_record(
             user,
@@ -118,7 +118,7 @@ def event_submit(event: Event, *, user: User | None) -> Event:
     return event
 
 
-def event_return_to_draft(event: Event, *, user: User | None) -> Event:
+def event_return_to_draft(event: Event, *, user: Actor) -> Event:
     """submitted → draft: the arbiter (or the rating officer sending it back) can edit again."""
     with transaction.atomic():
         locked = _event_lock(event)
@@ -129,7 +129,7 @@ def event_return_to_draft(event: Event, *, user: User | None) -> Event:
         submitted_at = locked.submitted_at
         locked.status = EventStatus.DRAFT
         locked.submitted_at = None
-        locked._history_user = user
+        locked._history_user = acting_user(user)
         locked.save(update_fields=["status", "submitted_at", "updated_at"])
         audit_record(
             user,

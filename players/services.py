@@ -32,11 +32,11 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from audit.models import AuditAction
-from audit.services import audit_record
+from audit.services import Actor, audit_record
 from players.models import Player, PlayerMerge
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
+    from django.contrib.auth.models import User
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ _OWN_RELATIONS = {
 }
 
 
-def player_merge(kept: Player, merged: Player, *, user: User | AnonymousUser | None, reason: str) -> PlayerMerge:
+def player_merge(kept: Player, merged: Player, *, user: Actor, reason: str) -> PlayerMerge:
     """Merge the duplicate ``merged`` into ``kept`` (one transaction); returns the reversible record."""
     user = _require_permission(user)
     reason = (reason or "").strip()
@@ -136,7 +136,7 @@ def player_merge(kept: Player, merged: Player, *, user: User | AnonymousUser | N
         return merge
 
 
-def player_merge_reverse(merge: PlayerMerge, *, user: User | AnonymousUser | None, reason: str) -> PlayerMerge:
+def player_merge_reverse(merge: PlayerMerge, *, user: Actor, reason: str) -> PlayerMerge:
     """Undo a merge: every row recorded in ``merge.moved`` goes back to the merged player (one transaction).
 
     Refused if already reversed, if the kept player has since been merged into another (reverse that first),
@@ -196,7 +196,7 @@ def player_merge_reverse(merge: PlayerMerge, *, user: User | AnonymousUser | Non
 # --- internals -----------------------------------------------------------------------------------------
 
 
-def _require_permission(user: User | AnonymousUser | None) -> User:
+def _require_permission(user: Actor) -> User:
     """The user who merges, if they may (an anonymous user has no permission)."""
     if user is None or not user.is_authenticated or not user.has_perm("players.merge_player"):
         raise PermissionDenied("Merging players needs the 'merge duplicate players' permission (rating officers).")

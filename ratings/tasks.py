@@ -18,11 +18,12 @@ from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
+from audit.services import Actor
 from outbox.services import enqueue_after_commit
 from ratings import services
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
+    from django.contrib.auth.models import User
 
 log = logging.getLogger(__name__)
 
@@ -75,20 +76,18 @@ def republish_rating_lists_task(
     return {"rating_list_ids": [rl.pk for rl in lists], "versions": [rl.version for rl in lists]}
 
 
-def queue_publication(rating_type: str, list_date: datetime.date, user: User | AnonymousUser | None = None) -> None:
+def queue_publication(rating_type: str, list_date: datetime.date, user: Actor = None) -> None:
     """Publish after the current transaction commits (admin actions)."""
     enqueue_after_commit(publish_rating_list_task.name, rating_type, list_date.isoformat(), user.pk if user else None)
 
 
-def queue_preview(rating_type: str, list_date: datetime.date, user: User | AnonymousUser | None = None) -> None:
+def queue_preview(rating_type: str, list_date: datetime.date, user: Actor = None) -> None:
     enqueue_after_commit(
         compute_rating_list_preview_task.name, rating_type, list_date.isoformat(), user.pk if user else None
     )
 
 
-def queue_republication(
-    rating_type: str, list_date: datetime.date, reason: str, user: User | AnonymousUser | None = None
-) -> None:
+def queue_republication(rating_type: str, list_date: datetime.date, reason: str, user: Actor = None) -> None:
     enqueue_after_commit(
         republish_rating_lists_task.name,
         rating_type,
