@@ -128,6 +128,7 @@ def test(pytest_args: list[str]) -> None:
         [str(PYTHON), "-m", "ruff", "check", "."],
         [str(PYTHON), "-m", "ruff", "format", "--check", "."],
         [str(BIN / "lint-imports"), "--no-cache"],
+        [str(PYTHON), "-m", "mypy", "."],
         [str(PYTHON), "manage.py", "check"],
         [str(PYTHON), "manage.py", "makemigrations", "--check", "--dry-run"],
         [str(PYTHON), "-m", "pytest", *pytest_args],

@@ -57,16 +57,8 @@ class AuditEventAdmin(OfficialsReadOnly, admin.ModelAdmin):
     search_fields = ["object_repr", "reason", "actor_name", "=object_id"]
     date_hierarchy = "at"
     list_select_related = ["actor"]
-    fields = readonly_fields = (
-        "at",
-        "actor_display",
-        "action",
-        "object_type",
-        "object_id",
-        "object_repr",
-        "reason",
-        "changes",
-    )
+    readonly_fields = ("at", "actor_display", "action", "object_type", "object_id", "object_repr", "reason", "changes")
+    fields = readonly_fields
     show_full_result_count = False
 
     @admin.display(description="who", ordering="actor_name")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
@@ -27,6 +28,8 @@ TRACKED = {
 }
 HISTORY_TYPES = {"+": "created", "~": "changed", "-": "deleted"}
 NO_USER = "none"
+# The historical models simple_history builds at start-up (an untyped library: their fields are unknown here).
+HistoryModel = type[Any]
 
 
 @dataclass(frozen=True)
@@ -63,11 +66,11 @@ class HistoryEntry:
     changes: list[FieldChange] = field(default_factory=list)
 
 
-def tracked_history_models() -> dict[str, type]:
+def tracked_history_models() -> dict[str, HistoryModel]:
     return {kind: apps.get_model(label).history.model for kind, label in TRACKED.items()}
 
 
-def _filtered(kind: str, history_model: type, filters: HistoryFilter, tz) -> QuerySet:
+def _filtered(kind: str, history_model: HistoryModel, filters: HistoryFilter, tz) -> QuerySet:
     queryset = history_model.objects.all()
     if filters.user == NO_USER:
         queryset = queryset.filter(history_user__isnull=True)
@@ -106,7 +109,7 @@ def history_rows(filters: HistoryFilter) -> QuerySet:
     return queryset.order_by("-history_date", "-history_id")
 
 
-def _with_previous(history_model: type, history_ids: list[int]) -> tuple[dict, dict]:
+def _with_previous(history_model: HistoryModel, history_ids: list[int]) -> tuple[dict, dict]:
     """The records with these ids and, for each, the record of the same object just before it."""
     earlier = (
         history_model.objects.filter(id=OuterRef("id"))
@@ -162,7 +165,9 @@ def _names(records_by_kind: dict[str, list]) -> tuple[dict, dict, dict]:
     Player = apps.get_model("players.Player")
     Participant = apps.get_model("events.Participant")
     Event = apps.get_model("events.Event")
-    participant_ids, player_ids, event_ids = set(), set(), set()
+    participant_ids: set[int] = set()
+    player_ids: set[int] = set()
+    event_ids: set[int] = set()
     for record in records_by_kind.get("game", []):
         participant_ids.update(i for i in (record.white_id, record.black_id) if i)
         event_ids.add(record.event_id)

@@ -3,13 +3,15 @@
 The routes are in public/urls.py (``api/v1/``); the API views live in ``public/api/``.
 """
 
+from collections.abc import Sequence
+
 from django.templatetags.static import static
 from django.utils.cache import patch_cache_control
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.pagination import BasePagination, PageNumberPagination
+from rest_framework.permissions import SAFE_METHODS, BasePermission, OperandHolder, SingleOperandHolder
 
-from core.pagination import KnownCountPaginator
+from core.pagination import KnownCountPaginator, with_known_count
 
 # Published data changes only when a list is published (every two months) or an event is submitted, so a
 # few minutes of caching by browsers and proxies costs nothing and absorbs bursts.
@@ -43,7 +45,7 @@ class WindowedPagination(PublicPagination):
         matched = queryset.order_by()[: self.window + 1].count()  # stops counting at window + 1
         self.capped = matched > self.window
         queryset = queryset[: self.window]
-        queryset.stored_count = min(matched, self.window)
+        queryset = with_known_count(queryset, min(matched, self.window))
         return super().paginate_queryset(queryset, request, view)
 
     def get_paginated_response(self, data):
@@ -64,8 +66,9 @@ class WindowedPagination(PublicPagination):
 class PublicReadMixin:
     """Read-only, paginated, and cacheable by anyone for ``PUBLIC_MAX_AGE`` seconds when it succeeded."""
 
-    permission_classes = [ReadOnly]
-    pagination_class = PublicPagination
+    # Typed as GenericAPIView declares them, so that views may set other permissions or no pagination.
+    permission_classes: Sequence[type[BasePermission] | OperandHolder | SingleOperandHolder] = [ReadOnly]
+    pagination_class: type[BasePagination] | None = PublicPagination
     cache_max_age = PUBLIC_MAX_AGE
 
     def finalize_response(self, request, response, *args, **kwargs):

@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from core.admin import ReadOnly
+from core.admin import ReadOnly, admin_user
 from events.forms import (
     BaseGameFormSet,
     BaseParticipantFormSet,
@@ -65,7 +65,7 @@ class EventChildInline:
     def has_view_permission(self, request, obj=None):
         return super().has_view_permission(request, obj) and (obj is None or event_is_visible_to(obj, request.user))
 
-    def has_add_permission(self, request, obj):
+    def has_add_permission(self, request, obj=None):
         return super().has_add_permission(request, obj) and (
             obj is None or event_results_editable_by(obj, request.user)
         )
@@ -122,7 +122,8 @@ class ParticipantInline(EventChildInline, admin.TabularInline):
 class GameInline(EventChildInline, admin.TabularInline):
     model = Game
     form = GameForm
-    formset = BaseGameFormSet
+    # django-stubs types this as a formset of exactly ModelForm[Any]; one of GameForms is what the admin takes.
+    formset = BaseGameFormSet  # type: ignore[assignment]
     template = "admin/events/event/game_inline.html"
     extra = 0
     fields = [
@@ -268,13 +269,13 @@ class EventAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if not change and not user_sees_all_events(request.user):
-            obj.chief_arbiter = request.user  # an arbiter registering an event is its chief arbiter
+            obj.chief_arbiter = admin_user(request)  # an arbiter registering an event is its chief arbiter
         super().save_model(request, obj, form, change)
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Game:
             return super().save_formset(request, form, formset, change)
-        result = event_games_update(form.instance, user=request.user, edits=formset.edits())
+        result = event_games_update(form.instance, user=admin_user(request), edits=formset.edits())
         # What construct_change_message reads for the admin's history.
         formset.new_objects = result.created
         formset.changed_objects = result.changed
@@ -382,7 +383,7 @@ class EventAdmin(admin.ModelAdmin):
 
     def _run(self, request, event, service, done: str) -> bool:
         try:
-            service(event, user=request.user)
+            service(event, user=admin_user(request))
         except ValidationError as exc:
             self.message_user(request, " ".join(exc.messages), messages.ERROR)
             return False
@@ -428,7 +429,7 @@ class EventAdmin(admin.ModelAdmin):
                     try:
                         correction = event_correct(
                             event,
-                            user=request.user,
+                            user=admin_user(request),
                             reason=form.cleaned_data["reason"],
                             edits=formset.edits(),
                         )
@@ -559,7 +560,7 @@ class GameAdmin(admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
-        result = event_games_update(obj.event, user=request.user, edits=[form.to_edit()])
+        result = event_games_update(obj.event, user=admin_user(request), edits=[form.to_edit()])
         saved = result.created[0] if result.created else (result.changed[0][0] if result.changed else None)
         if saved is not None:
             obj.pk, obj.version = saved.pk, saved.version
@@ -583,8 +584,8 @@ class EventCorrectionAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["event", "user", "created_at", "status_before", "game_count", "reason"]
     list_select_related = ["event", "user"]
     search_fields = ["event__name", "reason"]
-    fields = ["event", "user", "created_at", "status_before", "reason", "changes_table"]
-    readonly_fields = fields
+    readonly_fields = ("event", "user", "created_at", "status_before", "reason", "changes_table")
+    fields = readonly_fields
     show_full_result_count = False
 
     def get_queryset(self, request):

@@ -6,8 +6,11 @@ checked here first, with a message naming the round, board and players, so a mis
 never an IntegrityError; the database stays the last line of defence.
 """
 
+from __future__ import annotations
+
 from collections import defaultdict
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.admin.widgets import ForeignKeyRawIdWidget
@@ -123,18 +126,32 @@ class ParticipantForm(forms.ModelForm):
         pass
 
 
+def marked_for_deletion(formset: forms.BaseFormSet[Any], form: forms.BaseForm) -> bool:
+    """Whether ``form`` is ticked "delete" — the formset's own rule, BaseFormSet._should_delete_form."""
+    # The method is private, so django-stubs leaves it out.
+    return bool(formset._should_delete_form(form))  # type: ignore[attr-defined]
+
+
 class BaseParticipantFormSet(forms.BaseInlineFormSet):
-    def clean(self):
+    def clean(self) -> None:
         if any(self.errors):
             return
-        problems: list[str] = []
+        by_player, by_rank, deleted_ids = self._entered()
+        problems = self._entered_twice(by_player, by_rank)
+        if deleted_ids:
+            problems.extend(self._removed_with_games(deleted_ids))
+        if problems:
+            raise ValidationError(problems)
+
+    def _entered(self) -> tuple[dict[int, list[int]], dict[int, list[str]], list[int]]:
+        """The starting ranks entered per player, the player names per rank, and the participants deleted."""
         by_player: dict[int, list[int]] = defaultdict(list)
         by_rank: dict[int, list[str]] = defaultdict(list)
         deleted_ids = []
         for form in self.forms:
             if not hasattr(form, "cleaned_data") or not form.cleaned_data:
                 continue
-            if self._should_delete_form(form):
+            if marked_for_deletion(self, form):
                 if form.instance.pk:
                     deleted_ids.append(form.instance.pk)
                 continue
@@ -143,11 +160,16 @@ class BaseParticipantFormSet(forms.BaseInlineFormSet):
                 continue
             by_player[player.pk].append(rank)
             by_rank[rank].append(player.name)
+        return by_player, by_rank, deleted_ids
+
+    def _entered_twice(self, by_player: dict[int, list[int]], by_rank: dict[int, list[str]]) -> list[str]:
+        """A player entered twice, or a starting rank given twice."""
         names = {
             form.cleaned_data["player"].pk: str(form.cleaned_data["player"])
             for form in self.forms
             if getattr(form, "cleaned_data", None) and form.cleaned_data.get("player")
         }
+        problems = []
         for player_pk, ranks in by_player.items():
             if len(ranks) > 1:
                 problems.append(
@@ -157,23 +179,24 @@ class BaseParticipantFormSet(forms.BaseInlineFormSet):
         for rank, players in sorted(by_rank.items()):
             if len(players) > 1:
                 problems.append(f"Starting rank {rank} is given to {' and '.join(players)}; ranks are unique.")
-        if deleted_ids:
-            played = defaultdict(set)
-            games = Game.objects.filter(event=self.instance).filter(
-                Q(white_id__in=deleted_ids) | Q(black_id__in=deleted_ids)
-            )
-            for white, black, round_ in games.values_list("white_id", "black_id", "round"):
-                for participant_id in (white, black):
-                    if participant_id in deleted_ids:
-                        played[participant_id].add(round_)
-            labels = {form.instance.pk: participant_label(form.instance) for form in self.deleted_forms}
-            for participant_id, rounds in played.items():
-                problems.append(
-                    f"{labels[participant_id]} has games in round {', '.join(map(str, sorted(rounds)))};"
-                    " delete those games before removing the participant."
-                )
-        if problems:
-            raise ValidationError(problems)
+        return problems
+
+    def _removed_with_games(self, deleted_ids: list[int]) -> list[str]:
+        """Deleted participants who still have games in the event."""
+        played: dict[int, set[int]] = defaultdict(set)
+        games = Game.objects.filter(event=self.instance).filter(
+            Q(white_id__in=deleted_ids) | Q(black_id__in=deleted_ids)
+        )
+        for white, black, round_ in games.values_list("white_id", "black_id", "round"):
+            for participant_id in (white, black):
+                if participant_id in deleted_ids:
+                    played[participant_id].add(round_)
+        labels = {form.instance.pk: participant_label(form.instance) for form in self.deleted_forms}
+        return [
+            f"{labels[participant_id]} has games in round {', '.join(map(str, sorted(rounds)))};"
+            " delete those games before removing the participant."
+            for participant_id, rounds in played.items()
+        ]
 
 
 # --- games ---------------------------------------------------------------------------------------------
@@ -357,7 +380,13 @@ def pairing_problems(event: Event, rows: dict[object, tuple], participants: dict
     return problems
 
 
-class BaseGameFormSet(forms.BaseInlineFormSet):
+if TYPE_CHECKING:
+    _GameFormSetBase = forms.BaseInlineFormSet[Game, Event, GameForm]
+else:  # not subscriptable at run time
+    _GameFormSetBase = forms.BaseInlineFormSet
+
+
+class BaseGameFormSet(_GameFormSetBase):
     """Games of one event (all, or one round); checks the whole event after the edits are applied."""
 
     entry_round: int | None = None  # set by the admin when the page shows one round
@@ -397,7 +426,7 @@ class BaseGameFormSet(forms.BaseInlineFormSet):
         }
         problems = []
         for index, form in enumerate(self.forms):
-            if self.can_delete and self._should_delete_form(form):
+            if self.can_delete and marked_for_deletion(self, form):
                 if form.instance.pk:
                     rows.pop(form.instance.pk, None)
                     expected = form.cleaned_data.get("expected_version") if hasattr(form, "cleaned_data") else None
@@ -429,12 +458,12 @@ class BaseGameFormSet(forms.BaseInlineFormSet):
         """The changes to apply, for events.services (call after is_valid())."""
         edits = []
         for form in self.initial_forms:
-            if self.can_delete and self._should_delete_form(form):
+            if self.can_delete and marked_for_deletion(self, form):
                 edits.append(form.to_edit(delete=True))
             elif form.has_changed():
                 edits.append(form.to_edit())
         for form in self.extra_forms:
-            if form.has_changed() and not (self.can_delete and self._should_delete_form(form)):
+            if form.has_changed() and not (self.can_delete and marked_for_deletion(self, form)):
                 edits.append(form.to_edit())
         return edits
 

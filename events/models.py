@@ -1,9 +1,14 @@
 """What arbiters enter: events, their participants and games."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class RatingType(models.TextChoices):
@@ -59,6 +64,9 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()
+    # Read by simple_history when the row is saved or deleted: who did it and why (services set them).
+    _history_user: "User | None"
+    _change_reason: str | None
 
     class Meta:
         ordering = ["-end_date", "-id"]
@@ -155,6 +163,9 @@ class Game(models.Model):
     date = models.DateField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1, help_text="Optimistic lock: bumped on every change")
     history = HistoricalRecords()
+    # Read by simple_history when the row is saved or deleted: who did it and why (services set them).
+    _history_user: "User | None"
+    _change_reason: str | None
 
     class Meta:
         ordering = ["event", "round", "board", "id"]
@@ -174,7 +185,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        black = self.black.player if self.black_id else "bye"
+        black = self.black.player if self.black is not None else "bye"
         return f"R{self.round}: {self.white.player} – {black} {self.result}"
 
     @property

@@ -5,8 +5,11 @@ whose message names the event, round and players. Permissions (who may call) are
 the admin checks them with events/roles.py — except that each function refuses a status it does not apply to.
 """
 
+from __future__ import annotations
+
 import datetime
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -14,8 +17,11 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from audit.models import AuditAction
-from audit.services import audit_record
+from audit.services import Actor, acting_user, audit_record
 from events.models import Event, EventCorrection, EventStatus, Game, Participant, Result
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 ENTRY_STATUSES = (EventStatus.DRAFT, EventStatus.SUBMITTED)
 CORRECTABLE_STATUSES = (EventStatus.RATED, EventStatus.CORRECTED)
@@ -49,10 +55,10 @@ class GamesUpdate:
     created: list[Game] = field(default_factory=list)
     changed: list[tuple[Game, list[str]]] = field(default_factory=list)
     deleted: list[Game] = field(default_factory=list)
-    changes: list[dict] = field(default_factory=list)
+    changes: list[dict[str, Any]] = field(default_factory=list)
 
 
-def event_games_update(event: Event, *, user, edits: list[GameEdit]) -> GamesUpdate:
+def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> GamesUpdate:
     """Apply entered games (draft or submitted events). Rated results change only via ``event_correct``."""
     with transaction.atomic():
         locked = _event_lock(event)
@@ -61,10 +67,10 @@ def event_games_update(event: Event, *, user, edits: list[GameEdit]) -> GamesUpd
                 f"{locked.name} is {locked.get_status_display().lower()}: its results change only through a "
                 "correction (with the reason recorded)."
             )
-        return _games_apply(locked, edits, user=user, reason="")
+        return _games_apply(locked, edits, user=acting_user(user), reason="")
 
 
-def event_submit(event: Event, *, user) -> Event:
+def event_submit(event: Event, *, user: Actor) -> Event:
     """draft → submitted: the event goes to the rating officer. Refused while any game has no result."""
     with transaction.atomic():
         locked = _event_lock(event)
@@ -99,7 +105,7 @@ def event_submit(event: Event, *, user) -> Event:
             )
         locked.status = EventStatus.SUBMITTED
         locked.submitted_at = timezone.now()
-        locked._history_user = user
+        locked._history_user = acting_user(user)
         locked.save(update_fields=["status", "submitted_at", "updated_at"])
         audit_record(
             user,
@@ -112,7 +118,7 @@ def event_submit(event: Event, *, user) -> Event:
     return event
 
 
-def event_return_to_draft(event: Event, *, user) -> Event:
+def event_return_to_draft(event: Event, *, user: Actor) -> Event:
     """submitted → draft: the arbiter (or the rating officer sending it back) can edit again."""
     with transaction.atomic():
         locked = _event_lock(event)
@@ -123,7 +129,7 @@ def event_return_to_draft(event: Event, *, user) -> Event:
         submitted_at = locked.submitted_at
         locked.status = EventStatus.DRAFT
         locked.submitted_at = None
-        locked._history_user = user
+        locked._history_user = acting_user(user)
         locked.save(update_fields=["status", "submitted_at", "updated_at"])
         audit_record(
             user,
@@ -136,7 +142,7 @@ def event_return_to_draft(event: Event, *, user) -> Event:
     return event
 
 
-def event_correct(event: Event, *, user, reason: str, edits: list[GameEdit]) -> EventCorrection:
+def event_correct(event: Event, *, user: User, reason: str, edits: list[GameEdit]) -> EventCorrection:
     """Change the games of a rated (or already corrected) event, recording who, when, why and what.
 
     The event goes to status ``corrected``; the rating officer then republishes the lists it was rated on
@@ -205,11 +211,11 @@ def _copy_state(source: Event, target: Event) -> None:
 
 def _game_label(game: Game) -> str:
     place = f"round {game.round}" + (f" board {game.board}" if game.board else "")
-    black = game.black.player.name if game.black_id else "bye"
+    black = game.black.player.name if game.black is not None else "bye"
     return f"{place}: {game.white.player.name} – {black}"
 
 
-def _snapshot(game: Game, participants: dict[int, Participant]) -> dict:
+def _snapshot(game: Game, participants: dict[int, Participant]) -> dict[str, Any]:
     white = participants.get(game.white_id)
     black = participants.get(game.black_id) if game.black_id else None
     return {
@@ -226,7 +232,7 @@ def _snapshot(game: Game, participants: dict[int, Participant]) -> dict:
     }
 
 
-def _games_apply(event: Event, edits: list[GameEdit], *, user, reason: str) -> GamesUpdate:
+def _games_apply(event: Event, edits: list[GameEdit], *, user: User | None, reason: str) -> GamesUpdate:
     """Apply edits to the locked event's games with a fixed number of queries, whatever the count.
 
     Pairings are rewritten in two steps so that a swap (A–B, C–D → A–C, B–D) never passes through a state
@@ -241,120 +247,168 @@ def _games_apply(event: Event, edits: list[GameEdit], *, user, reason: str) -> G
         .filter(event=event, pk__in=ids)
         .select_related("white__player", "black__player")
     }
-    problems = []
-    for edit in edits:
-        if edit.game_id is not None and edit.game_id not in games:
-            problems.append(f"Game #{edit.game_id} is not a game of {event.name} (deleted meanwhile?).")
-            continue
-        game = games.get(edit.game_id)
-        if game is not None and edit.expected_version is not None and edit.expected_version != game.version:
-            problems.append(
-                f"{_place(game)} was changed by someone else (version {game.version}, you edited version "
-                f"{edit.expected_version}); reload and enter it again."
-            )
-        if not edit.delete:
-            for side, participant_id in (("white", edit.white_id), ("black", edit.black_id)):
-                if participant_id is not None and participant_id not in participants:
-                    problems.append(
-                        f"Round {edit.round}: the {side} player (participant #{participant_id}) is not a "
-                        f"participant of {event.name}."
-                    )
-            if edit.white_id is None or edit.round is None:
-                problems.append("A game needs a round and a white player.")
+    problems = [problem for edit in edits for problem in _edit_problems(event, edit, games, participants)]
     if problems:
         raise ValidationError(problems)
 
     update = GamesUpdate()
-    to_delete = [games[edit.game_id] for edit in edits if edit.delete]
-    to_change: list[Game] = []
-    parked: list[Game] = []
-    to_create: list[Game] = []
+    to_delete = [games[edit.game_id] for edit in edits if edit.delete and edit.game_id is not None]
+    writes = _GameWrites()
     for edit in edits:
-        if edit.delete:
-            continue
-        values = {
-            "round": edit.round,
-            "board": edit.board,
-            "white_id": edit.white_id,
-            "black_id": edit.black_id,
-            "result": edit.result,
-            "date": edit.date,
-        }
-        white, black = participants[edit.white_id], participants.get(edit.black_id)
-        if edit.game_id is None:
-            to_create.append(
-                Game(
-                    event=event,
-                    version=1,
-                    white=white,
-                    black=black,
-                    round=edit.round,
-                    board=edit.board,
-                    result=edit.result,
-                    date=edit.date,
-                )
-            )
-            continue
-        game = games[edit.game_id]
-        before = _snapshot(game, participants)
-        changed = [name for name in values if getattr(game, name) != values[name]]
-        if not changed:
-            continue
-        if {"round", "white_id", "black_id"} & set(changed):
-            parked.append(Game(pk=game.pk, round=_PARKING_ROUND - len(parked)))
-        game.round, game.board, game.result, game.date = edit.round, edit.board, edit.result, edit.date
-        game.white, game.black = white, black  # objects, not ids: keeps str(game) free of queries
-        game.version += 1
-        to_change.append(game)
-        update.changed.append((game, [name.removesuffix("_id") for name in changed]))
-        update.changes.append(
-            {"game": game.pk, "action": "changed", "before": before, "after": _snapshot(game, participants)}
-        )
+        if not edit.delete:
+            _edit_plan(event, edit, games, participants, writes, update)
     try:
         with transaction.atomic():
-            for game in to_delete:
-                update.changes.append(
-                    {
-                        "game": game.pk,
-                        "action": "deleted",
-                        "before": _snapshot(game, participants),
-                        "after": None,
-                    }
-                )
-                game._history_user = user
-                game._change_reason = reason or None
-            for game in to_delete:
-                # One by one so simple_history records who deleted it; deletions come a few at a time.
-                game.delete()
-            update.deleted = to_delete
-            if parked:
-                Game.objects.bulk_update(parked, ["round"])
-            if to_change:
+            _games_delete(to_delete, participants, update, user=user, reason=reason)
+            if writes.parked:
+                Game.objects.bulk_update(writes.parked, ["round"])
+            if writes.to_change:
                 bulk_update_with_history(
-                    to_change,
+                    writes.to_change,
                     Game,
                     [*GAME_FIELDS, "version"],
                     default_user=user,
                     default_change_reason=reason or None,
                 )
-            if to_create:
-                created = bulk_create_with_history(
-                    to_create, Game, default_user=user, default_change_reason=reason or None
-                )
-                update.created = list(created)
-                for game in update.created:
-                    update.changes.append(
-                        {
-                            "game": game.pk,
-                            "action": "added",
-                            "before": None,
-                            "after": _snapshot(game, participants),
-                        }
-                    )
+            if writes.to_create:
+                _games_create(writes.to_create, participants, update, user=user, reason=reason)
     except IntegrityError as exc:
         # The forms check every rule first; reaching the database's refusal means a concurrent change.
         raise ValidationError(f"The database refused the games of {event.name}: {exc}") from exc
     return update
+
+
+@dataclass
+class _GameWrites:
+    """What ``_games_apply`` writes after the deletions: parked pairings, changed games, new games."""
+
+    to_change: list[Game] = field(default_factory=list)
+    parked: list[Game] = field(default_factory=list)
+    to_create: list[Game] = field(default_factory=list)
+
+
+def _edit_problems(
+    event: Event, edit: GameEdit, games: dict[int, Game], participants: dict[int, Participant]
+) -> list[str]:
+    """Why ``edit`` cannot be applied to the locked event's games (none: it can)."""
+    if edit.game_id is not None and edit.game_id not in games:
+        return [f"Game #{edit.game_id} is not a game of {event.name} (deleted meanwhile?)."]
+    problems = []
+    game = games.get(edit.game_id) if edit.game_id is not None else None
+    if game is not None and edit.expected_version is not None and edit.expected_version != game.version:
+        problems.append(
+            f"{_place(game)} was changed by someone else (version {game.version}, you edited version "
+            f"{edit.expected_version}); reload and enter it again."
+        )
+    if edit.delete:
+        return problems
+    for side, participant_id in (("white", edit.white_id), ("black", edit.black_id)):
+        if participant_id is not None and participant_id not in participants:
+            problems.append(
+                f"Round {edit.round}: the {side} player (participant #{participant_id}) is not a "
+                f"participant of {event.name}."
+            )
+    if edit.white_id is None or edit.round is None:
+        problems.append("A game needs a round and a white player.")
+    return problems
+
+
+def _edit_plan(
+    event: Event,
+    edit: GameEdit,
+    games: dict[int, Game],
+    participants: dict[int, Participant],
+    writes: _GameWrites,
+    update: GamesUpdate,
+) -> None:
+    """Add the new or changed game of ``edit`` (not a deletion, accepted by ``_edit_problems``) to ``writes``,
+    and a changed game's before/after to ``update``."""
+    assert edit.round is not None and edit.white_id is not None  # refused by _edit_problems otherwise
+    white = participants[edit.white_id]
+    black = participants.get(edit.black_id) if edit.black_id is not None else None
+    if edit.game_id is None:
+        writes.to_create.append(
+            Game(
+                event=event,
+                version=1,
+                white=white,
+                black=black,
+                round=edit.round,
+                board=edit.board,
+                result=edit.result,
+                date=edit.date,
+            )
+        )
+        return
+    values = {
+        "round": edit.round,
+        "board": edit.board,
+        "white_id": edit.white_id,
+        "black_id": edit.black_id,
+        "result": edit.result,
+        "date": edit.date,
+    }
+    game = games[edit.game_id]
+    before = _snapshot(game, participants)
+    changed = [name for name in values if getattr(game, name) != values[name]]
+    if not changed:
+        return
+    if {"round", "white_id", "black_id"} & set(changed):
+        writes.parked.append(Game(pk=game.pk, round=_PARKING_ROUND - len(writes.parked)))
+    game.round, game.board, game.result, game.date = edit.round, edit.board, edit.result, edit.date
+    game.white, game.black = white, black  # objects, not ids: keeps str(game) free of queries
+    game.version += 1
+    writes.to_change.append(game)
+    update.changed.append((game, [name.removesuffix("_id") for name in changed]))
+    update.changes.append(
+        {"game": game.pk, "action": "changed", "before": before, "after": _snapshot(game, participants)}
+    )
+
+
+def _games_delete(
+    to_delete: list[Game],
+    participants: dict[int, Participant],
+    update: GamesUpdate,
+    *,
+    user: User | None,
+    reason: str,
+) -> None:
+    for game in to_delete:
+        update.changes.append(
+            {
+                "game": game.pk,
+                "action": "deleted",
+                "before": _snapshot(game, participants),
+                "after": None,
+            }
+        )
+        game._history_user = user
+        game._change_reason = reason or None
+    for game in to_delete:
+        # One by one so simple_history records who deleted it; deletions come a few at a time.
+        game.delete()
+    update.deleted = to_delete
+
+
+def _games_create(
+    to_create: list[Game],
+    participants: dict[int, Participant],
+    update: GamesUpdate,
+    *,
+    user: User | None,
+    reason: str,
+) -> None:
+    created = bulk_create_with_history(to_create, Game, default_user=user, default_change_reason=reason or None)
+    update.created = list(created)
+    for game in update.created:
+        update.changes.append(
+            {
+                "game": game.pk,
+                "action": "added",
+                "before": None,
+                "after": _snapshot(game, participants),
+            }
+        )
 
 
 def _place(game: Game) -> str:

@@ -39,7 +39,7 @@ from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Q
 from simple_history.utils import bulk_create_with_history
 
-from audit.services import audit_record
+from audit.services import acting_user, audit_record
 from events.models import (
     RESULT_POINTS,
     Event,
@@ -572,7 +572,7 @@ class _Plan:
         )
         if isinstance(user, User) and not user_sees_all_events(user):
             event.chief_arbiter = user  # an arbiter's upload is theirs to check and submit (events/roles.py)
-        event._history_user = user  # type: ignore[attr-defined]  # simple_history's author of the history row
+        event._history_user = acting_user(user)  # simple_history's author of the history row
         event.save()
         return event
 

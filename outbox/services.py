@@ -42,7 +42,7 @@ class DispatchReport:
     error: str = ""
 
 
-def enqueue_after_commit(task_name: str, *args, queue: str = "") -> PendingTask:
+def enqueue_after_commit(task_name: str, *args: object, queue: str = "") -> PendingTask:
     """Queue the Celery task ``task_name(*args)`` to be sent when the current transaction commits.
 
     Call it inside the service's ``transaction.atomic()``: if the transaction rolls back, nothing is queued.
@@ -88,7 +88,7 @@ def pending_tasks_dispatch(*, min_age_seconds: int | None = None, limit: int = 5
     return DispatchReport(sent=sent, failed=failed, pending=pending, error=error)
 
 
-def pending_tasks_send(queryset: QuerySet) -> DispatchReport:
+def pending_tasks_send(queryset: QuerySet[PendingTask]) -> DispatchReport:
     """Send the unsent tasks among ``queryset`` now, whatever their age (the admin's "send now")."""
     sent, failed, error = _dispatch(queryset.order_by("created_at", "id"), connect_timeout=DISPATCH_CONNECT_TIMEOUT)
     pending = PendingTask.objects.filter(sent_at__isnull=True).count()
@@ -96,7 +96,7 @@ def pending_tasks_send(queryset: QuerySet) -> DispatchReport:
 
 
 def _dispatch(
-    queryset: QuerySet, limit: int | None = None, connect_timeout: float | None = None
+    queryset: QuerySet[PendingTask], limit: int | None = None, connect_timeout: float | None = None
 ) -> tuple[int, int, str]:
     from celery import current_app as app
 
@@ -131,8 +131,10 @@ def _dispatch(
             PendingTask.objects.bulk_update(done, ["task_id", "sent_at", "last_error", "last_attempt_at", "attempts"])
         if failure is None:
             return len(done), 0, ""
-        row, exc = failure
-        error = f"{type(exc).__name__}: {exc}"[:2000]
-        PendingTask.objects.filter(pk=row.pk).update(attempts=F("attempts") + 1, last_error=error, last_attempt_at=now)
-        logger.warning("outbox: task %s (row %s) not sent, it stays pending: %s", row.name, row.pk, error)
+        failed_row, failed_with = failure
+        error = f"{type(failed_with).__name__}: {failed_with}"[:2000]
+        PendingTask.objects.filter(pk=failed_row.pk).update(
+            attempts=F("attempts") + 1, last_error=error, last_attempt_at=now
+        )
+        logger.warning("outbox: task %s (row %s) not sent, it stays pending: %s", failed_row.name, failed_row.pk, error)
         return len(done), 1, error

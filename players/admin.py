@@ -253,7 +253,7 @@ class PlayerMergeAdmin(admin.ModelAdmin):
     list_display = ["merged", "kept", "merged_by", "merged_at", "reversed_at", "reason"]
     list_select_related = ["merged", "kept", "merged_by"]
     raw_id_fields = ["kept", "merged"]
-    fields = [
+    readonly_fields = (
         "merged",
         "kept",
         "reason",
@@ -263,8 +263,8 @@ class PlayerMergeAdmin(admin.ModelAdmin):
         "reversed_by",
         "reversed_at",
         "reverse_reason",
-    ]
-    readonly_fields = fields
+    )
+    fields = readonly_fields
     actions = ["reverse_merges"]
     show_full_result_count = False
 

@@ -1,9 +1,14 @@
 """The registry: federations and players."""
 
+from typing import TYPE_CHECKING, Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class Federation(models.Model):
@@ -70,6 +75,9 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()
+    # Read by simple_history when the row is saved or deleted: who did it and why (services set them).
+    _history_user: "User | None"
+    _change_reason: str | None
 
     class Meta:
         ordering = ["surname", "given_names"]
@@ -89,7 +97,7 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.id_number})"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.search_name = self.name.upper()
         if self.birth_date and not self.birth_year:
             self.birth_year = self.birth_date.year

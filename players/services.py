@@ -25,15 +25,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from audit.models import AuditAction
-from audit.services import audit_record
+from audit.services import Actor, audit_record
 from players.models import Player, PlayerMerge
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 @dataclass(frozen=True)
@@ -76,9 +79,9 @@ _OWN_RELATIONS = {
 }
 
 
-def player_merge(kept: Player, merged: Player, *, user, reason: str) -> PlayerMerge:
+def player_merge(kept: Player, merged: Player, *, user: Actor, reason: str) -> PlayerMerge:
     """Merge the duplicate ``merged`` into ``kept`` (one transaction); returns the reversible record."""
-    _require_permission(user)
+    user = _require_permission(user)
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError("A merge needs a reason (it is kept with the merge record).")
@@ -133,14 +136,14 @@ def player_merge(kept: Player, merged: Player, *, user, reason: str) -> PlayerMe
         return merge
 
 
-def player_merge_reverse(merge: PlayerMerge, *, user, reason: str) -> PlayerMerge:
+def player_merge_reverse(merge: PlayerMerge, *, user: Actor, reason: str) -> PlayerMerge:
     """Undo a merge: every row recorded in ``merge.moved`` goes back to the merged player (one transaction).
 
     Refused if already reversed, if the kept player has since been merged into another (reverse that first),
     or if a moved row no longer belongs to the kept player. Lists published since the merge are not
     recomputed: republish them (ratings) if the merge changed a rating.
     """
-    _require_permission(user)
+    user = _require_permission(user)
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError("Reversing a merge needs a reason.")
@@ -193,9 +196,11 @@ def player_merge_reverse(merge: PlayerMerge, *, user, reason: str) -> PlayerMerg
 # --- internals -----------------------------------------------------------------------------------------
 
 
-def _require_permission(user) -> None:
-    if user is None or not user.has_perm("players.merge_player"):
+def _require_permission(user: Actor) -> User:
+    """The user who merges, if they may (an anonymous user has no permission)."""
+    if user is None or not user.is_authenticated or not user.has_perm("players.merge_player"):
         raise PermissionDenied("Merging players needs the 'merge duplicate players' permission (rating officers).")
+    return user
 
 
 def _lock(kept: Player, merged: Player) -> tuple[Player, Player]:

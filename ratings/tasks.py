@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import datetime
 import logging
+from typing import TYPE_CHECKING, Any
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
+from audit.services import Actor
 from outbox.services import enqueue_after_commit
 from ratings import services
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +36,12 @@ RETRY = {
 }
 
 
-def _user(user_id: int | None):
+def _user(user_id: int | None) -> User | None:
     return get_user_model().objects.filter(pk=user_id).first() if user_id else None
 
 
 @shared_task(name="ratings.publish_rating_list", **RETRY)
-def publish_rating_list_task(rating_type: str, list_date_iso: str, user_id: int | None = None) -> dict:
+def publish_rating_list_task(rating_type: str, list_date_iso: str, user_id: int | None = None) -> dict[str, Any]:
     """Publish the list of that date (or return the one already published)."""
     outcome = services.rating_list_publish(rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id))
     log.info("%s %s: %s", rating_type, list_date_iso, outcome.describe())
@@ -44,7 +49,7 @@ def publish_rating_list_task(rating_type: str, list_date_iso: str, user_id: int 
 
 
 @shared_task(name="ratings.publish_scheduled_rating_list", **RETRY)
-def publish_scheduled_rating_list_task(rating_type: str) -> dict:
+def publish_scheduled_rating_list_task(rating_type: str) -> dict[str, Any]:
     """Run by beat on day 1 of the policy's list months (Periodic tasks in the admin)."""
     result = services.rating_list_publish_scheduled(rating_type, timezone.localdate())
     log.info("scheduled %s publication: %s", rating_type, result)
@@ -52,7 +57,9 @@ def publish_scheduled_rating_list_task(rating_type: str) -> dict:
 
 
 @shared_task(name="ratings.compute_rating_list_preview", **RETRY)
-def compute_rating_list_preview_task(rating_type: str, list_date_iso: str, user_id: int | None = None) -> dict:
+def compute_rating_list_preview_task(
+    rating_type: str, list_date_iso: str, user_id: int | None = None
+) -> dict[str, Any]:
     draft = services.rating_list_compute_preview(
         rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id)
     )
@@ -60,25 +67,27 @@ def compute_rating_list_preview_task(rating_type: str, list_date_iso: str, user_
 
 
 @shared_task(name="ratings.republish_rating_lists", **RETRY)
-def republish_rating_lists_task(rating_type: str, list_date_iso: str, reason: str, user_id: int | None = None) -> dict:
+def republish_rating_lists_task(
+    rating_type: str, list_date_iso: str, reason: str, user_id: int | None = None
+) -> dict[str, Any]:
     lists = services.rating_list_republish_from(
         rating_type, datetime.date.fromisoformat(list_date_iso), reason, user=_user(user_id)
     )
     return {"rating_list_ids": [rl.pk for rl in lists], "versions": [rl.version for rl in lists]}
 
 
-def queue_publication(rating_type: str, list_date: datetime.date, user=None) -> None:
+def queue_publication(rating_type: str, list_date: datetime.date, user: Actor = None) -> None:
     """Publish after the current transaction commits (admin actions)."""
     enqueue_after_commit(publish_rating_list_task.name, rating_type, list_date.isoformat(), user.pk if user else None)
 
 
-def queue_preview(rating_type: str, list_date: datetime.date, user=None) -> None:
+def queue_preview(rating_type: str, list_date: datetime.date, user: Actor = None) -> None:
     enqueue_after_commit(
         compute_rating_list_preview_task.name, rating_type, list_date.isoformat(), user.pk if user else None
     )
 
 
-def queue_republication(rating_type: str, list_date: datetime.date, reason: str, user=None) -> None:
+def queue_republication(rating_type: str, list_date: datetime.date, reason: str, user: Actor = None) -> None:
     enqueue_after_commit(
         republish_rating_lists_task.name,
         rating_type,

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.paginator import Page
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from core.pagination import KnownCountPaginator
+from core.pagination import KnownCountPaginator, with_known_count
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
 from players.models import Player, Title, WomenTitle
 from ratings.engine.calculator import calculate_change
@@ -196,8 +196,10 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
     if filters.active:
         entries = entries.filter(inactive=False)
     entries = entries.order_by(*ENTRY_SORTS[filters.sort])
-    entries.stored_count = stored_entry_count(rating_list, filters)
-    entries.by_position = POSITION_SORTS.get(filters.sort) if entries.stored_count is not None else None
+    count = stored_entry_count(rating_list, filters)
+    entries = with_known_count(entries, count)
+    # The paginator reads a page of an unfiltered list sorted by rating as a range of stored positions.
+    entries.by_position = POSITION_SORTS.get(filters.sort) if count is not None else None  # type: ignore[attr-defined]
     return entries
 
 
@@ -222,7 +224,8 @@ class ListEntryPaginator(KnownCountPaginator):
         top = min(bottom + self.per_page, self.count)
         if by_position == "-position":  # ascending rating: the same lines counted from the end
             bottom, top = self.count - top, self.count - bottom
-        return self._get_page(self.object_list.filter(position__gt=bottom, position__lte=top), number, self)
+        rows = cast(QuerySet[RatingListEntry], self.object_list)
+        return Page(rows.filter(position__gt=bottom, position__lte=top), number, self)
 
 
 def list_movers(rating_list: RatingList, limit: int = 5) -> tuple[list[RatingListEntry], list[RatingListEntry]]:

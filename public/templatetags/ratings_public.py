@@ -25,17 +25,17 @@ SYSTEM_LABELS = {"swiss": _("Swiss"), "round_robin": _("Round robin"), "match": 
 
 @register.filter
 def rating_type_label(value: str) -> str:
-    return RATING_TYPE_LABELS.get(value, value)
+    return str(RATING_TYPE_LABELS.get(value, value))
 
 
 @register.filter
 def event_status_label(value: str) -> str:
-    return STATUS_LABELS.get(value, value)
+    return str(STATUS_LABELS.get(value, value))
 
 
 @register.filter
 def event_system_label(value: str) -> str:
-    return SYSTEM_LABELS.get(value, value)
+    return str(SYSTEM_LABELS.get(value, value))
 
 
 @register.filter
@@ -137,7 +137,7 @@ def chart_geometry(entries) -> dict:
     y_ticks = [{"y": y(value), "label": value} for value in range(int(low), int(high) + 1, step)]
     years = range(first.year, last.year + 1)
     year_every = max(1, len(years) // 8 + (1 if len(years) % 8 else 0))
-    x_ticks = [
+    x_ticks: list[dict[str, object]] = [
         {"x": x(datetime.date(year, 1, 1)), "label": year}
         for year in years[::year_every]
         if first <= datetime.date(year, 1, 1) <= last

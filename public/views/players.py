@@ -44,7 +44,7 @@ def player_search(request):
 @public_page
 def player_profile(request, id_number: int):
     player = _player_or_redirect(id_number)
-    if player.merged_into_id:
+    if player.merged_into is not None:  # joined by _player_or_redirect: no query
         return redirect("players:profile", id_number=player.merged_into.id_number, permanent=True)
     ratings = player_ratings(player)
     history = player_history_rows(player)
@@ -64,7 +64,7 @@ def player_profile(request, id_number: int):
 @public_page
 def player_calculations(request, id_number: int, list_date: datetime.date, rating_type: str):
     player = _player_or_redirect(id_number)
-    if player.merged_into_id:
+    if player.merged_into is not None:  # joined by _player_or_redirect: no query
         return redirect(
             "players:calculations",
             id_number=player.merged_into.id_number,
