@@ -33,13 +33,13 @@ import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Q
 from simple_history.utils import bulk_create_with_history
 
-from audit.services import acting_user, audit_record
+from audit.services import Actor, acting_user, audit_record
 from events.models import (
     RESULT_POINTS,
     Event,
@@ -184,7 +184,7 @@ def event_import_trf(
     data: bytes,
     *,
     file_name: str,
-    user: User | AnonymousUser | None,
+    user: Actor,
     rating_type: str | None = None,
     submit: bool = False,
 ) -> TrfImportOutcome:
@@ -313,7 +313,7 @@ class _Plan:
 
     # -- inside the transaction
 
-    def write(self, user: User | AnonymousUser | None) -> None:
+    def write(self, user: Actor) -> None:
         t, outcome = self.t, self.outcome
         matched = self.match_players()
         if outcome.errors:
@@ -547,7 +547,7 @@ class _Plan:
                 suggestions.append(DuplicateSuggestion(player, found, reasons))
         return suggestions
 
-    def create_event(self, user: User | AnonymousUser | None, federation: str | None) -> Event:
+    def create_event(self, user: Actor, federation: str | None) -> Event:
         t = self.t
         name = t.name or self.file_name.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "Imported event"
         if not t.name:

@@ -34,13 +34,12 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import IO
 
-from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from audit.models import AuditAction
-from audit.services import audit_record
+from audit.services import Actor, acting_user, audit_record
 from core.bulk import BatchWriter
 from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
@@ -68,8 +67,6 @@ IMPORT_RULES_PRESET = "fide-2024"
 _KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
 
 _TITLES = frozenset(Title.values)
-# who imports: a signed-in official, or nobody (the command); recorded on the lists and the audit records
-Actor = User | AnonymousUser | None
 _WOMEN_TITLES = frozenset(WomenTitle.values)
 
 
@@ -203,7 +200,7 @@ def _new_lists(list_date: datetime.date, types: tuple[str, ...], user: Actor) ->
             rules=preset.to_json(),
             is_imported=True,
             published_at=now,
-            published_by=user if isinstance(user, User) else None,  # not AnonymousUser
+            published_by=acting_user(user),
         )
     return lists
 
