@@ -4,8 +4,9 @@
     python3.11 dev.py run    create .venv, install, migrate, create the admin account, fill an empty database
                              with a simulated federation, then serve http://127.0.0.1:8000 with a Celery
                              worker and beat; Ctrl-C stops everything.
-    python3.11 dev.py test   create .venv, install the test tools, then ruff, `manage.py check`,
-                             `makemigrations --check` and the whole pytest suite (extra arguments go to pytest).
+    python3.11 dev.py test   create .venv, install the test tools, then ruff (lint and format), import-linter
+                             (the layers), mypy, `manage.py check`, `makemigrations --check` and the whole pytest
+                             suite (extra arguments go to pytest).
 
 Both honour DATABASE_URL and CELERY_BROKER_URL (see README.md); without them the embedded default is used.
 """
