@@ -36,26 +36,22 @@ class WorkerProcess:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
-@pytest.fixture
-def celery_worker_process(transactional_db, settings, tmp_path):
-    """A real Celery worker process on the configured broker, reading the test database.
-
-    It consumes a queue private to this test (``worker.queue``) plus the default queue, so tasks queued by
-    services (``.delay()`` after commit) reach it. Stopped (SIGTERM, then SIGKILL) at teardown.
-    """
+def launch_worker(
+    queues: str, name: str, log: Path, *, app: str = "federation", env_overrides: dict[str, str] | None = None
+) -> WorkerProcess:
+    """A real Celery worker process of ``app`` (a module path) consuming ``queues`` (comma-separated), on the
+    test database; returns once it is ready (fails the test if it does not start within a minute)."""
     from django.db import connection
 
-    queue = f"test-{uuid.uuid4().hex[:8]}"
-    env = dict(os.environ)
+    env = {**os.environ, **(env_overrides or {})}
     env["DATABASE_URL"] = database_url_for(connection.settings_dict)
     env["PYTHONUNBUFFERED"] = "1"
-    log = tmp_path / "worker.log"
     command = [
         sys.executable,
         "-m",
         "celery",
         "-A",
-        "federation",
+        app,
         "worker",
         "--pool",
         "solo",
@@ -65,23 +61,42 @@ def celery_worker_process(transactional_db, settings, tmp_path):
         "--without-mingle",
         "--without-heartbeat",
         "-Q",
-        f"{queue},{settings.CELERY_TASK_DEFAULT_QUEUE}",
+        queues,
         "-n",
-        f"{queue}@%h",
+        f"{name}@%h",
     ]
     with open(log, "wb") as handle:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
-    worker = WorkerProcess(process, queue, log)
+    worker = WorkerProcess(process, queues.split(",")[0], log)
     deadline = time.monotonic() + 60
     while "ready." not in worker.output():
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
             pytest.fail(f"Celery worker did not start:\n{worker.output()[-3000:]}")
         time.sleep(0.2)
-    yield worker
-    process.terminate()
+    return worker
+
+
+def stop_worker(worker: WorkerProcess) -> None:
+    """SIGTERM, then SIGKILL after 20 s; nothing if it has already exited."""
+    if worker.process.poll() is not None:
+        return
+    worker.process.terminate()
     try:
-        process.wait(timeout=20)
+        worker.process.wait(timeout=20)
     except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+        worker.process.kill()
+        worker.process.wait()
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, settings, tmp_path):
+    """A real Celery worker process on the configured broker, reading the test database.
+
+    It consumes a queue private to this test (``worker.queue``) plus the default queue, so tasks queued by
+    services (``.delay()`` after commit) reach it. Stopped (SIGTERM, then SIGKILL) at teardown.
+    """
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    worker = launch_worker(f"{queue},{settings.CELERY_TASK_DEFAULT_QUEUE}", queue, tmp_path / "worker.log")
+    yield worker
+    stop_worker(worker)
