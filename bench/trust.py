@@ -1,0 +1,247 @@
+"""The trust command: hostile inputs through the real imports, counted in one table (issues 17 and 20).
+
+Run from the repository root:
+
+    python bench/trust.py [--inputs N] [--seed S]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_trust python bench/trust.py      (on PostgreSQL)
+
+Without DATABASE_URL it works on a fresh SQLite file under /tmp (migrated first). Each check is a named
+function in ``CHECKS`` that returns one row: inputs tried, unhandled exceptions (a traceback instead of the
+project's refusal), inputs that took over 10 s, partial imports (a refused import that left rows behind,
+or an accepted one whose rows disagree with its outcome). Target: 0 / 0 / 0. Add a row by appending to
+``CHECKS``.
+
+``hostile files``: N inputs (default 10,000) made from the real TRF files in ../shared/data/trf and from
+generated FIDE lists (combined TXT, single-type TXT, XML; plain or in a ZIP, whole or damaged), each after
+one to six mutations of ``tests/trust/mutations.py`` (line accidents, long tokens, numbers of thousands of
+digits, round counts past the field, thousands of rounds, XML declarations of unreadable encodings). Each
+goes through the management command an official runs (``import_trf``, ``import_fide_list``: size limit,
+archive, service) inside a transaction that is rolled back afterwards, so every input meets the same
+database. Inputs that fail a check are written to ``--keep`` (default /tmp/trust-failures) to be replayed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SLOW_SECONDS = 10.0
+HANG_SECONDS = 120  # an input still running then is stopped (and counted over 10 s)
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    check: str
+    inputs: int = 0
+    unhandled: int = 0
+    slow: int = 0
+    partial: int = 0
+    seconds: float = 0.0
+    accepted: int = 0  # of the inputs: imported (the others were refused with a message)
+    examples: list[str] = field(default_factory=list)  # the first failures, for the report
+
+    def fail(self, what: str) -> None:
+        if len(self.examples) < 12:
+            self.examples.append(what)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    run: Callable[[argparse.Namespace], Row]
+
+
+# -------------------------------------------------------------------------------------------- hostile files
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):  # noqa: ARG001
+    raise _Hang()
+
+
+def _state(models) -> tuple[int, ...]:
+    return tuple(model.objects.count() for model in models)
+
+
+def hostile_input(rng: random.Random, seeds: dict[str, list[tuple[str, bytes]]]) -> tuple[str, str, bytes, str]:
+    """(kind trf|fide, file name, bytes, description) of one mutated input."""
+    from tests.trust.mutations import ZIP_DAMAGE, RandomChooser, damage_zip, mutate, zipped
+
+    choose = RandomChooser(rng)
+    kind = "trf" if rng.random() < 0.5 else "fide"
+    name, seed = rng.choice(seeds[kind])
+    data = mutate(choose, seed)
+    what = f"{kind} from {name}"
+    if kind == "fide" and rng.random() < 0.25:  # the ZIP as FIDE serves it, whole or damaged
+        data = zipped(data, method=rng.choice([8, 8, 8, 0, 12, 14]), name=name)
+        name = name.rsplit(".", 1)[0] + ".zip"
+        if rng.random() < 0.7:
+            damage = rng.choice(ZIP_DAMAGE)
+            data = damage_zip(data, damage, at=rng.randrange(1 << 16))
+            what += f", zipped, {damage}"
+        else:
+            what += ", zipped"
+    return kind, name, data, what
+
+
+def _import_one(kind: str, path: Path, list_date: str) -> bool:
+    """Run the command on ``path``; True when it imported, False when it refused (CommandError)."""
+    import io
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out = io.StringIO()
+    try:
+        if kind == "trf":
+            call_command("import_trf", str(path), stdout=out, stderr=out)
+        else:
+            call_command("import_fide_list", str(path), "--list-date", list_date, "--quiet", stdout=out, stderr=out)
+    except CommandError:
+        return False
+    return True
+
+
+def _consistent(kind: str, before: tuple[int, ...], after: tuple[int, ...], imported: bool) -> bool:
+    """Refused: nothing changed. Imported: exactly one event (TRF), or one to three lists (FIDE)."""
+    if not imported:
+        return before == after
+    if kind == "trf":
+        return after[0] == before[0] + 1  # Event
+    return 1 <= after[3] - before[3] <= 3  # RatingList
+
+
+def run_hostile_files(options: argparse.Namespace) -> Row:
+    from django.db import transaction
+
+    from events.models import Event, Game, Participant
+    from players.models import Federation, Player
+    from ratings.models import RatingList, RatingListEntry
+    from tests.trust.mutations import fide_list_seeds, trf_seeds
+
+    models = (Event, Participant, Game, RatingList, RatingListEntry, Player, Federation)
+    seeds = {
+        "trf": [(f"seed{i}.trf", data) for i, data in enumerate(trf_seeds(max_size=40_000))],
+        "fide": list(fide_list_seeds().items()),
+    }
+    row = Row("hostile files (TRF, FIDE lists)")
+    keep = Path(options.keep)
+    folder = Path(tempfile.mkdtemp(prefix="trust-inputs-"))
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    started = time.monotonic()
+    try:
+        for number in range(options.inputs):
+            rng = random.Random(options.seed * 1_000_003 + number)
+            kind, name, data, what = hostile_input(rng, seeds)
+            path = folder / name
+            path.write_bytes(data)
+            row.inputs += 1
+            failure = ""
+            begun = time.monotonic()
+            with transaction.atomic():
+                before = _state(models)
+                signal.alarm(HANG_SECONDS)
+                try:
+                    imported = _import_one(kind, path, "2026-10-01")
+                    signal.alarm(0)
+                    row.accepted += imported
+                    if not _consistent(kind, before, _state(models), imported):
+                        row.partial += 1
+                        failure = "partial"
+                except _Hang:
+                    failure = f"still running after {HANG_SECONDS} s"
+                except Exception as exc:  # what the check looks for: a traceback instead of a refusal
+                    signal.alarm(0)
+                    row.unhandled += 1
+                    failure = f"{type(exc).__name__}: {str(exc)[:160]}"
+                    if options.verbose:
+                        traceback.print_exc()
+                transaction.set_rollback(True)
+            elapsed = time.monotonic() - begun
+            if elapsed > SLOW_SECONDS:
+                row.slow += 1
+                failure = failure or f"{elapsed:.1f} s"
+            if failure:
+                keep.mkdir(parents=True, exist_ok=True)
+                kept = keep / f"{options.seed}-{number}-{name}"
+                kept.write_bytes(data)
+                row.fail(f"input {number} ({what}, {len(data):,} bytes): {failure} -> {kept}")
+            path.unlink()
+            if options.progress and (number + 1) % 500 == 0:
+                print(f"  {number + 1:,} inputs, {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    row.seconds = time.monotonic() - started
+    return row
+
+
+CHECKS: list[Check] = [
+    Check("hostile files", run_hostile_files),
+]
+
+
+# -------------------------------------------------------------------------------------------- the table
+
+
+def table(rows: list[Row]) -> str:
+    header = ("check", "inputs tried", "unhandled exceptions", "over 10 s", "partial imports", "time")
+    lines = [
+        (row.check, f"{row.inputs:,}", str(row.unhandled), str(row.slow), str(row.partial), f"{row.seconds:.0f} s")
+        for row in rows
+    ]
+    widths = [max(len(cells[i]) for cells in [header, *lines]) for i in range(len(header))]
+    out = [" | ".join(cell.ljust(width) for cell, width in zip(header, widths, strict=True))]
+    out.append("-+-".join("-" * width for width in widths))
+    out += [" | ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)) for cells in lines]
+    return "\n".join(out)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inputs", type=int, default=10_000, help="hostile files to try (default 10,000)")
+    parser.add_argument("--seed", type=int, default=2026, help="the run's seed: the same seed, the same inputs")
+    parser.add_argument("--keep", default="/tmp/trust-failures", help="where inputs that fail a check are kept")
+    parser.add_argument("--progress", action="store_true", help="a line on stderr every 500 inputs")
+    parser.add_argument("--verbose", action="store_true", help="print each unhandled exception's traceback")
+    return parser.parse_args(argv)
+
+
+def run_checks(options: argparse.Namespace, checks: list[Check] | None = None) -> list[Row]:
+    return [check.run(options) for check in checks or CHECKS]
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parse_args(argv)
+    from bench.bench_database import prepare_database
+
+    url = prepare_database("trust-")
+    print(f"database: {url.split('@')[-1]}; seed {options.seed}", file=sys.stderr)
+    rows = run_checks(options)
+    print(table(rows))
+    for row in rows:
+        print(f"{row.check}: {row.accepted:,} of {row.inputs:,} inputs accepted, the others refused")
+        for example in row.examples:
+            print(f"{row.check}: {example}")
+    return 0 if all(row.unhandled == row.slow == row.partial == 0 for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
