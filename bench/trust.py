@@ -52,6 +52,7 @@ class Row:
     partial: int = 0
     seconds: float = 0.0
     accepted: int = 0  # of the inputs: imported (the others were refused with a message)
+    slowest: float = 0.0  # seconds of the slowest input
     examples: list[str] = field(default_factory=list)  # the first failures, for the report
 
     def fail(self, what: str) -> None:
@@ -175,6 +176,7 @@ def run_hostile_files(options: argparse.Namespace) -> Row:
                         traceback.print_exc()
                 transaction.set_rollback(True)
             elapsed = time.monotonic() - begun
+            row.slowest = max(row.slowest, elapsed)
             if elapsed > SLOW_SECONDS:
                 row.slow += 1
                 failure = failure or f"{elapsed:.1f} s"
@@ -202,9 +204,17 @@ CHECKS: list[Check] = [
 
 
 def table(rows: list[Row]) -> str:
-    header = ("check", "inputs tried", "unhandled exceptions", "over 10 s", "partial imports", "time")
+    header = ("check", "inputs tried", "unhandled exceptions", "over 10 s", "partial imports", "slowest", "time")
     lines = [
-        (row.check, f"{row.inputs:,}", str(row.unhandled), str(row.slow), str(row.partial), f"{row.seconds:.0f} s")
+        (
+            row.check,
+            f"{row.inputs:,}",
+            str(row.unhandled),
+            str(row.slow),
+            str(row.partial),
+            f"{row.slowest:.1f} s",
+            f"{row.seconds:.0f} s",
+        )
         for row in rows
     ]
     widths = [max(len(cells[i]) for cells in [header, *lines]) for i in range(len(header))]

@@ -142,7 +142,7 @@ def fide_list_import(
     try:
         first = next(rows, None)
     except FideListFormatError as exc:
-        raise ValidationError(f"{source_name or 'the file'}: {exc}") from None
+        raise ValidationError(_named(source_name, exc)) from None
     layout = reader.layout
     present = layout.rating_types if layout is not None else ()
     if first is not None and layout is not None and layout.kind == "xml":
@@ -159,12 +159,18 @@ def fide_list_import(
         with transaction.atomic():
             _import(chain([first], rows), types, outcome, progress, user)
     except FideListFormatError as exc:
-        raise ValidationError(f"{source_name or 'the file'}: {exc}") from None
+        raise ValidationError(_named(source_name, exc)) from None
     except (IntegrityError, DataError) as exc:
         raise ValidationError(
             f"{source_name or 'the file'}: the database refused the import, nothing was saved ({exc})"
         ) from None
     return outcome
+
+
+def _named(source_name: str, refusal: FideListFormatError) -> str:
+    """The reader's refusal, prefixed with the file's name unless it names it already (an archive member)."""
+    where = source_name or "the file"
+    return str(refusal) if where in str(refusal) else f"{where}: {refusal}"
 
 
 def _refuse_existing_lists(list_date: datetime.date, types: tuple[str, ...]) -> None:
