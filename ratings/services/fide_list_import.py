@@ -20,6 +20,9 @@ State the list cannot tell, set by documented rules (B.02 8.3.3, rating-rules.md
 - ``ever_2300`` (the junior K 40 stops at 2300): ``ever_2400 or rating >= 2300``.
 - ``inactive``: the row's flag contains ``i``; the combined list has one flag column for all three types.
 - ``last_game_date``, newcomer pools: unknown, left empty.
+- A FIDE ID on more than one row (FIDE's list has one row per player: a repeat is an editing or transfer
+  accident): the first row is imported and each repeat is a warning naming its line and the first one's,
+  whatever the write batches the rows fall in (``_FirstLines`` remembers every ID read).
 
 Players' records are updated with what FIDE publishes (name, federation, sex, titles, birth year) through
 bulk upserts; these bypass the per-row model history, and one audit record per imported list says what was
