@@ -416,16 +416,20 @@ def _first_row_of_each_player(
     """FIDE ID -> the batch's row of each player not on an earlier line of the file. One rule whatever the
     batches: the first row of an ID is used, each repeat is a warning naming its line and the first one."""
     by_id: dict[int, FideListRow] = {}
-    repeats: list[tuple[FideListRow, int]] = []
+    again: list[FideListRow] = []  # rows whose ID came on an earlier line of this batch
     for row in batch:
         if row.fide_id in by_id:
-            repeats.append((row, by_id[row.fide_id].line))
+            again.append(row)
         else:
             by_id[row.fide_id] = row
+    first_line = {fide_id: row.line for fide_id, row in by_id.items()}
     fide_ids = np.fromiter(by_id, dtype=np.int64, count=len(by_id))
     earlier = first_lines.find(fide_ids)
+    repeats: list[tuple[FideListRow, int]] = []
     for fide_id, line in zip(fide_ids[earlier > 0].tolist(), earlier[earlier > 0].tolist(), strict=True):
+        first_line[fide_id] = line  # in an earlier batch
         repeats.append((by_id.pop(fide_id), line))
+    repeats += [(row, first_line[row.fide_id]) for row in again]
     first_lines.add(
         np.fromiter(by_id, dtype=np.int64, count=len(by_id)),
         np.fromiter((row.line for row in by_id.values()), dtype=np.int64, count=len(by_id)),

@@ -433,15 +433,16 @@ def test_a_repeated_fide_id_keeps_the_first_row_and_warns_naming_both_lines(monk
     monkeypatch.setattr(fide_list_services, "BATCH_ROWS", batch_rows)
     changed = dataclasses.replace(ROWS[0], name="Someone, Else", surname="Someone", given_names="Else")
     changed.standard = FideListRating(1000, 0, 40)
-    rows = [ROWS[0], ROWS[1], ROWS[2], changed, ROWS[1]]
+    rows = [ROWS[0], ROWS[1], ROWS[2], changed, ROWS[1], ROWS[0]]
 
     outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
 
     assert [(p.line, p.severity, p.message) for p in outcome.problems] == [
         (5, "warning", f"FIDE ID {ROWS[0].fide_id} repeated (first on line 2); the first row is used"),
         (6, "warning", f"FIDE ID {ROWS[1].fide_id} repeated (first on line 3); the first row is used"),
+        (7, "warning", f"FIDE ID {ROWS[0].fide_id} repeated (first on line 2); the first row is used"),
     ]
-    assert outcome.rows == 5 and outcome.players_created == 3  # rows read; the repeats are not written
+    assert outcome.rows == 6 and outcome.players_created == 3  # rows read; the repeats are not written
     player = Player.objects.get(id_number=ROWS[0].fide_id)
     assert player.surname == "Carlsen"
     assert entries("standard")[ROWS[0].fide_id][0] == ROWS[0].standard.rating
