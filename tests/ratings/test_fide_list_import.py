@@ -348,10 +348,10 @@ def test_a_database_refusal_saves_nothing_and_says_so(monkeypatch):
     before = row_counts()
     write = fide_list_services.BatchWriter.write
 
-    def refused_on_the_third_row(self, values):
+    def refused_on_the_third_row(self, values, returning=()):
         if values and values[0][0] == ROWS[2].fide_id:
             raise IntegrityError("duplicate key value violates unique constraint")
-        return write(self, values)
+        return write(self, values, returning)
 
     monkeypatch.setattr(fide_list_services.BatchWriter, "write", refused_on_the_third_row)
 
