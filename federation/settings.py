@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "simple_history",
     "axes",
+    "health_check",
     # Layers, top to bottom (each imports only those below it; .importlinter checks it).
     "federation",
     "public",
@@ -59,6 +60,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from the web process, compressed and with far-future caching (no nginx needed).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.request_log.RequestLogMiddleware",
     "core.security.RequestScreeningMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -118,6 +122,17 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+# whitenoise serves STATIC_ROOT (filled by `collectstatic`); with DEBUG it also finds files in the apps.
+WHITENOISE_USE_FINDERS = DEBUG
+try:  # whitenoise warns on every start while the folder is missing (before the first collectstatic)
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+except OSError:
+    pass  # a read-only installation: collectstatic made it, or static files are served elsewhere
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # gzip/brotli copies made by collectstatic; no manifest, so a missing collectstatic never breaks a page.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 # Uploads (TRF files, FIDE lists through the admin): refuse anything absurdly large.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1024)
@@ -238,9 +253,20 @@ if not all(1 <= m <= 12 for m in RATING_LIST_MONTHS):
 RATING_LIST_CLOSING_DAYS = env_int("RATING_LIST_CLOSING_DAYS", 7, minimum=0)
 RATING_RULES_PRESET = env_str("RATING_RULES_PRESET", "fide-2024")
 
+# One JSON object per request on the "federation.request" logger (core/request_log.py); REQUEST_LOG=0 silences it.
+REQUEST_LOG = env_bool("REQUEST_LOG", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"message": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "requests": {"class": "logging.StreamHandler", "formatter": "message"},
+    },
+    "loggers": {
+        "federation.request": {"handlers": ["requests"], "level": "INFO", "propagate": False},
+        # Each request is logged once, as JSON, by core.request_log; Django's own line would repeat it.
+        "django.server": {"level": "WARNING"},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
