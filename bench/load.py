@@ -38,6 +38,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -184,7 +185,7 @@ def request_mix(run_url: str, seed: int) -> list[str]:
         paths += [
             f"/players/{player}/",
             f"/lists/{day}/{kind}/?page={rng.randint(1, pages)}",
-            f"/players/?q={rng.choice(prefixes)}",
+            f"/players/?q={quote(rng.choice(prefixes))}",
             f"/api/v1/players/{player}/",
             f"/api/v1/rating-lists/{day}/{kind}/entries/?page={rng.randint(1, max(pages // 2, 1))}",
         ]
@@ -206,7 +207,7 @@ def drive(port: int, paths: list[str], clients: int, phase: Phase, until) -> Non
             began = time.perf_counter()
             try:
                 status, _ = fetch(port, path)
-            except OSError as exc:
+            except Exception as exc:  # a refused or cut connection, a malformed answer: an error, not a crash
                 status, error = 0, f"{path}: {type(exc).__name__}"
             else:
                 error = "" if status == 200 else f"{path}: HTTP {status}"
