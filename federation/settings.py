@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "core.request_log.RequestLogMiddleware",
     "core.security.RequestScreeningMiddleware",
+    *(["core.db_router.PublicReadsOnReplicaMiddleware"] if env_str("DATABASE_REPLICA_URL", "") else []),
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -103,6 +104,19 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 else:
     # Test runs set a suffix so that concurrent runs on one server never share a test database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}{env_str('TEST_DATABASE_SUFFIX', '')}"}
+# A PostgreSQL streaming replica for public reads (pages and API GETs); writes, the admin and tasks use the
+# primary (core/db_router.py). The replica's connection is REPEATABLE READ so that a page is one snapshot.
+DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL", "")
+if DATABASE_REPLICA_URL:
+    from psycopg import IsolationLevel
+
+    DATABASES["replica"] = env_database("DATABASE_REPLICA_URL", DATABASE_REPLICA_URL)
+    if not DATABASES["replica"]["ENGINE"].endswith("postgresql"):
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL: the replica must be PostgreSQL (postgres://...)")
+    DATABASES["replica"].setdefault("OPTIONS", {})["isolation_level"] = IsolationLevel.REPEATABLE_READ
+    # Test runs read the test database through the replica alias too (a replica is a copy of the primary).
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["core.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
