@@ -11,6 +11,7 @@ import dataclasses
 import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse
@@ -36,7 +37,8 @@ class Broker(HealthCheck):
         from federation.celery import app
 
         try:
-            with app.connection_for_write() as connection:
+            # The broker the project is configured with (the settings), whatever another caller set on the app.
+            with app.connection_for_write(settings.CELERY_BROKER_URL) as connection:
                 connection.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
         except (OperationalError, OSError) as error:
             raise ServiceUnavailable(f"broker unreachable: {type(error).__name__}") from error

@@ -6,8 +6,6 @@ import pytest
 from django.db import connections
 from django.db.migrations.recorder import MigrationRecorder
 
-from federation.celery import app
-
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -37,11 +35,9 @@ def test_pending_migration_answers_503_naming_it(client):
     assert health(client)[0] == 200
 
 
-def test_unreachable_broker_answers_503(client, monkeypatch):
-    # Nothing listens on port 1 of 127.0.0.1: the connection is refused at once. (Celery reads the
-    # CELERY_BROKER_URL environment variable before its configuration: both are pointed there.)
-    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
-    monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:1/0")
+def test_unreachable_broker_answers_503(client, settings):
+    # Nothing listens on port 1 of 127.0.0.1: the connection is refused at once.
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     status, body = health(client)
     assert status == 503
     broker = next(value for name, value in body.items() if name.startswith("Broker"))
