@@ -354,6 +354,9 @@ def main() -> None:
     )
     parser.add_argument("--rebuild", action="store_true", help="build the federation again")
     parser.add_argument("--keep", action="store_true", help="keep the measured copy (<database>_run)")
+    parser.add_argument(
+        "--build-only", action="store_true", help="build (or reuse) the federation, measure nothing (bench/load.py)"
+    )
     parser.add_argument("--child-publish", metavar="LIST_DATE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_publish:
@@ -382,7 +385,8 @@ def main() -> None:
         configure(url)
         subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, check=True)
     configure(url)
-    measure(url, marker, args.keep)
+    if not args.build_only:
+        measure(url, marker, args.keep)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "simple_history",
     "axes",
+    "health_check",
     # Layers, top to bottom (each imports only those below it; .importlinter checks it).
     "federation",
     "public",
@@ -59,7 +60,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from the web process, compressed and with far-future caching (no nginx needed).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.request_log.RequestLogMiddleware",
     "core.security.RequestScreeningMiddleware",
+    *(["core.db_router.PublicReadsOnReplicaMiddleware"] if env_str("DATABASE_REPLICA_URL", "") else []),
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -99,6 +104,19 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 else:
     # Test runs set a suffix so that concurrent runs on one server never share a test database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}{env_str('TEST_DATABASE_SUFFIX', '')}"}
+# A PostgreSQL streaming replica for public reads (pages and API GETs); writes, the admin and tasks use the
+# primary (core/db_router.py). The replica's connection is REPEATABLE READ so that a page is one snapshot.
+DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL", "")
+if DATABASE_REPLICA_URL:
+    from psycopg import IsolationLevel
+
+    DATABASES["replica"] = env_database("DATABASE_REPLICA_URL", DATABASE_REPLICA_URL)
+    if not DATABASES["replica"]["ENGINE"].endswith("postgresql"):
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL: the replica must be PostgreSQL (postgres://...)")
+    DATABASES["replica"].setdefault("OPTIONS", {})["isolation_level"] = IsolationLevel.REPEATABLE_READ
+    # Test runs read the test database through the replica alias too (a replica is a copy of the primary).
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["core.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -118,6 +136,17 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+# whitenoise serves STATIC_ROOT (filled by `collectstatic`); with DEBUG it also finds files in the apps.
+WHITENOISE_USE_FINDERS = DEBUG
+try:  # whitenoise warns on every start while the folder is missing (before the first collectstatic)
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+except OSError:
+    pass  # a read-only installation: collectstatic made it, or static files are served elsewhere
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # gzip/brotli copies made by collectstatic; no manifest, so a missing collectstatic never breaks a page.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 # Uploads (TRF files, FIDE lists through the admin): refuse anything absurdly large.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1024)
@@ -241,9 +270,20 @@ if not all(1 <= m <= 12 for m in RATING_LIST_MONTHS):
 RATING_LIST_CLOSING_DAYS = env_int("RATING_LIST_CLOSING_DAYS", 7, minimum=0)
 RATING_RULES_PRESET = env_str("RATING_RULES_PRESET", "fide-2024")
 
+# One JSON object per request on the "federation.request" logger (core/request_log.py); REQUEST_LOG=0 silences it.
+REQUEST_LOG = env_bool("REQUEST_LOG", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"message": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "requests": {"class": "logging.StreamHandler", "formatter": "message"},
+    },
+    "loggers": {
+        "federation.request": {"handlers": ["requests"], "level": "INFO", "propagate": False},
+        # Each request is logged once, as JSON, by core.request_log; Django's own line would repeat it.
+        "django.server": {"level": "WARNING"},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }

@@ -3,10 +3,14 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from federation.health import HealthView
+
 urlpatterns = [
     path("", include("public.urls")),
     # The language switch only sets a cookie; exempt from CSRF so that public pages carry no token and can be
     # cached by browsers and proxies (they vary on Accept-Language and Cookie).
     path("i18n/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
+    # For load balancers: 200 healthy, 503 naming what failed (database, broker, pending migrations).
+    path("health/", HealthView.as_view(), name="health"),
 ]
