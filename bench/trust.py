@@ -18,6 +18,12 @@ digits, round counts past the field, thousands of rounds, XML declarations of un
 goes through the management command an official runs (``import_trf``, ``import_fide_list``: size limit,
 archive, service) inside a transaction that is rolled back afterwards, so every input meets the same
 database. Inputs that fail a check are written to ``--keep`` (default /tmp/trust-failures) to be replayed.
+
+``API schema fuzzing``: bench/fuzz_api.py (schemathesis, every check, ``--fuzz-examples`` per operation): requests
+are the inputs, server errors count as unhandled, conformance failures as partial. ``publication killed``
+(PostgreSQL): bench/publication_kills.py (``--kills`` publications killed at random points inside their
+transaction, by SIGKILL or by terminating the database session, in the database ``bench_kills`` next to
+DATABASE_URL's): partial lists left count as partial, retries that differ from an undisturbed run as unhandled.
 """
 
 from __future__ import annotations
@@ -195,8 +201,88 @@ def run_hostile_files(options: argparse.Namespace) -> Row:
     return row
 
 
+# -------------------------------------------------------------------- benchmarks run as processes of their own
+
+
+def _bench(script: str, *args: str, env: dict[str, str] | None = None) -> tuple[int, list[str], float]:
+    import os
+    import subprocess
+
+    began = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+    )
+    lines = result.stdout.splitlines() + result.stderr.splitlines()[-20:]
+    return result.returncode, lines, time.perf_counter() - began
+
+
+def _figure(lines: list[str], label: str, position: int) -> int | None:
+    for line in lines:
+        if line.strip().startswith(label):
+            return int(line.split()[position].replace(",", ""))
+    return None
+
+
+def run_publication_kills(options: argparse.Namespace) -> Row:
+    """bench/publication_kills.py: partial lists left count as partial, retries that differ from the
+    undisturbed run as unhandled (PostgreSQL only)."""
+    import os
+
+    row = Row("publication killed (SIGKILL, backend terminated)")
+    if not options.kills:
+        row.fail("skipped (--kills 0)")
+        return row
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        row.fail("skipped: needs PostgreSQL (DATABASE_URL=postgres://...)")
+        return row
+    kills_url = url.rsplit("/", 1)[0] + "/bench_kills"
+    code, lines, row.seconds = _bench(
+        "publication_kills.py", "--kills", str(options.kills), env={"DATABASE_URL": kills_url}
+    )
+    killed = _figure(lines, "publication killed at random points", -1)
+    partial = _figure(lines, "partial lists left", 3)
+    identical = _figure(lines, "retries identical to the undisturbed run", 6)
+    if killed is None or partial is None or identical is None:
+        row.unhandled = 1
+        row.fail("the benchmark did not finish: " + " / ".join(lines[-5:]))
+        return row
+    row.inputs, row.partial, row.unhandled, row.accepted = killed, partial, killed - identical, identical
+    row.examples += [line.strip() for line in lines if "differs" in line or "entries left" in line][:12]
+    return row
+
+
+def run_schema_fuzzing(options: argparse.Namespace) -> Row:
+    """bench/fuzz_api.py: every API operation fuzzed from the OpenAPI schema; server errors count as
+    unhandled, conformance failures as partial (the answer is not what the schema promises)."""
+    row = Row("API schema fuzzing (schemathesis)")
+    if not options.fuzz_examples:
+        row.fail("skipped (--fuzz-examples 0)")
+        return row
+    if not (ROOT / "bench" / "fuzz_api.py").exists():
+        row.fail("skipped: bench/fuzz_api.py is not in this checkout")
+        return row
+    code, lines, row.seconds = _bench("fuzz_api.py", "--examples", str(options.fuzz_examples))
+    summary = next((line for line in lines if line.startswith("schema fuzzing:")), None)
+    if summary is None:
+        row.unhandled = 1
+        row.fail("the fuzzer did not finish: " + " / ".join(lines[-5:]))
+        return row
+    words = summary.replace(",", "").split()
+    row.inputs = int(words[4])  # "schema fuzzing: N operations, R requests in S s: E server errors, F ..."
+    row.unhandled, row.partial = int(words[9]), int(words[12])
+    row.accepted = row.inputs - row.unhandled
+    return row
+
+
 CHECKS: list[Check] = [
     Check("hostile files", run_hostile_files),
+    Check("API schema fuzzing", run_schema_fuzzing),
+    Check("publication killed", run_publication_kills),
 ]
 
 
@@ -231,6 +317,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--keep", default="/tmp/trust-failures", help="where inputs that fail a check are kept")
     parser.add_argument("--progress", action="store_true", help="a line on stderr every 500 inputs")
     parser.add_argument("--verbose", action="store_true", help="print each unhandled exception's traceback")
+    parser.add_argument(
+        "--fuzz-examples", type=int, default=300, help="schema fuzzing: examples per API operation (0: skip)"
+    )
+    parser.add_argument(
+        "--kills", type=int, default=20, help="publications killed at random points (PostgreSQL; 0: skip)"
+    )
     return parser.parse_args(argv)
 
 
