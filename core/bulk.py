@@ -330,19 +330,24 @@ class BatchWriter:
             changes = ", ".join(f"{column} = EXCLUDED.{column}" for column in updated)
             self.tail = f" ON CONFLICT ({targets}) DO UPDATE SET {changes}"
         self.insert = _insert_statement(connection, model, columns) + self.tail
+        self.model = model
 
-    def write(self, rows: list[tuple]) -> None:
+    def write(self, rows: list[tuple], returning: Sequence[str] = ()) -> list[tuple]:
+        """Write ``rows``. ``returning`` (PostgreSQL upserts only): for every row written, the values of those
+        fields and whether the row was inserted (True) or updated (False)."""
         if not rows:
-            return
+            return []
         connection = connections[self.using]
+        if returning and (connection.vendor != "postgresql" or not self.tail):
+            raise ValueError("BatchWriter.write(returning=...) is for PostgreSQL upserts only")
         # raw COPY bypasses Django's cursor wrapper: its errors as Django's (IntegrityError, OperationalError)
         with connection.wrap_database_errors, connection.cursor() as cursor:
             if connection.vendor != "postgresql":  # SQLite: one prepared statement for every row
                 cursor.executemany(self.insert, [row + self.defaults for row in rows])
-                return
-            self._copy(connection, cursor.cursor, rows)
+                return []
+            return self._copy(connection, cursor.cursor, rows, returning)
 
-    def _copy(self, connection, raw, rows: list[tuple]) -> None:
+    def _copy(self, connection, raw, rows: list[tuple], returning: Sequence[str] = ()) -> list[tuple]:
         quote = connection.ops.quote_name
         table, staging = quote(self.table), quote(self.staging)
         if self.tail:
@@ -355,8 +360,16 @@ class BatchWriter:
             defaults = self.defaults
             for row in rows:
                 copy.write_row(row + defaults)
-        if self.tail:
-            raw.execute(f"INSERT INTO {table} ({self.columns}) SELECT {self.columns} FROM {staging}{self.tail}")
+        if not self.tail:
+            return []
+        upsert = f"INSERT INTO {table} ({self.columns}) SELECT {self.columns} FROM {staging}{self.tail}"
+        if not returning:
+            raw.execute(upsert)
+            return []
+        # xmax is 0 on a row version this statement inserted; an updated row carries the updating transaction's id
+        names = ", ".join(quote(_field(self.model, name).column) for name in returning)
+        raw.execute(f"{upsert} RETURNING {names}, (xmax = 0)")
+        return raw.fetchall()
 
 
 def read_columns(

@@ -439,6 +439,28 @@ def _int(text: str) -> int | None:
     return int(text) if _DIGITS.fullmatch(text) else None
 
 
+# The largest round an event can have: Event.rounds and Game.round are PositiveSmallIntegerField (0-32767).
+MAX_ROUNDS = 32767
+MAX_PLAYERS = 9999  # starting ranks have four columns (5-8)
+
+
+def _count(text: str, high: int) -> tuple[int | None, str]:
+    """A count (digits) in 0..``high``: (the number, "") or (None, why not). Never int() of a long text,
+    which Python refuses beyond 4,300 digits with its own message."""
+    text = text.strip()
+    if not _DIGITS.fullmatch(text):
+        return None, "is not a number"
+    if len(text.lstrip("0")) > len(str(high)) or int(text) > high:
+        return None, f"is outside 0-{high}"
+    return int(text), ""
+
+
+def _shown(text: str) -> str:
+    """A value quoted in a problem: at most 20 characters of it (a hostile one may have millions)."""
+    text = text.strip()
+    return repr(text) if len(text) <= 20 else f"{text[:20]!r}... ({len(text):,} characters)"
+
+
 def _number(text: str) -> float | None:
     text = text.strip()
     return float(text.replace(",", ".")) if _NUMBER.fullmatch(text) else None
@@ -658,9 +680,11 @@ class _Reader:
 
     def read_rounds(self, code: str, line: str, number: int) -> None:
         """142 (TRF-2026) or XXR (JaVaFo): the number of rounds."""
-        rounds = _int(line[4:])
-        if rounds is None:
-            self.warn(number, 5, f"record {code}: number of rounds {line[4:].strip()!r} is not a number")
+        rounds, why = _count(line[4:], MAX_ROUNDS)
+        if why == "is not a number":
+            self.warn(number, 5, f"record {code}: number of rounds {_shown(line[4:])} is not a number")
+        elif rounds is None:  # it would not fit the event (Event.rounds)
+            self.error(number, 5, f"record {code}: number of rounds {_shown(line[4:])} {why}")
         elif code == "142":
             self.r142 = (rounds, number)
         else:
@@ -686,15 +710,23 @@ class _Reader:
             return
         m = re.match(r"\d+", text)  # "062 15 (12)": players (rated players)
         if m is None:
-            self.warn(number, 5, f"record {code}: {text!r} is not a number")
+            self.warn(number, 5, f"record {code}: {_shown(text)} is not a number")
+            return
+        count, why = _count(m[0], MAX_PLAYERS)
+        if count is None:  # only compared with the players read: a warning
+            self.warn(number, 5, f"record {code}: {_shown(m[0])} {why}; ignored")
             return
         attribute = {"062": "players_declared", "072": "rated_players_declared", "082": "teams_declared"}[code]
-        setattr(self.t, attribute, int(m[0]))
+        setattr(self.t, attribute, count)
 
     def read_round_dates(self, code: str, line: str, number: int) -> None:
         round_number = 1
         while 91 + 10 * (round_number - 1) < len(line):
             start = 91 + 10 * (round_number - 1)
+            if round_number > MAX_ROUNDS:
+                if line[start:].strip():
+                    self.warn(number, start + 1, f"record 132: dates beyond round {MAX_ROUNDS}, the last; ignored")
+                return
             text = line[start : start + 10].strip()
             if text:
                 self.round_date_texts.append((round_number, text, number, start + 1))
@@ -873,11 +905,27 @@ class _Reader:
             )
         round_number = 1
         while 91 + 10 * (round_number - 1) < len(line):
+            if round_number > MAX_ROUNDS:  # Game.round could not hold it
+                self.beyond_last_round(line, number, start_rank)
+                break
             entry = self.read_round(padded, number, player, round_number)
             if entry is not None:
                 player.rounds.append(entry)
             round_number += 1
         self.t.players.append(player)
+
+    def beyond_last_round(self, line: str, number: int, start_rank: int) -> None:
+        """An error at the first round field after round MAX_ROUNDS that is not blank (if any)."""
+        rest = line[91 + 10 * MAX_ROUNDS :]
+        if rest.strip():
+            first = 92 + 10 * MAX_ROUNDS + len(rest) - len(rest.lstrip())
+            column = 92 + 10 * ((first - 92) // 10)  # the start of that round's field
+            self.error(
+                number,
+                column,
+                f"player {start_rank}: round {(column - 92) // 10 + 1} is beyond the last round an event can "
+                f"have ({MAX_ROUNDS}); rounds from column {column} not read",
+            )
 
     def read_round(self, padded: str, number: int, player: TrfPlayer, round_number: int) -> TrfRoundEntry | None:
         start = 91 + 10 * (round_number - 1)  # 0-based index of the opponent field (position 92, 102, ...)

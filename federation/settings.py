@@ -152,6 +152,9 @@ STORAGES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 TRF_UPLOAD_MAX_BYTES = env_int("TRF_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+# The import_fide_list command's limit per file (a ZIP's member counted as it is unpacked): FIDE's largest
+# download is the combined XML list, 856 MB (reference/formats.md §4.1); twice that leaves room to grow.
+FIDE_LIST_MAX_BYTES = env_int("FIDE_LIST_MAX_BYTES", 2 * 1024**3, minimum=1024)
 # Whole request bodies above this are refused with 413 before anything reads them (file parts included,
 # which DATA_UPLOAD_MAX_MEMORY_SIZE does not cover). Leaves room for the form fields around an upload.
 REQUEST_MAX_BYTES = env_int(

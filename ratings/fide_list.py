@@ -14,9 +14,14 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import lzma
 import re
+import struct
+import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import IO, Any, Literal
 from xml.etree.ElementTree import ParseError, XMLParser
 from xml.sax.saxutils import escape
@@ -33,6 +38,7 @@ __all__ = [
     "FideListLayout",
     "FideListReader",
     "iter_fide_list",
+    "fide_list_source",
     "write_fide_list_txt",
     "write_fide_list_xml",
     "write_fide_list_csv",
@@ -205,13 +211,21 @@ _LIMITS = {
 }
 
 
+_MAX_DIGITS = 18  # more digits than any field holds: out of range without int() (which refuses > 4300 digits)
+
+
+def _bounded(value: str) -> int | None:
+    """``value`` as a number when it has at most ``_MAX_DIGITS`` ASCII digits, else None (check isdigit first)."""
+    return int(value) if len(value.lstrip("0")) <= _MAX_DIGITS else None
+
+
 def _number_problem(key: str, value: str) -> str | None:
     """Why ``value`` is not acceptable for ``key`` (a field key or XML tag), or None when it is."""
     if not (value.isdigit() and value.isascii()):
         return "is not a number"
-    number = int(value)
+    number = _bounded(value)
     low, high = _LIMITS[key if key in _LIMITS else re.split(r"[._]", key)[-1]]  # "rapid.k", "blitz_rating"
-    if number == 0 or low <= number <= high:  # FIDE writes 0 for "none"
+    if number is not None and (number == 0 or low <= number <= high):  # FIDE writes 0 for "none"
         return None
     return f"is outside {low}-{high}"
 
@@ -219,9 +233,15 @@ def _number_problem(key: str, value: str) -> str | None:
 def _fide_id_problem(text: str) -> str | None:
     if not (text.isdigit() and text.isascii()):
         return "is not a number"
-    if not 0 < int(text) <= _MAX_FIDE_ID:
+    number = _bounded(text)
+    if number is None or not 0 < number <= _MAX_FIDE_ID:
         return f"is outside 1-{_MAX_FIDE_ID}"
     return None
+
+
+def _shown(text: str) -> str:
+    """A value as quoted in a problem: at most 20 characters of it (a hostile value may have millions)."""
+    return repr(text) if len(text) <= 20 else f"{text[:20]!r}... ({len(text):,} characters)"
 
 
 def _split_name(name: str) -> tuple[str, str]:
@@ -236,17 +256,38 @@ def _title(text: str) -> str:
 # -------------------------------------------------------------------------------------------- TXT header
 
 
+_LONGEST_LABEL = max(5, *map(len, _LABELS))  # a month token (oct26) has 5 characters
+
+
+def _is_label(text: str) -> bool:
+    return text in _LABELS or _MONTH_TOKEN.fullmatch(text) is not None
+
+
 def _split_token(token: str) -> list[str] | None:
-    """``titlfed`` -> [``titl``, ``fed``]: the pre-2012 header glues some labels together."""
+    """``titlfed`` -> [``titl``, ``fed``]: the pre-2012 header glues some labels together.
+
+    The longest label first at each place, as long as the rest can still be split: decided from the end of
+    the token backwards (each place tries at most ``_LONGEST_LABEL`` cuts), so time is linear in the token
+    and there is no recursion, however long a hostile header token is.
+    """
     if token in _LABELS or token in _IGNORED_LABELS or _MONTH_TOKEN.fullmatch(token):
         return [token]
-    for cut in range(len(token) - 1, 0, -1):
-        head = token[:cut]
-        if head in _LABELS or _MONTH_TOKEN.fullmatch(head):
-            rest = _split_token(token[cut:])
-            if rest is not None:
-                return [head, *rest]
-    return None
+    size = len(token)
+    # cut[i]: the length of the label starting at i such that token[i + length:] splits too; 0: none
+    cut = [0] * (size + 1)
+    for start in range(size - 1, -1, -1):
+        for length in range(min(_LONGEST_LABEL, size - start), 0, -1):
+            end = start + length
+            if (end == size or cut[end]) and _is_label(token[start:end]):
+                cut[start] = length
+                break
+    if not cut[0]:
+        return None
+    parts, start = [], 0
+    while start < size:
+        parts.append(token[start : start + cut[start]])
+        start += cut[start]
+    return parts
 
 
 def _txt_layout(header: str, rating_type: str | None) -> FideListLayout:
@@ -306,13 +347,30 @@ def _decode_line(raw: bytes) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
+_MAX_LINE_CHARS = 1 << 20  # a line of FIDE's TXT lists has about 165 characters
+
+
+def _too_long(number: int) -> str:
+    return f"line {number}: longer than {_MAX_LINE_CHARS:,} characters; not a FIDE list, rest of file not read"
+
+
+_XML_ENCODING = re.compile(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']{0,40})""")
+
+
+def _xml_encoding_refusal(first: str | bytes, exc: Exception) -> FideListFormatError:
+    """expat reads single-byte encodings only and knows no others: the declaration named something else."""
+    found = _XML_ENCODING.match(first) if isinstance(first, bytes) else None
+    declared = found[1].decode("ascii", "replace") if found else "?"
+    return FideListFormatError(f"XML declaration: encoding {declared!r} cannot be read ({exc}); nothing imported")
+
+
 class _XmlTarget:
     """ElementTree parser target: one dict per <player>, no tree kept, so memory stays bounded."""
 
     def __init__(self) -> None:
         self.players: list[dict[str, str]] = []
         self.current: dict[str, str] | None = None
-        self.text = ""
+        self.text: list[str] = []  # pieces joined at the end tag: a long text stays linear
         self.root: str | None = None
 
     def start(self, tag: str, attrib: dict[str, str]) -> None:
@@ -320,7 +378,7 @@ class _XmlTarget:
             self.root = tag
         elif tag == "player":
             self.current = {}
-        self.text = ""
+        self.text = []
 
     def end(self, tag: str) -> None:
         current = self.current
@@ -329,10 +387,10 @@ class _XmlTarget:
                 self.players.append(current)
                 self.current = None
             else:
-                current[tag] = self.text.strip()
+                current[tag] = "".join(self.text).strip()
 
     def data(self, data: str) -> None:
-        self.text += data
+        self.text.append(data)
 
     def close(self) -> None:
         return None
@@ -412,9 +470,9 @@ class FideListReader:
 
     def __iter__(self) -> Iterator[FideListRow]:
         chunks = _chunks(self.stream)
-        first: Any = None
+        leading: list[Any] = []  # leading blank lines keep their numbers (joined once: linear)
         for chunk in chunks:
-            first = chunk if first is None else first + chunk  # leading blank lines keep their numbers
+            leading.append(chunk)
             stripped = (
                 chunk.lstrip(b"\xef\xbb\xbf \t\r\n") if isinstance(chunk, bytes) else chunk.lstrip("\ufeff \t\r\n")
             )
@@ -422,6 +480,7 @@ class FideListReader:
                 break
         else:
             raise FideListFormatError("the file is empty")
+        first: Any = leading[0][:0].join(leading)
         if isinstance(first, bytes):
             first = first.removeprefix(b"\xef\xbb\xbf")
             is_xml = first.lstrip().startswith(b"<")
@@ -436,19 +495,30 @@ class FideListReader:
     # -- TXT
 
     def _lines(self, first: str | bytes, chunks: Iterator[str | bytes]) -> Iterator[str]:
-        newline = b"\n" if isinstance(first, bytes) else "\n"
-        buffer = first
-        for chunk in chunks:
-            buffer += chunk  # type: ignore[operator]
-            if newline not in chunk:  # type: ignore[operator]
-                continue
-            *lines, buffer = buffer.split(newline)  # type: ignore[arg-type]
-            for line in lines:
-                yield _decode_line(line) if isinstance(line, bytes) else line
-        parts = buffer.split(newline)  # type: ignore[arg-type]
-        for line in parts:
-            if line:
-                yield _decode_line(line) if isinstance(line, bytes) else line
+        """The file's lines, decoded. A line longer than ``_MAX_LINE_CHARS`` ends the file (a FIDE line has
+        about 165): the pieces of an unfinished line are kept apart and joined once, so time stays linear."""
+        newline: Any = b"\n" if isinstance(first, bytes) else "\n"
+        empty: Any = newline[:0]
+        pending: list[Any] = []  # pieces of the line not ended yet
+        pending_size = number = 0
+        for chunk in chain([first], chunks):
+            *ended, rest = chunk.split(newline)
+            for piece in ended:
+                if pending:
+                    piece = empty.join([*pending, piece])
+                    pending, pending_size = [], 0
+                number += 1
+                if len(piece) > _MAX_LINE_CHARS:
+                    raise FideListFormatError(_too_long(number))
+                yield _decode_line(piece) if isinstance(piece, bytes) else piece
+            if rest:
+                pending.append(rest)
+                pending_size += len(rest)
+                if pending_size > _MAX_LINE_CHARS:
+                    raise FideListFormatError(_too_long(number + 1))
+        if pending:
+            tail = empty.join(pending)
+            yield _decode_line(tail) if isinstance(tail, bytes) else tail
 
     def _iter_txt(self, first: str | bytes, chunks: Iterator[str | bytes]) -> Iterator[FideListRow]:
         lines = self._lines(first, chunks)
@@ -482,7 +552,7 @@ class FideListReader:
         def bad_number(line_number: int, key: str, value: str, shift: int, why: str) -> None:
             column = next(start for k, start, _ in spans(shift) if k == key) + 1
             what = key.replace(".k", " K").replace(".", " ").replace("_", " ")
-            problem(line_number, column, "warning", f"{what} {value!r} {why}; ignored")
+            problem(line_number, column, "warning", f"{what} {_shown(value)} {why}; ignored")
 
         number_keys = (  # in column order, so that problems come out in reading order
             *(f"{t}.{part}" for t in rating_types for part in ("rating", "games", "k")),
@@ -497,13 +567,14 @@ class FideListReader:
             v = {key: line[start:end].strip() for key, start, end in spans(shift)}
             id_text = v["id"]
             if why := _fide_id_problem(id_text):
-                problem(line_number, 1, "error", f"FIDE ID {id_text!r} {why}; row skipped")
+                problem(line_number, 1, "error", f"FIDE ID {_shown(id_text)} {why}; row skipped")
                 return None
             numbers: dict[str, int | None] = {}
             for key, low, high in number_limits:
                 value = v.get(key, "")
-                if value.isdigit() and value.isascii() and (low <= int(value) <= high or int(value) == 0):
-                    numbers[key] = int(value)
+                number = _bounded(value) if value.isdigit() and value.isascii() else None
+                if number is not None and (low <= number <= high or number == 0):
+                    numbers[key] = number
                 else:
                     numbers[key] = None
                     if value:
@@ -564,6 +635,10 @@ class FideListReader:
                     break
                 pending = [following]
             parser.close()
+        except FideListFormatError:
+            raise
+        except (LookupError, ValueError) as exc:  # an unknown (LookupError) or multi-byte (ValueError) encoding
+            raise _xml_encoding_refusal(first, exc) from None
         except ParseError as exc:
             if count == 0 and not target.players:
                 raise FideListFormatError(f"not a FIDE XML list: {exc}") from exc
@@ -584,7 +659,7 @@ class FideListReader:
     def _xml_row(self, player: dict[str, str], count: int) -> FideListRow | None:
         id_text = player.get("fideid", "")
         if why := _fide_id_problem(id_text):
-            self.problem(count, None, "error", f"player {count}: fideid {id_text!r} {why}; skipped")
+            self.problem(count, None, "error", f"player {count}: fideid {_shown(id_text)} {why}; skipped")
             return None
         # A single-type XML list has rating/games/k only; the combined one adds rapid_* and blitz_*.
         if "rapid_rating" in player or "blitz_rating" in player:
@@ -601,7 +676,9 @@ class FideListReader:
                 numbers[tag] = None
             elif why := _number_problem(tag, value):
                 numbers[tag] = None
-                self.problem(count, None, "warning", f"player {count} ({id_text}): <{tag}> {value!r} {why}; ignored")
+                self.problem(
+                    count, None, "warning", f"player {count} ({id_text}): <{tag}> {_shown(value)} {why}; ignored"
+                )
             else:
                 numbers[tag] = int(value)
         ratings = {
@@ -640,6 +717,83 @@ def iter_fide_list(
     Raises ``FideListFormatError`` only when the header (TXT) or the root element (XML) is not recognised.
     """
     return iter(FideListReader(stream, rating_type=rating_type, on_problem=on_problem))
+
+
+# ------------------------------------------------------------------------------------ the file as downloaded
+
+# What a damaged archive raises while it is opened or read (zipfile lets the codecs' errors through): a bad
+# header or CRC (BadZipFile), corrupt deflate/lzma data, an unknown method (NotImplementedError), an
+# encrypted member (RuntimeError), offsets past the end (OSError, EOFError), a short structure (struct.error).
+_ARCHIVE_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    lzma.LZMAError,
+    NotImplementedError,
+    RuntimeError,
+    OSError,
+    EOFError,
+    ValueError,
+    struct.error,
+)
+
+
+class _LimitedStream:
+    """A binary stream read through: at most ``max_bytes`` bytes (then FideListFormatError, having read no
+    more than the limit and one chunk), and an archive's damage reported as FideListFormatError naming
+    ``where`` (the archive and its member)."""
+
+    def __init__(self, raw: IO[bytes], where: str, max_bytes: int | None) -> None:
+        self.raw, self.where, self.max_bytes, self.done = raw, where, max_bytes, 0
+
+    def read(self, size: int = -1) -> bytes:
+        if self.max_bytes is not None:
+            left = self.max_bytes + 1 - self.done  # one byte more than the limit tells "too large"
+            size = left if size < 0 else min(size, left)
+        try:
+            data = self.raw.read(size)
+        except FideListFormatError:
+            raise
+        except _ARCHIVE_ERRORS as exc:
+            raise FideListFormatError(f"{self.where}: damaged archive member ({type(exc).__name__}: {exc})") from None
+        self.done += len(data)
+        if self.max_bytes is not None and self.done > self.max_bytes:
+            raise FideListFormatError(
+                f"{self.where}: more than {self.max_bytes:,} bytes; a FIDE list may have at most "
+                f"{self.max_bytes:,} bytes (FIDE_LIST_MAX_BYTES); nothing imported"
+            )
+        return data
+
+
+def fide_list_source(handle: IO[bytes], name: str, *, max_bytes: int | None = None) -> tuple[str, int, IO[bytes]]:
+    """The list in a download as FIDE serves it: ``(source name, size, binary stream)``.
+
+    ``handle``: the downloaded file, seekable; a ZIP must hold exactly one file, whose name becomes the
+    source name (``players_list_foa.txt``: it tells a single-type list's type). ``size``: the (declared)
+    uncompressed size, for progress. The stream raises ``FideListFormatError`` naming the archive and its
+    member when the archive is damaged (when opened or while read: a bad CRC shows at the end), and naming
+    the file when it has more than ``max_bytes`` bytes (counted as read, so a ZIP bomb stops there).
+    """
+    try:
+        is_zip = zipfile.is_zipfile(handle)
+        handle.seek(0)
+        if not is_zip:
+            size = handle.seek(0, io.SEEK_END)
+            handle.seek(0)
+            return name, size, _LimitedStream(handle, name, max_bytes)  # type: ignore[return-value]
+        archive = zipfile.ZipFile(handle)
+        members = [m for m in archive.infolist() if not m.is_dir()]
+    except _ARCHIVE_ERRORS as exc:
+        raise FideListFormatError(f"{name}: not a readable ZIP archive ({type(exc).__name__}: {exc})") from None
+    if len(members) != 1:
+        names = ", ".join(m.filename for m in members) or "nothing"
+        raise FideListFormatError(f"{name}: expected one list in the ZIP, found {_shown(names)[1:-1]}")
+    member = members[0]
+    where = f"{name}: {member.filename}"
+    try:
+        raw = archive.open(member)
+    except _ARCHIVE_ERRORS as exc:
+        raise FideListFormatError(f"{where}: damaged archive member ({type(exc).__name__}: {exc})") from None
+    return member.filename, member.file_size, _LimitedStream(raw, where, max_bytes)  # type: ignore[return-value]
 
 
 # -------------------------------------------------------------------------------------------- the writers

@@ -20,6 +20,9 @@ State the list cannot tell, set by documented rules (B.02 8.3.3, rating-rules.md
 - ``ever_2300`` (the junior K 40 stops at 2300): ``ever_2400 or rating >= 2300``.
 - ``inactive``: the row's flag contains ``i``; the combined list has one flag column for all three types.
 - ``last_game_date``, newcomer pools: unknown, left empty.
+- A FIDE ID on more than one row (FIDE's list has one row per player: a repeat is an editing or transfer
+  accident): the first row is imported and each repeat is a warning naming its line and the first one's,
+  whatever the write batches the rows fall in (``_FirstLines`` remembers every ID read).
 
 Players' records are updated with what FIDE publishes (name, federation, sex, titles, birth year) through
 bulk upserts; these bypass the per-row model history, and one audit record per imported list says what was
@@ -34,6 +37,7 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import IO
 
+import numpy as np
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
@@ -141,7 +145,7 @@ def fide_list_import(
     try:
         first = next(rows, None)
     except FideListFormatError as exc:
-        raise ValidationError(f"{source_name or 'the file'}: {exc}") from None
+        raise ValidationError(_named(source_name, exc)) from None
     layout = reader.layout
     present = layout.rating_types if layout is not None else ()
     if first is not None and layout is not None and layout.kind == "xml":
@@ -158,12 +162,18 @@ def fide_list_import(
         with transaction.atomic():
             _import(chain([first], rows), types, outcome, progress, user)
     except FideListFormatError as exc:
-        raise ValidationError(f"{source_name or 'the file'}: {exc}") from None
+        raise ValidationError(_named(source_name, exc)) from None
     except (IntegrityError, DataError) as exc:
         raise ValidationError(
             f"{source_name or 'the file'}: the database refused the import, nothing was saved ({exc})"
         ) from None
     return outcome
+
+
+def _named(source_name: str, refusal: FideListFormatError) -> str:
+    """The reader's refusal, prefixed with the file's name unless it names it already (an archive member)."""
+    where = source_name or "the file"
+    return str(refusal) if where in str(refusal) else f"{where}: {refusal}"
 
 
 def _refuse_existing_lists(list_date: datetime.date, types: tuple[str, ...]) -> None:
@@ -244,8 +254,8 @@ _ENTRY_FIELDS = [
 
 
 def _player_keys(id_numbers: list[int]) -> dict[int, int]:
-    """id_number -> primary key of the registered players among ``id_numbers`` (one query; raw SQL because
-    the ORM spends longer preparing 5,000 parameters than the database spends answering)."""
+    """id_number -> primary key of the registered players among ``id_numbers`` (SQLite; one query; raw SQL
+    because the ORM spends longer preparing 5,000 parameters than the database spends answering)."""
     if not id_numbers:
         return {}
     quote = connection.ops.quote_name
@@ -256,6 +266,29 @@ def _player_keys(id_numbers: list[int]) -> dict[int, int]:
     with connection.cursor() as cursor:
         cursor.execute(sql, id_numbers)
         return dict(cursor.fetchall())
+
+
+def _players_write(
+    players: BatchWriter, rows: list[tuple[object, ...]], id_numbers: list[int], outcome: FideListImportOutcome
+) -> dict[int, int]:
+    """Upsert one batch of players; id_number -> primary key of each, counted as created or updated.
+
+    PostgreSQL: the upsert returns the keys (RETURNING; ``xmax = 0`` marks a row it inserted), so no look-up
+    is needed — a look-up per batch in a table growing faster than its statistics would be planned as a scan
+    of the whole table, batch after batch. SQLite: one indexed look-up before and one after."""
+    if connection.vendor == "postgresql":
+        written = players.write(rows, returning=("id_number", "id"))
+        created = sum(1 for *_, inserted in written if inserted)
+        outcome.players_created += created
+        outcome.players_updated += len(written) - created
+        return {id_number: pk for id_number, pk, _ in written}
+    pk_by_id = _player_keys(id_numbers)
+    players.write(rows)
+    outcome.players_updated += len(pk_by_id)
+    outcome.players_created += len(id_numbers) - len(pk_by_id)
+    if len(pk_by_id) < len(id_numbers):
+        pk_by_id.update(_player_keys([fide_id for fide_id in id_numbers if fide_id not in pk_by_id]))
+    return pk_by_id
 
 
 def _player_row(row: FideListRow, federations: set[str], now: object) -> tuple[object, ...]:
@@ -317,17 +350,14 @@ def _import(
     )
     list_entries = BatchWriter(RatingListEntry, _ENTRY_FIELDS)
     next_progress = PROGRESS_EVERY
+    first_lines = _FirstLines()
     for batch in _batches(rows, BATCH_ROWS):
-        by_id = _first_row_of_each_player(batch, outcome)
+        by_id = _first_row_of_each_player(batch, outcome, first_lines)
         created = federations_ensure((row.federation for row in by_id.values()), known_federations)
         outcome.federations_created += sorted(created)
-        pk_by_id = _player_keys(list(by_id))
         now = connection.ops.adapt_datetimefield_value(timezone.now())
-        players.write([_player_row(row, known_federations, now) for row in by_id.values()])
-        outcome.players_updated += len(pk_by_id)
-        outcome.players_created += len(by_id) - len(pk_by_id)
-        if len(pk_by_id) < len(by_id):
-            pk_by_id.update(_player_keys([fide_id for fide_id in by_id if fide_id not in pk_by_id]))
+        player_rows = [_player_row(row, known_federations, now) for row in by_id.values()]
+        pk_by_id = _players_write(players, player_rows, list(by_id), outcome)
         entries: list[tuple[object, ...]] = []
         for fide_id, row in by_id.items():
             player_id = pk_by_id[fide_id]
@@ -368,19 +398,65 @@ def _import(
         progress(outcome.rows)
 
 
-def _first_row_of_each_player(batch: list[FideListRow], outcome: FideListImportOutcome) -> dict[int, FideListRow]:
-    """FIDE ID -> the batch's first row of that player; a repeated ID is a warning (the first row is used)."""
+class _FirstLines:
+    """FIDE ID -> line of its first row, over the whole file, in 16 bytes a row: sorted NumPy runs merged
+    like a binary counter (a run merges with the one before while that is not larger), so that n rows cost
+    O(n log n) and a look-up searches at most log2(n / batch) runs."""
+
+    def __init__(self) -> None:
+        self.runs: list[tuple[np.ndarray, np.ndarray]] = []  # (sorted FIDE IDs, their first lines)
+
+    def find(self, fide_ids: np.ndarray) -> np.ndarray:
+        """The first line of each ID seen before, 0 for the others."""
+        found = np.zeros(len(fide_ids), dtype=np.int64)
+        for keys, lines in self.runs:
+            at = np.minimum(np.searchsorted(keys, fide_ids), len(keys) - 1)
+            hit = keys[at] == fide_ids
+            found[hit] = lines[at[hit]]
+        return found
+
+    def add(self, fide_ids: np.ndarray, lines: np.ndarray) -> None:
+        """Record IDs not seen before (each once)."""
+        if not len(fide_ids):
+            return
+        order = np.argsort(fide_ids)
+        keys, values = fide_ids[order], lines[order]
+        while self.runs and len(self.runs[-1][0]) <= len(keys):
+            earlier_keys, earlier_values = self.runs.pop()
+            keys, values = np.concatenate([earlier_keys, keys]), np.concatenate([earlier_values, values])
+            order = np.argsort(keys, kind="stable")
+            keys, values = keys[order], values[order]
+        self.runs.append((keys, values))
+
+
+def _first_row_of_each_player(
+    batch: list[FideListRow], outcome: FideListImportOutcome, first_lines: _FirstLines
+) -> dict[int, FideListRow]:
+    """FIDE ID -> the batch's row of each player not on an earlier line of the file. One rule whatever the
+    batches: the first row of an ID is used, each repeat is a warning naming its line and the first one."""
     by_id: dict[int, FideListRow] = {}
+    again: list[FideListRow] = []  # rows whose ID came on an earlier line of this batch
     for row in batch:
-        if row.fide_id not in by_id:
+        if row.fide_id in by_id:
+            again.append(row)
+        else:
             by_id[row.fide_id] = row
-            continue
+    first_line = {fide_id: row.line for fide_id, row in by_id.items()}
+    fide_ids = np.fromiter(by_id, dtype=np.int64, count=len(by_id))
+    earlier = first_lines.find(fide_ids)
+    repeats: list[tuple[FideListRow, int]] = []
+    for fide_id, line in zip(fide_ids[earlier > 0].tolist(), earlier[earlier > 0].tolist(), strict=True):
+        first_line[fide_id] = line  # in an earlier batch
+        repeats.append((by_id.pop(fide_id), line))
+    repeats += [(row, first_line[row.fide_id]) for row in again]
+    first_lines.add(
+        np.fromiter(by_id, dtype=np.int64, count=len(by_id)),
+        np.fromiter((row.line for row in by_id.values()), dtype=np.int64, count=len(by_id)),
+    )
+    for row, first in sorted(repeats, key=lambda repeat: repeat[0].line):
         outcome.problem_add(
             FideListProblem(
-                row.line,
-                1,
-                "warning",
-                f"FIDE ID {row.fide_id} repeated (first on line {by_id[row.fide_id].line}); the first row is used",
+                row.line, 1, "warning", f"FIDE ID {row.fide_id} repeated (first on line {first}); the first row is used"
             )
         )
     return by_id

@@ -824,3 +824,50 @@ def test_random_mutations_of_a_valid_file_never_raise(data):
     again = parse_trf(write_trf(result.tournament))
     if result.ok:
         assert again.tournament == result.tournament and games(again) == found
+
+
+# ------------------------------------------------------------------------------------- hostile numbers
+# Issue 20: every number is range-checked by the parser against the field it goes to (Event.rounds and
+# Game.round are PositiveSmallIntegerField: 0-32767), refused by line and column with the parser's message.
+
+
+@pytest.mark.parametrize("code", ["XXR", "142"])
+@pytest.mark.parametrize("count", [str(2**63), "32768", "9" * 5000])
+def test_a_round_count_beyond_the_field_is_an_error_naming_line_and_column(code, count):
+    result = parse_trf(trf(P1, P2, P3, P4, header=[*HEADER, f"{code} {count}"]))
+
+    (error,) = result.errors
+    assert (error.line, error.column) == (len(HEADER) + 1, 5)
+    assert error.message.startswith(f"record {code}: number of rounds ") and "is outside 0-32767" in error.message
+    assert "digits" not in error.message and len(error.message) < 200
+    assert result.tournament.rounds_declared is None
+
+
+def test_a_player_count_of_thousands_of_digits_gets_the_parsers_own_message():
+    result = parse_trf(trf(P1, P2, P3, P4, header=[*HEADER[:5], "062 " + "9" * 5000]))
+
+    (warning,) = problems_matching(result, WARNING, "record 062")
+    assert (warning.line, warning.column) == (6, 5)
+    assert "is outside 0-9999" in warning.message and "digits" not in warning.message
+    assert "could not read" not in " ".join(p.message for p in result.problems)
+
+
+def test_rounds_beyond_the_last_a_game_can_have_are_an_error_at_their_column():
+    column = 92 + 10 * 32767  # round 32768
+    first = player(1, "Alpha, Ann", rounds="   2 w 1  ").ljust(column - 1) + "   2 w 1"
+    second = player(2, "Beta, Bob", rounds="   1 b 0  ").ljust(column - 1) + "   1 b 0"
+
+    result = parse_trf(trf(first, second, header=HEADER[:5]))
+
+    assert [(e.line, e.column) for e in result.errors] == [(6, column), (7, column)]
+    assert "round 32768 is beyond the last round an event can have (32767)" in result.errors[0].message
+    assert max(entry.round for p in result.players for entry in p.rounds) == 1
+
+
+def test_round_dates_beyond_the_last_round_are_a_warning():
+    dates = "132" + " " * 88 + "24/05/01  " + " " * 10 * 32766 + "24/05/03"
+    result = parse_trf(trf(P1, P2, P3, P4, header=[*HEADER[:10], dates]))
+
+    (warning,) = problems_matching(result, WARNING, "record 132")
+    assert (warning.line, warning.column) == (11, 92 + 10 * 32767)
+    assert len(result.tournament.round_dates) == 1

@@ -1,6 +1,7 @@
 """ratings.services.fide_list_import.fide_list_import and the import_fide_list command, on small generated lists
 in every layout FIDE publishes (combined TXT with/without FOA, single-type TXT, XML combined/single)."""
 
+import dataclasses
 import datetime as dt
 import io
 import re
@@ -11,6 +12,7 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import IntegrityError
 
 from audit.models import AuditEvent
 from players.models import Federation, Player
@@ -341,9 +343,17 @@ def test_a_second_list_of_the_same_date_and_type_is_refused_and_changes_nothing(
 
 
 def test_a_database_refusal_saves_nothing_and_says_so(monkeypatch):
-    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 1)  # the repeat lands in another batch
-    rows = [ROWS[0], ROWS[1], ROWS[0]]
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 1)
+    rows = [ROWS[0], ROWS[1], ROWS[2]]
     before = row_counts()
+    write = fide_list_services.BatchWriter.write
+
+    def refused_on_the_third_row(self, values, returning=()):
+        if values and values[0][0] == ROWS[2].fide_id:
+            raise IntegrityError("duplicate key value violates unique constraint")
+        return write(self, values, returning)
+
+    monkeypatch.setattr(fide_list_services.BatchWriter, "write", refused_on_the_third_row)
 
     with pytest.raises(ValidationError, match="the database refused the import, nothing was saved"):
         fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
@@ -409,3 +419,30 @@ def test_command_single_type_list_with_its_rating_type(tmp_path, capsys):
 
     assert list(RatingList.objects.values_list("rating_type", flat=True)) == ["blitz"]
     assert capsys.readouterr().err == ""
+
+
+# ------------------------------------------------------------------------------------- repeated FIDE IDs
+# One rule, whatever the write batches (issue 20): the first row of a FIDE ID is imported, each repeat is a
+# warning naming its line and the first row's line. FIDE's list has one row per player; a repeat is a
+# transfer or editing accident, and a rating officer expects the list loaded with the repeat pointed out,
+# as the same ID twice within one batch always was.
+
+
+@pytest.mark.parametrize("batch_rows", [1, 2, 3, 5_000])
+def test_a_repeated_fide_id_keeps_the_first_row_and_warns_naming_both_lines(monkeypatch, batch_rows):
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", batch_rows)
+    changed = dataclasses.replace(ROWS[0], name="Someone, Else", surname="Someone", given_names="Else")
+    changed.standard = FideListRating(1000, 0, 40)
+    rows = [ROWS[0], ROWS[1], ROWS[2], changed, ROWS[1], ROWS[0]]
+
+    outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
+
+    assert [(p.line, p.severity, p.message) for p in outcome.problems] == [
+        (5, "warning", f"FIDE ID {ROWS[0].fide_id} repeated (first on line 2); the first row is used"),
+        (6, "warning", f"FIDE ID {ROWS[1].fide_id} repeated (first on line 3); the first row is used"),
+        (7, "warning", f"FIDE ID {ROWS[0].fide_id} repeated (first on line 2); the first row is used"),
+    ]
+    assert outcome.rows == 6 and outcome.players_created == 3  # rows read; the repeats are not written
+    player = Player.objects.get(id_number=ROWS[0].fide_id)
+    assert player.surname == "Carlsen"
+    assert entries("standard")[ROWS[0].fide_id][0] == ROWS[0].standard.rating

@@ -11,7 +11,6 @@ import datetime
 import io
 import itertools
 import json
-from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -20,8 +19,7 @@ from django.utils.html import escape
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED_TRF = ROOT.parent / "shared" / "data" / "trf"
+from tests.trust.mutations import SMALL_TRF, SMALL_TRF_SEEDS, TRF_SEEDS, fide_list_seed, mutated
 
 
 def fuzz(examples: int) -> settings:
@@ -29,200 +27,8 @@ def fuzz(examples: int) -> settings:
     return settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
-# ------------------------------------------------------------------------------------------ seeds
-
-
-def trf_player(rank, name, rating, fed, fide_id, birth, points, rounds) -> str:
-    """A 001 line with every field at its TRF16 column (reference/formats.md §2.1, 1-based inclusive)."""
-    line = [" "] * (91 + 10 * len(rounds))
-
-    def put(start, text):  # noqa: E306
-        line[start - 1 : start - 1 + len(text)] = text
-
-    put(1, "001")
-    put(5, f"{rank:>4}")
-    put(10, "m")
-    put(15, name[:33])
-    put(49, f"{rating:>4}")
-    put(54, fed)
-    put(58, f"{fide_id:>11}")
-    put(70, birth)
-    put(81, f"{points:>4.1f}")
-    put(86, f"{rank:>4}")
-    for i, (opponent, colour, result) in enumerate(rounds):
-        put(92 + 10 * i, f"{opponent:>4} {colour} {result}")
-    return "".join(line).rstrip()
-
-
-SMALL_TRF = (
-    "\r\n".join(
-        [
-            "012 Hostile Input Open",
-            "022 Valencia",
-            "032 ESP",
-            "042 2026/01/10",
-            "052 2026/01/12",
-            "062 4",
-            "072 4",
-            "092 Individual: Swiss-System",
-            "102 Chief Arbiter",
-            "132" + " " * 88 + "26/01/10  26/01/11  26/01/12",
-            trf_player(
-                1,
-                "Alpha, Ana",
-                2100,
-                "ESP",
-                2200001,
-                "1990/01/01",
-                2.5,
-                [(2, "w", "1"), (3, "b", "="), (4, "w", "1")],
-            ),
-            trf_player(
-                2,
-                "Beta, Bruno",
-                2000,
-                "ESP",
-                2200002,
-                "1985/05/05",
-                1.0,
-                [(1, "b", "0"), (4, "w", "1"), (3, "b", "0")],
-            ),
-            trf_player(
-                3,
-                "Gamma, Gloria",
-                1900,
-                "ESP",
-                2200003,
-                "2001/03/03",
-                2.5,
-                [(4, "b", "1"), (1, "w", "="), (2, "w", "1")],
-            ),
-            trf_player(
-                4,
-                "Delta, Diego",
-                1800,
-                "FRA",
-                2200004,
-                "1970/07/07",
-                0.0,
-                [(3, "w", "0"), (2, "b", "0"), (1, "b", "0")],
-            ),
-        ]
-    )
-    + "\r\n"
-)
-
-
-def trf_seeds() -> list[bytes]:
-    seeds = [SMALL_TRF.encode()]
-    if SHARED_TRF.is_dir():
-        # The real corpus (odd encodings, BOMs, CR-only lines, team files): small and medium files only, so
-        # that each example stays quick.
-        seeds += [
-            p.read_bytes()
-            for p in sorted(SHARED_TRF.glob("*"))
-            if p.suffix in (".trf", ".tab") and p.stat().st_size < 40_000
-        ]
-    return seeds
-
-
-TRF_SEEDS = trf_seeds()
-SMALL_TRF_SEEDS = [seed for seed in TRF_SEEDS if len(seed) < 8_000]  # whole uploads: the quick ones
-
-
-def fide_list_seed(rows: int = 6) -> bytes:
-    from ratings.fide_list import FideListRating, FideListRow, write_fide_list_txt
-
-    players = [
-        FideListRow(
-            fide_id=4100000 + i,
-            name=f"Player{i}, Test",
-            surname=f"Player{i}",
-            given_names="Test",
-            federation=("ESP", "FRA", "GER")[i % 3],
-            sex="M" if i % 2 else "F",
-            title="FM" if i == 1 else "",
-            standard=FideListRating(rating=1800 + 37 * i, games=i % 4, k_factor=20),
-            rapid=FideListRating(rating=None, games=0, k_factor=None)
-            if i % 2
-            else FideListRating(rating=1750 + 11 * i, games=1, k_factor=20),
-            blitz=FideListRating(rating=1700 + 5 * i, games=0, k_factor=20),
-            birth_year=1960 + i,
-            flag="i" if i == 3 else "",
-        )
-        for i in range(rows)
-    ]
-    return "".join(write_fide_list_txt(players)).encode("ascii")
-
-
-# ------------------------------------------------------------------------------------------ mutations
-
-
-@st.composite
-def mutated(draw, seeds: list[bytes]) -> bytes:
-    """A seed file after one to six byte-, column- and line-level mutations of the kinds arbiters' tools and
-    transfers produce (truncation, lost or doubled lines, shifted columns, wrong encodings, junk)."""
-    data = bytearray(draw(st.sampled_from(seeds)))
-    for _ in range(draw(st.integers(1, 6))):
-        kind = draw(
-            st.sampled_from(
-                [
-                    "flip",
-                    "insert",
-                    "delete",
-                    "truncate",
-                    "overwrite",
-                    "line_dup",
-                    "line_drop",
-                    "line_swap",
-                    "line_endings",
-                    "digits",
-                    "huge_number",
-                ]
-            )
-        )
-        size = len(data)
-        at = draw(st.integers(0, max(size - 1, 0)))
-        if kind == "flip" and size:
-            data[at] = draw(st.integers(0, 255))
-        elif kind == "insert":
-            data[at:at] = draw(st.binary(min_size=1, max_size=40))
-        elif kind == "delete" and size:
-            del data[at : at + draw(st.integers(1, 60))]
-        elif kind == "truncate":
-            del data[at:]
-        elif kind == "overwrite" and size:
-            text = draw(st.text(st.characters(codec="latin-1"), min_size=1, max_size=12)).encode("latin-1")
-            data[at : at + len(text)] = text
-        elif kind == "digits" and size:
-            data[at : at + 4] = str(draw(st.integers(-9999, 99999))).encode()
-        elif kind == "huge_number" and size:
-            data[at : at + 4] = b"99999999999999999999999"
-        else:
-            lines = bytes(data).split(b"\n")
-            i, j = (draw(st.integers(0, len(lines) - 1)) for _ in range(2))
-            if kind == "line_dup":
-                lines.insert(i, lines[j])
-            elif kind == "line_drop" and len(lines) > 1:
-                del lines[i]
-            elif kind == "line_swap":
-                lines[i], lines[j] = lines[j], lines[i]
-            elif kind == "line_endings":
-                joined = b"\n".join(lines)
-                data = bytearray(
-                    draw(
-                        st.sampled_from(
-                            [
-                                joined.replace(b"\r\n", b"\n"),
-                                joined.replace(b"\n", b"\r"),
-                                joined.replace(b"\r\n", b"\r\r\n"),
-                            ]
-                        )
-                    )
-                )
-                continue
-            data = bytearray(b"\n".join(lines))
-    return bytes(data)
+# The seed files and their mutations are defined once, in tests/trust/mutations.py (the trust command,
+# bench/trust.py, uses them too).
 
 
 # -------------------------------------------------------------------------------------------- TRF parser

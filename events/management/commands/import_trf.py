@@ -3,11 +3,13 @@
     manage.py import_trf open2026.trf --rating-type rapid --submit
 
 Problems are printed one a line (``file:line:column: severity: message``); a refused file imports nothing
-and the command exits non-zero with the first reason.
+and the command exits non-zero with the first reason. A file larger than the upload's limit
+(TRF_UPLOAD_MAX_BYTES, 2 MiB) is refused after reading no more than the limit.
 """
 
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from events.models import RatingType
@@ -32,10 +34,17 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path = Path(options["file"])
+        limit = settings.TRF_UPLOAD_MAX_BYTES  # the upload's limit (events/admin_upload.py)
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)  # never more than the limit: one byte more tells "too large"
         except OSError as exc:
             raise CommandError(f"{path}: cannot read the file ({exc.strerror})") from None
+        if len(data) > limit:
+            raise CommandError(
+                f"{path.name} has more than {limit:,} bytes; a TRF file may have at most {limit:,} bytes "
+                "(TRF_UPLOAD_MAX_BYTES); nothing imported"
+            )
         outcome = event_import_trf(
             data, file_name=path.name, user=None, rating_type=options["rating_type"], submit=options["submit"]
         )

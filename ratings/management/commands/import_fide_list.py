@@ -4,19 +4,22 @@
     manage.py import_fide_list players_list.zip --list-date 2026-10-01          (the ZIP as downloaded)
     manage.py import_fide_list rapid_rating_list.txt --list-date 2026-10-01 --rating-type rapid
 
+A file (or a ZIP's member) larger than FIDE_LIST_MAX_BYTES (2 GiB) or a damaged ZIP is refused, naming it.
+
 A thin wrapper over ratings.services.fide_list_import.fide_list_import; progress goes to stderr every 100,000 rows.
 """
 
 import sys
 import time
-import zipfile
 from pathlib import Path
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from core.cli import DATE_FORM, iso_date
 from events.models import RatingType
+from ratings.fide_list import FideListFormatError, fide_list_source
 from ratings.services.fide_list_import import fide_list_import
 
 BAR_WIDTH = 30
@@ -66,18 +69,10 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: no such file")
         started = time.monotonic()
         with open(path, "rb") as handle:
-            if zipfile.is_zipfile(handle):
-                handle.seek(0)
-                archive = zipfile.ZipFile(handle)
-                members = [m for m in archive.infolist() if not m.is_dir()]
-                if len(members) != 1:
-                    names = ", ".join(m.filename for m in members) or "nothing"
-                    raise CommandError(f"{path}: expected one list in the ZIP, found {names}")
-                member = members[0]
-                source_name, size, raw = member.filename, member.file_size, archive.open(member)
-            else:
-                handle.seek(0)
-                source_name, size, raw = path.name, path.stat().st_size, handle
+            try:  # a ZIP's one member, or the file; damage and size are refused while it is read
+                source_name, size, raw = fide_list_source(handle, path.name, max_bytes=settings.FIDE_LIST_MAX_BYTES)
+            except FideListFormatError as exc:
+                raise CommandError(str(exc)) from None
             stream = CountingReader(raw, size)
 
             def progress(rows: int) -> None:

@@ -1,0 +1,349 @@
+"""The trust command: hostile inputs through the real imports, counted in one table (issues 17 and 20).
+
+Run from the repository root:
+
+    python bench/trust.py [--inputs N] [--seed S]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_trust python bench/trust.py      (on PostgreSQL)
+
+Without DATABASE_URL it works on a fresh SQLite file under /tmp (migrated first). Each check is a named
+function in ``CHECKS`` that returns one row: inputs tried, unhandled exceptions (a traceback instead of the
+project's refusal), inputs that took over 10 s, partial imports (a refused import that left rows behind,
+or an accepted one whose rows disagree with its outcome). Target: 0 / 0 / 0. Add a row by appending to
+``CHECKS``.
+
+``hostile files``: N inputs (default 10,000) made from the real TRF files in ../shared/data/trf and from
+generated FIDE lists (combined TXT, single-type TXT, XML; plain or in a ZIP, whole or damaged), each after
+one to six mutations of ``tests/trust/mutations.py`` (line accidents, long tokens, numbers of thousands of
+digits, round counts past the field, thousands of rounds, XML declarations of unreadable encodings). Each
+goes through the management command an official runs (``import_trf``, ``import_fide_list``: size limit,
+archive, service) inside a transaction that is rolled back afterwards, so every input meets the same
+database. Inputs that fail a check are written to ``--keep`` (default /tmp/trust-failures) to be replayed.
+
+``API schema fuzzing``: bench/fuzz_api.py (schemathesis, every check, ``--fuzz-examples`` per operation): requests
+are the inputs, server errors count as unhandled, conformance failures as partial. ``publication killed``
+(PostgreSQL): bench/publication_kills.py (``--kills`` publications killed at random points inside their
+transaction, by SIGKILL or by terminating the database session, in the database ``bench_kills`` next to
+DATABASE_URL's): partial lists left count as partial, retries that differ from an undisturbed run as unhandled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SLOW_SECONDS = 10.0
+HANG_SECONDS = 120  # an input still running then is stopped (and counted over 10 s)
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    check: str
+    inputs: int = 0
+    unhandled: int = 0
+    slow: int = 0
+    partial: int = 0
+    seconds: float = 0.0
+    accepted: int = 0  # of the inputs: imported (the others were refused with a message)
+    slowest: float = 0.0  # seconds of the slowest input
+    examples: list[str] = field(default_factory=list)  # the first failures, for the report
+
+    def fail(self, what: str) -> None:
+        if len(self.examples) < 12:
+            self.examples.append(what)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    run: Callable[[argparse.Namespace], Row]
+
+
+# -------------------------------------------------------------------------------------------- hostile files
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):  # noqa: ARG001
+    raise _Hang()
+
+
+def _state(models) -> tuple[int, ...]:
+    return tuple(model.objects.count() for model in models)
+
+
+def hostile_input(rng: random.Random, seeds: dict[str, list[tuple[str, bytes]]]) -> tuple[str, str, bytes, str]:
+    """(kind trf|fide, file name, bytes, description) of one mutated input."""
+    from tests.trust.mutations import ZIP_DAMAGE, RandomChooser, damage_zip, mutate, zipped
+
+    choose = RandomChooser(rng)
+    kind = "trf" if rng.random() < 0.5 else "fide"
+    name, seed = rng.choice(seeds[kind])
+    data = mutate(choose, seed)
+    what = f"{kind} from {name}"
+    if kind == "fide" and rng.random() < 0.25:  # the ZIP as FIDE serves it, whole or damaged
+        data = zipped(data, method=rng.choice([8, 8, 8, 0, 12, 14]), name=name)
+        name = name.rsplit(".", 1)[0] + ".zip"
+        if rng.random() < 0.7:
+            damage = rng.choice(ZIP_DAMAGE)
+            data = damage_zip(data, damage, at=rng.randrange(1 << 16))
+            what += f", zipped, {damage}"
+        else:
+            what += ", zipped"
+    return kind, name, data, what
+
+
+def _import_one(kind: str, path: Path, list_date: str) -> bool:
+    """Run the command on ``path``; True when it imported, False when it refused (CommandError)."""
+    import io
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out = io.StringIO()
+    try:
+        if kind == "trf":
+            call_command("import_trf", str(path), stdout=out, stderr=out)
+        else:
+            call_command("import_fide_list", str(path), "--list-date", list_date, "--quiet", stdout=out, stderr=out)
+    except CommandError:
+        return False
+    return True
+
+
+def _consistent(kind: str, before: tuple[int, ...], after: tuple[int, ...], imported: bool) -> bool:
+    """Refused: nothing changed. Imported: exactly one event (TRF), or one to three lists (FIDE)."""
+    if not imported:
+        return before == after
+    if kind == "trf":
+        return after[0] == before[0] + 1  # Event
+    return 1 <= after[3] - before[3] <= 3  # RatingList
+
+
+def run_hostile_files(options: argparse.Namespace) -> Row:
+    from django.db import transaction
+
+    from events.models import Event, Game, Participant
+    from players.models import Federation, Player
+    from ratings.models import RatingList, RatingListEntry
+    from tests.trust.mutations import fide_list_seeds, trf_seeds
+
+    models = (Event, Participant, Game, RatingList, RatingListEntry, Player, Federation)
+    seeds = {
+        "trf": [(f"seed{i}.trf", data) for i, data in enumerate(trf_seeds(max_size=40_000))],
+        "fide": list(fide_list_seeds().items()),
+    }
+    row = Row("hostile files (TRF, FIDE lists)")
+    keep = Path(options.keep)
+    folder = Path(tempfile.mkdtemp(prefix="trust-inputs-"))
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    started = time.monotonic()
+    try:
+        for number in range(options.inputs):
+            rng = random.Random(options.seed * 1_000_003 + number)
+            kind, name, data, what = hostile_input(rng, seeds)
+            path = folder / name
+            path.write_bytes(data)
+            row.inputs += 1
+            failure = ""
+            begun = time.monotonic()
+            with transaction.atomic():
+                before = _state(models)
+                signal.alarm(HANG_SECONDS)
+                try:
+                    imported = _import_one(kind, path, "2026-10-01")
+                    signal.alarm(0)
+                    row.accepted += imported
+                    if not _consistent(kind, before, _state(models), imported):
+                        row.partial += 1
+                        failure = "partial"
+                except _Hang:
+                    failure = f"still running after {HANG_SECONDS} s"
+                except Exception as exc:  # what the check looks for: a traceback instead of a refusal
+                    signal.alarm(0)
+                    row.unhandled += 1
+                    failure = f"{type(exc).__name__}: {str(exc)[:160]}"
+                    if options.verbose:
+                        traceback.print_exc()
+                transaction.set_rollback(True)
+            elapsed = time.monotonic() - begun
+            row.slowest = max(row.slowest, elapsed)
+            if elapsed > SLOW_SECONDS:
+                row.slow += 1
+                failure = failure or f"{elapsed:.1f} s"
+            if failure:
+                keep.mkdir(parents=True, exist_ok=True)
+                kept = keep / f"{options.seed}-{number}-{name}"
+                kept.write_bytes(data)
+                row.fail(f"input {number} ({what}, {len(data):,} bytes): {failure} -> {kept}")
+            path.unlink()
+            if options.progress and (number + 1) % 500 == 0:
+                print(f"  {number + 1:,} inputs, {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    row.seconds = time.monotonic() - started
+    return row
+
+
+# -------------------------------------------------------------------- benchmarks run as processes of their own
+
+
+def _bench(script: str, *args: str, env: dict[str, str] | None = None) -> tuple[int, list[str], float]:
+    import os
+    import subprocess
+
+    began = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+    )
+    lines = result.stdout.splitlines() + result.stderr.splitlines()[-20:]
+    return result.returncode, lines, time.perf_counter() - began
+
+
+def _figure(lines: list[str], label: str, position: int) -> int | None:
+    for line in lines:
+        if line.strip().startswith(label):
+            return int(line.split()[position].replace(",", ""))
+    return None
+
+
+def run_publication_kills(options: argparse.Namespace) -> Row:
+    """bench/publication_kills.py: partial lists left count as partial, retries that differ from the
+    undisturbed run as unhandled (PostgreSQL only)."""
+    import os
+
+    row = Row("publication killed (SIGKILL, backend terminated)")
+    if not options.kills:
+        row.fail("skipped (--kills 0)")
+        return row
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        row.fail("skipped: needs PostgreSQL (DATABASE_URL=postgres://...)")
+        return row
+    kills_url = url.rsplit("/", 1)[0] + "/bench_kills"
+    code, lines, row.seconds = _bench(
+        "publication_kills.py", "--kills", str(options.kills), env={"DATABASE_URL": kills_url}
+    )
+    killed = _figure(lines, "publication killed at random points", -1)
+    partial = _figure(lines, "partial lists left", 3)
+    identical = _figure(lines, "retries identical to the undisturbed run", 6)
+    if killed is None or partial is None or identical is None:
+        row.unhandled = 1
+        row.fail("the benchmark did not finish: " + " / ".join(lines[-5:]))
+        return row
+    row.inputs, row.partial, row.unhandled, row.accepted = killed, partial, killed - identical, identical
+    row.examples += [line.strip() for line in lines if "differs" in line or "entries left" in line][:12]
+    return row
+
+
+def run_schema_fuzzing(options: argparse.Namespace) -> Row:
+    """bench/fuzz_api.py: every API operation fuzzed from the OpenAPI schema; server errors count as
+    unhandled, conformance failures as partial (the answer is not what the schema promises)."""
+    row = Row("API schema fuzzing (schemathesis)")
+    if not options.fuzz_examples:
+        row.fail("skipped (--fuzz-examples 0)")
+        return row
+    if not (ROOT / "bench" / "fuzz_api.py").exists():
+        row.fail("skipped: bench/fuzz_api.py is not in this checkout")
+        return row
+    code, lines, row.seconds = _bench("fuzz_api.py", "--examples", str(options.fuzz_examples))
+    summary = next((line for line in lines if line.startswith("schema fuzzing:")), None)
+    if summary is None:
+        row.unhandled = 1
+        row.fail("the fuzzer did not finish: " + " / ".join(lines[-5:]))
+        return row
+    words = summary.replace(",", "").split()
+    row.inputs = int(words[4])  # "schema fuzzing: N operations, R requests in S s: E server errors, F ..."
+    row.unhandled, row.partial = int(words[9]), int(words[12])
+    row.accepted = row.inputs - row.unhandled
+    return row
+
+
+CHECKS: list[Check] = [
+    Check("hostile files", run_hostile_files),
+    Check("API schema fuzzing", run_schema_fuzzing),
+    Check("publication killed", run_publication_kills),
+]
+
+
+# -------------------------------------------------------------------------------------------- the table
+
+
+def table(rows: list[Row]) -> str:
+    header = ("check", "inputs tried", "unhandled exceptions", "over 10 s", "partial imports", "slowest", "time")
+    lines = [
+        (
+            row.check,
+            f"{row.inputs:,}",
+            str(row.unhandled),
+            str(row.slow),
+            str(row.partial),
+            f"{row.slowest:.1f} s",
+            f"{row.seconds:.0f} s",
+        )
+        for row in rows
+    ]
+    widths = [max(len(cells[i]) for cells in [header, *lines]) for i in range(len(header))]
+    out = [" | ".join(cell.ljust(width) for cell, width in zip(header, widths, strict=True))]
+    out.append("-+-".join("-" * width for width in widths))
+    out += [" | ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)) for cells in lines]
+    return "\n".join(out)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inputs", type=int, default=10_000, help="hostile files to try (default 10,000)")
+    parser.add_argument("--seed", type=int, default=2026, help="the run's seed: the same seed, the same inputs")
+    parser.add_argument("--keep", default="/tmp/trust-failures", help="where inputs that fail a check are kept")
+    parser.add_argument("--progress", action="store_true", help="a line on stderr every 500 inputs")
+    parser.add_argument("--verbose", action="store_true", help="print each unhandled exception's traceback")
+    parser.add_argument(
+        "--fuzz-examples", type=int, default=300, help="schema fuzzing: examples per API operation (0: skip)"
+    )
+    parser.add_argument(
+        "--kills", type=int, default=20, help="publications killed at random points (PostgreSQL; 0: skip)"
+    )
+    return parser.parse_args(argv)
+
+
+def run_checks(options: argparse.Namespace, checks: list[Check] | None = None) -> list[Row]:
+    return [check.run(options) for check in checks or CHECKS]
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parse_args(argv)
+    from bench.bench_database import prepare_database
+
+    url = prepare_database("trust-")
+    print(f"database: {url.split('@')[-1]}; seed {options.seed}", file=sys.stderr)
+    rows = run_checks(options)
+    print(table(rows))
+    for row in rows:
+        print(f"{row.check}: {row.accepted:,} of {row.inputs:,} inputs accepted, the others refused")
+        for example in row.examples:
+            print(f"{row.check}: {example}")
+    return 0 if all(row.unhandled == row.slow == row.partial == 0 for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
