@@ -7,8 +7,9 @@ from django.urls import include, path, register_converter
 from core.api import DocsView, RedocView, SchemaView
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
+from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
-from public.views import events, lists, players
+from public.views import events, lists, players, pool
 
 
 class ListDateConverter:
@@ -63,6 +64,7 @@ player_pages = [
 list_pages = [
     path("", lists.list_index, name="index"),
     path("<list_date:list_date>/<rating_type:rating_type>/", lists.list_detail, name="detail"),
+    path("<list_date:list_date>/<rating_type:rating_type>/pool/", pool.pool_page, name="pool"),
     *(
         path(f"<list_date:list_date>/<rating_type:rating_type>.{fmt}", lists.list_download, {"fmt": fmt}, name=fmt)
         for fmt in ("txt", "csv", "xml")
@@ -83,6 +85,11 @@ api_v1 = [
         "rating-lists/<list_date:list_date>/<rating_type:rating_type>/entries/",
         RatingListEntriesAPI.as_view(),
         name="api-rating-list-entries",
+    ),
+    path(
+        "rating-lists/<list_date:list_date>/<rating_type:rating_type>/pool/",
+        PoolLedgerAPI.as_view(),
+        name="api-rating-list-pool",
     ),
     path("events/", EventListAPI.as_view(), name="api-events"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),

@@ -251,6 +251,11 @@ class RatingListEntry(models.Model):
     dropped_below_floor = models.BooleanField(
         default=False, help_text="Rating fell below the floor: unrated from this list on"
     )
+    adjustment = models.SmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="One-off adjustment included in this list's rating (RatingAdjustment), in rating points",
+    )
     # Computed at publication (profiles read them instead of counting millions of entries); empty for an
     # inactive or unrated player. Lists imported from FIDE get them from ratings.services.list_order.
     position = models.PositiveIntegerField(
