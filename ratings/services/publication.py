@@ -134,6 +134,12 @@ class ListPlan:
     events: QuerySet[Event]  # the events this list rates
     version: int
     correction_reason: str = ""
+    # A replay (ratings.services.backtest) continues its own lists, not the published ones: the state of
+    # ``previous`` as replayed (STATE_COLUMNS arrays sorted by player; None: read the published entries) and
+    # the replayed ratings of older lists by their id ((player ids sorted, ratings), for events that started
+    # before ``previous``).
+    previous_state: Arrays | None = None
+    replayed_ratings: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     @property
     def pool_start(self) -> datetime.date:
@@ -600,6 +606,17 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
     return state, registry
 
 
+def _replayed_list_state(state: Arrays) -> tuple[Arrays, Arrays]:
+    """A replayed list's state (STATE_COLUMNS, sorted by player) as _load_list_state returns a published
+    one: merged players left out the same way, the registry data read by primary key."""
+    merged = np.fromiter(Player.objects.filter(merged_into__isnull=False).values_list("id", flat=True), dtype=np.int64)
+    rows = {name: np.asarray(state[name]) for name in STATE_COLUMNS}
+    if merged.size:
+        keep = ~np.isin(rows["player_id"], merged)
+        rows = {name: values[keep] for name, values in rows.items()}
+    return rows, _registry_of(rows["player_id"])
+
+
 def _max_length(name: str) -> int:
     model_field = Player._meta.get_field(name)
     if isinstance(model_field, ForeignKey):
@@ -756,6 +773,8 @@ def _ratings_in_force(
     for list_id in np.unique(event_list[event_list > 0]).tolist():
         if plan.previous is not None and list_id == plan.previous.pk:
             keys, ratings = prev["player_id"], prev["rating"]
+        elif list_id in plan.replayed_ratings:
+            keys, ratings = plan.replayed_ratings[list_id]
         else:
             keys, ratings = _list_ratings_of_participants(list_id, events.ids[event_list == list_id].tolist())
         mask = game_list == list_id
@@ -869,7 +888,10 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     games = _load_rated_games(plan, events)
     player_ids = _distinct(np.concatenate([games.white_pid, games.black_pid]))  # the engine's players
     phases.done("read rated games")
-    prev, prev_registry = _load_list_state(plan.previous)
+    if plan.previous_state is None:
+        prev, prev_registry = _load_list_state(plan.previous)
+    else:
+        prev, prev_registry = _replayed_list_state(plan.previous_state)
     prev.update(drop_expired_pools(prev, plan.list_date, plan.rules.initial_rating))  # B.02 7.1.4
     phases.done("read previous list state and its players")
     white_rating, black_rating = _ratings_in_force(plan, events, games, prev)

@@ -1,0 +1,384 @@
+"""Backtest: replay the federation's own rated games list by list under any rules preset and score how well the
+ratings in force predicted them (``manage.py rating_backtest``, the laboratory admin).
+
+The replay is the publication's own computation (ratings.services.publication.rating_list_compute), fed with
+its own previous list instead of the published one (ListPlan.previous_state / replayed_ratings): it starts from
+the published list in force at ``start`` and rates, for every later published list up to ``end``, the events
+that list rated. Nothing is written. Under the rules the lists were published with, every replayed rating
+equals the published one (``differences`` 0): the proof that the replica is exact.
+
+Scores of each list, over its games whose two players had a rating in force (rules 1.3: the list in force
+at the event's start, as replayed):
+
+- ``log_loss``: binomial deviance, mean of -(s log10 E + (1 - s) log10 (1 - E)) with E bounded to
+  [0.01, 0.99] (the 2011 Deloitte/FIDE Chess Rating Challenge's metric);
+- ``brier``: mean of (E - s)^2;
+- ``rmse``: root mean square over the players of (their points - their expected points) on the list (the 2010
+  "Elo versus the Rest of the World" competition's metric);
+- E is the preset's curve (ratings.engine.expected_score) at the difference of the ratings in force, without
+  the 400-point cap (a rating rule, not a prediction).
+
+``differences``: players whose replayed rating (or its absence) differs from the published list's.
+``calibration``: by the favourite's advantage in buckets of 50 points, the games, mean expected and mean
+actual score of the favourite (where Elo's curve is known to overstate the favourite).
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from django.db import transaction
+
+from core.bulk import read_columns
+from events.models import Event
+from ratings.engine import DifferenceCapSpec, KFactorSpec, RulesPreset, get_preset
+from ratings.engine.expected_score import expected_score
+from ratings.models import RatingList, RatingListEntry
+from ratings.services.publication import STATE_COLUMNS, ComputedList, ListPlan, rating_list_compute
+from ratings.services.schedule import check_rating_type
+
+CALIBRATION_BUCKET = 50  # rating points per calibration bucket (issue 14)
+LOG_LOSS_BOUNDS = (0.01, 0.99)  # Deloitte/FIDE 2011: predictions bounded before the deviance
+
+
+class BacktestError(ValueError):
+    """A backtest request that cannot run, with the message to show (the argument or preset at fault)."""
+
+
+@dataclass
+class ListScore:
+    list_date: datetime.date
+    players: int  # players with a scored game
+    games: int  # scored games
+    log_loss: float | None
+    brier: float | None
+    rmse: float | None
+    differences: int
+    # kept for the summary and the laboratory (not in the JSON of a list)
+    squared_error_sum: float = field(default=0.0, repr=False)
+    deviance_sum: float = field(default=0.0, repr=False)
+    brier_sum: float = field(default=0.0, repr=False)
+    replayed: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # player_id, rating, published
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "list_date": self.list_date.isoformat(),
+            "players": self.players,
+            "games": self.games,
+            "log_loss": _round(self.log_loss),
+            "brier": _round(self.brier),
+            "rmse": _round(self.rmse),
+            "differences": self.differences,
+        }
+
+
+@dataclass
+class Backtest:
+    rules: RulesPreset
+    rating_type: str
+    start: datetime.date | None  # the list the replay starts from
+    lists: list[ListScore]
+    calibration: list[dict[str, Any]]
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        games = sum(item.games for item in self.lists)
+        players = sum(item.players for item in self.lists)
+        return {
+            "log_loss": _round(sum(item.deviance_sum for item in self.lists) / games) if games else None,
+            "brier": _round(sum(item.brier_sum for item in self.lists) / games) if games else None,
+            "rmse": _round(math.sqrt(sum(item.squared_error_sum for item in self.lists) / players))
+            if players
+            else None,
+            "differences": sum(item.differences for item in self.lists),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.slug,
+            "rating_type": self.rating_type,
+            "from": self.start.isoformat() if self.start else None,
+            "lists": [item.to_json() for item in self.lists],
+            "summary": self.summary,
+            "calibration": self.calibration,
+        }
+
+
+def _round(value: float | None, places: int = 6) -> float | None:
+    return None if value is None else round(float(value), places)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Rules with overrides (--set KEY=VALUE)
+# --------------------------------------------------------------------------------------------------------
+def _optional_int(key: str, text: str) -> int | None:
+    if text.lower() in ("none", "off", ""):
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise BacktestError(f"--set {key}={text}: expected a whole number or 'none'") from None
+    if value <= 0:
+        raise BacktestError(f"--set {key}={text}: expected a positive number or 'none'")
+    return value
+
+
+def _k_factor(key: str, text: str) -> KFactorSpec:
+    value = _optional_int(key, text)
+    if value is None:
+        raise BacktestError(f"--set {key}={text}: K must be a number")
+    return KFactorSpec.constant(value)
+
+
+def _difference_cap(key: str, text: str) -> DifferenceCapSpec:
+    value = _optional_int(key, text)
+    return DifferenceCapSpec.none() if value is None else DifferenceCapSpec.fixed(value)
+
+
+def _rounding(key: str, text: str) -> str:
+    return text
+
+
+OVERRIDES: dict[str, Callable[[str, str], Any]] = {
+    "k_factor": _k_factor,  # one K for everyone (e.g. k_factor=16)
+    "difference_cap": _difference_cap,  # the 400-point rule's limit, or none
+    "k_times_n_cap": _optional_int,
+    "rating_floor": _optional_int,
+    "inactivity_months": _optional_int,
+    "rounding": _rounding,
+}
+
+
+def backtest_rules(slug: str, overrides: Sequence[str] = ()) -> RulesPreset:
+    """The preset ``slug`` with KEY=VALUE overrides; its slug names them (fide-2024+k_factor=16)."""
+    try:
+        rules = get_preset(slug)
+    except KeyError as error:
+        raise BacktestError(error.args[0]) from None
+    if rules.glicko2 is not None:
+        raise BacktestError(
+            f"preset {slug} is a Glicko-2 system: the backtest replays Elo presets (rate_period); "
+            "compare Glicko-2 through a shadow list"
+        )
+    changes: dict[str, Any] = {}
+    for item in overrides:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in OVERRIDES:
+            raise BacktestError(f"--set {item}: expected KEY=VALUE with KEY one of {', '.join(sorted(OVERRIDES))}")
+        changes[key] = OVERRIDES[key](key, value.strip())
+    if not changes:
+        return rules
+    suffix = "+".join(f"{key}={value.strip()}" for key, _, value in (i.partition("=") for i in overrides))
+    try:
+        return rules.replace(slug=f"{rules.slug}+{suffix}".lower().replace(" ", ""), **changes)
+    except (TypeError, ValueError) as error:
+        raise BacktestError(f"--set: {error}") from None
+
+
+# --------------------------------------------------------------------------------------------------------
+# The replay
+# --------------------------------------------------------------------------------------------------------
+def _lists_to_replay(
+    rating_type: str, start: datetime.date | None, end: datetime.date | None
+) -> tuple[RatingList, list[RatingList]]:
+    lists = list(RatingList.objects.current(rating_type).order_by("list_date"))
+    if not lists:
+        raise BacktestError(f"no published {rating_type} list to replay")
+    in_force = lists[:1] if start is None else [rl for rl in lists if rl.list_date <= start]
+    if not in_force:
+        raise BacktestError(f"no {rating_type} list was in force on {start}: the first is {lists[0].list_date}")
+    first = in_force[-1]
+    later = [rl for rl in lists if rl.list_date > first.list_date and (end is None or rl.list_date <= end)]
+    return first, later
+
+
+def _plan(rating_list: RatingList, previous: RatingList, rules: RulesPreset, replay: _Replay) -> ListPlan:
+    return ListPlan(
+        rating_type=rating_list.rating_type,
+        list_date=rating_list.list_date,
+        closing_date=rating_list.closing_date,
+        period_start=rating_list.period_start,
+        rules=rules,
+        previous=previous,
+        events=Event.objects.filter(
+            rated_on__rating_type=rating_list.rating_type, rated_on__list_date=rating_list.list_date
+        ),
+        version=0,
+        previous_state=replay.state,
+        replayed_ratings=replay.ratings,
+    )
+
+
+@dataclass
+class _Replay:
+    state: dict[str, np.ndarray] | None = None  # the last replayed list's state (None: the published one)
+    ratings: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    def advance(self, rating_list: RatingList, computed: ComputedList) -> None:
+        entries = computed.entries
+        self.state = {name: entries[name] for name in STATE_COLUMNS}
+        self.ratings[rating_list.pk] = (entries["player_id"], entries["rating"])
+
+
+def _published_ratings(rating_list: RatingList) -> tuple[np.ndarray, np.ndarray]:
+    rows = read_columns(
+        RatingListEntry.objects.filter(rating_list=rating_list).order_by(),
+        {"id": "int64", "player_id": "int64", "rating": "float64"},
+        chunk_by="id",
+    )
+    order = np.argsort(rows["player_id"])
+    return rows["player_id"][order], rows["rating"][order]
+
+
+def _differences(computed: ComputedList, published: tuple[np.ndarray, np.ndarray]) -> tuple[int, dict[str, Any]]:
+    """Players whose rating differs (a rating on one side only counts); the aligned arrays for the lab."""
+    mine_ids, mine = computed.entries["player_id"], np.asarray(computed.entries["rating"], dtype=np.float64)
+    their_ids, theirs = published
+    union = np.union1d(mine_ids, their_ids)
+    a = np.full(union.size, np.nan)
+    b = np.full(union.size, np.nan)
+    a[np.searchsorted(union, mine_ids)] = mine
+    b[np.searchsorted(union, their_ids)] = theirs
+    same = (a == b) | (np.isnan(a) & np.isnan(b))
+    return int((~same).sum()), {"player_id": union, "rating": a, "published": b}
+
+
+def _scores(computed: ComputedList, rules: RulesPreset) -> dict[str, Any]:
+    games, result = computed.games, computed.result
+    assert games is not None and result is not None
+    white, black = np.asarray(games.white_rating), np.asarray(games.black_rating)
+    scored = np.isfinite(white) & np.isfinite(black) & ~np.asarray(result.excluded, dtype=bool)
+    difference = (white - black)[scored]
+    expected = np.asarray(expected_score(difference, rules.expected_score), dtype=np.float64)
+    actual = np.asarray(games.white_score, dtype=np.float64)[scored]
+    bounded = np.clip(expected, *LOG_LOSS_BOUNDS)
+    deviance = -(actual * np.log10(bounded) + (1.0 - actual) * np.log10(1.0 - bounded))
+    # per player: points - expected points over the scored games, from both sides
+    side_player = np.concatenate([games.white[scored], games.black[scored]])
+    side_error = np.concatenate([actual - expected, expected - actual])
+    per_player = np.bincount(side_player, weights=side_error) if side_player.size else np.zeros(0)
+    played = np.bincount(side_player) > 0 if side_player.size else np.zeros(0, dtype=bool)
+    return {
+        "games": int(scored.sum()),
+        "players": int(played.sum()),
+        "deviance_sum": float(deviance.sum()),
+        "brier_sum": float(((expected - actual) ** 2).sum()),
+        "squared_error_sum": float((per_player[played] ** 2).sum()),
+        "difference": difference,
+        "expected": expected,
+        "actual": actual,
+    }
+
+
+def _calibration(difference: np.ndarray, expected: np.ndarray, actual: np.ndarray) -> list[dict[str, Any]]:
+    """Per 50-point bucket of the favourite's advantage: games, mean expected and mean actual score."""
+    if difference.size == 0:
+        return []
+    favourite_white = difference >= 0
+    advantage = np.abs(difference)
+    fav_expected = np.where(favourite_white, expected, 1.0 - expected)
+    fav_actual = np.where(favourite_white, actual, 1.0 - actual)
+    bucket = (advantage // CALIBRATION_BUCKET).astype(np.int64)
+    counts = np.bincount(bucket)
+    sum_expected = np.bincount(bucket, weights=fav_expected)
+    sum_actual = np.bincount(bucket, weights=fav_actual)
+    return [
+        {
+            "from": int(b * CALIBRATION_BUCKET),
+            "to": int((b + 1) * CALIBRATION_BUCKET - 1),
+            "games": int(counts[b]),
+            "expected": _round(sum_expected[b] / counts[b], 4),
+            "actual": _round(sum_actual[b] / counts[b], 4),
+        }
+        for b in np.flatnonzero(counts)
+    ]
+
+
+def rating_backtest_run(
+    rating_type: str,
+    rules: RulesPreset,
+    *,
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    progress: Callable[[int, int, datetime.date], None] | None = None,
+    keep_ratings: bool = False,
+) -> Backtest:
+    """Replay every published list of ``rating_type`` after the one in force at ``start`` up to ``end`` under
+    ``rules`` (nothing is written: one read-only transaction). ``progress(done, total, list_date)`` is called
+    after each list; ``keep_ratings`` keeps each list's replayed and published ratings (the laboratory)."""
+    check_rating_type(rating_type)
+    if start and end and end < start:
+        raise BacktestError(f"--to {end} is before --from {start}")
+    with transaction.atomic():
+        first, later = _lists_to_replay(rating_type, start, end)
+        replay = _Replay()
+        previous = first
+        scores: list[ListScore] = []
+        differences_all, expected_all, actual_all = [], [], []
+        for done, rating_list in enumerate(later, start=1):
+            computed = rating_list_compute(_plan(rating_list, previous, rules, replay))
+            count, aligned = _differences(computed, _published_ratings(rating_list))
+            s = _scores(computed, rules)
+            differences_all.append(s["difference"])
+            expected_all.append(s["expected"])
+            actual_all.append(s["actual"])
+            scores.append(
+                ListScore(
+                    list_date=rating_list.list_date,
+                    players=s["players"],
+                    games=s["games"],
+                    log_loss=s["deviance_sum"] / s["games"] if s["games"] else None,
+                    brier=s["brier_sum"] / s["games"] if s["games"] else None,
+                    rmse=math.sqrt(s["squared_error_sum"] / s["players"]) if s["players"] else None,
+                    differences=count,
+                    squared_error_sum=s["squared_error_sum"],
+                    deviance_sum=s["deviance_sum"],
+                    brier_sum=s["brier_sum"],
+                    replayed=aligned if keep_ratings else {},
+                )
+            )
+            replay.advance(rating_list, computed)
+            previous = rating_list
+            if progress is not None:
+                progress(done, len(later), rating_list.list_date)
+    calibration = _calibration(
+        *(np.concatenate(parts) if parts else np.zeros(0) for parts in (differences_all, expected_all, actual_all))
+    )
+    return Backtest(rules=rules, rating_type=rating_type, start=first.list_date, lists=scores, calibration=calibration)
+
+
+@dataclass
+class Measured:
+    seconds: float
+    peak_bytes: int
+
+
+def measure(function: Callable[[], Any]) -> tuple[Any, Measured]:
+    """Wall time and peak Python memory (tracemalloc, NumPy arrays included) of ``function()``."""
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        value = function()
+        elapsed = time.perf_counter() - started
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return value, Measured(seconds=elapsed, peak_bytes=peak)
+
+
+__all__ = [
+    "Backtest",
+    "BacktestError",
+    "ListScore",
+    "backtest_rules",
+    "measure",
+    "rating_backtest_run",
+]
