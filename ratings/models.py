@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 from events.models import RatingType
+from ratings.engine.adjustments import AdjustmentSpec
 from ratings.fields import GameLinesField
 
 
@@ -337,6 +338,60 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.event_id}: {self.change:+.2f}"
+
+
+class AdjustmentOrder(models.TextChoices):
+    AFTER_GAMES = "after-games", "After the period's games (FIDE 1 March 2024)"
+    BEFORE_GAMES = "before-games", "Before the period's games"
+
+
+class AdjustmentFormula(models.TextChoices):
+    COMPRESS_BELOW = "compress-below", "Below the threshold: + factor × (threshold − R)"
+    SHIFT_BELOW = "shift-below", "Below the threshold: + factor points"
+
+
+class RatingAdjustment(models.Model):
+    """A named one-off adjustment (ratings.engine.adjustments) attached to a list date: the list of that date
+    and rating type applies it when it is published and freezes it with its rules (``RatingList.rules``);
+    each adjusted entry records its amount (``RatingListEntry.adjustment``)."""
+
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices)
+    list_date = models.DateField(help_text="The list that applies it")
+    name = models.CharField(max_length=100, help_text="E.g. FIDE 1 March 2024 compression")
+    formula = models.CharField(
+        max_length=20, choices=AdjustmentFormula.choices, default=AdjustmentFormula.COMPRESS_BELOW
+    )
+    threshold = models.FloatField(default=2000, help_text="Ratings below this are adjusted")
+    factor = models.FloatField(default=0.4, help_text="0.4 for FIDE's compression; points for a shift")
+    order = models.CharField(max_length=12, choices=AdjustmentOrder.choices, default=AdjustmentOrder.AFTER_GAMES)
+    source = models.TextField(blank=True, help_text="The decision it implements (e.g. FIDE Council 15 Dec 2023)")
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    applied_to = models.ForeignKey(
+        RatingList,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="adjustments",
+        help_text="The published list that applied it",
+    )
+
+    class Meta:
+        ordering = ["-list_date", "rating_type"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_type", "list_date"], name="adjustment_once_per_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_rating_type_display()} {self.list_date:%Y-%m-%d})"
+
+    def spec(self) -> AdjustmentSpec:
+        """The engine's description of this adjustment."""
+        return AdjustmentSpec(
+            name=self.name, formula=self.formula, threshold=self.threshold, factor=self.factor, order=self.order
+        )
 
 
 class PlayerRating(models.Model):

@@ -31,6 +31,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from ratings.engine.adjustments import AdjustmentSpec
 from ratings.engine.difference_cap import DifferenceCapSpec
 from ratings.engine.expected_score import ExpectedScoreSpec
 from ratings.engine.glicko2 import Glicko2Spec
@@ -60,6 +61,9 @@ class RulesPreset:
     family: str = ""  # presets of one family replace each other over time ('fide')
     description: str = ""
     glicko2: Glicko2Spec | None = None  # set: a Glicko-2 system (ratings.engine.glicko2), not Elo
+    # A one-off adjustment applied by the list these rules compute (ratings.engine.adjustments); attached by
+    # the publication for the list date it belongs to, and frozen with the list's rules.
+    adjustment: AdjustmentSpec | None = None
 
     @property
     def system(self) -> str:
@@ -102,6 +106,8 @@ class RulesPreset:
         }
         if self.glicko2 is not None:  # only then: the JSON of every Elo preset stays as it was
             data["glicko2"] = self.glicko2.to_json()
+        if self.adjustment is not None:
+            data["adjustment"] = self.adjustment.to_json()
         return data
 
     @classmethod
@@ -123,6 +129,7 @@ class RulesPreset:
             "family",
             "description",
             "glicko2",
+            "adjustment",
         }
         unknown = set(data) - known
         if unknown:
@@ -157,6 +164,7 @@ class RulesPreset:
             family=data.get("family", ""),
             description=data.get("description", ""),
             glicko2=Glicko2Spec.from_json(data["glicko2"]) if data.get("glicko2") is not None else None,
+            adjustment=AdjustmentSpec.from_json(data["adjustment"]) if data.get("adjustment") is not None else None,
         )
 
 

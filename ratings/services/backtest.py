@@ -18,6 +18,8 @@ at the event's start, as replayed):
 - E is the preset's curve (ratings.engine.expected_score) at the difference of the ratings in force, without
   the 400-point cap (a rating rule, not a prediction).
 
+One-off adjustments the published lists applied (ratings.models.RatingAdjustment) are applied again on the
+same dates: they are the federation's history, not a rule of the preset.
 ``differences``: players whose replayed rating (or its absence) differs from the published list's.
 ``calibration``: by the favourite's advantage in buckets of 50 points, the games, mean expected and mean
 actual score of the favourite (where Elo's curve is known to overstate the favourite).
@@ -40,7 +42,8 @@ from core.bulk import read_columns
 from events.models import Event
 from ratings.engine import DifferenceCapSpec, KFactorSpec, RulesPreset, get_preset
 from ratings.engine.expected_score import expected_score
-from ratings.models import RatingList, RatingListEntry
+from ratings.models import RatingAdjustment, RatingList, RatingListEntry
+from ratings.services.adjustments import rating_adjustments_by_date
 from ratings.services.publication import STATE_COLUMNS, ComputedList, ListPlan, rating_list_compute
 from ratings.services.schedule import check_rating_type
 
@@ -201,6 +204,9 @@ def _lists_to_replay(
 
 
 def _plan(rating_list: RatingList, previous: RatingList, rules: RulesPreset, replay: _Replay) -> ListPlan:
+    adjustment = replay.adjustments.get(rating_list.list_date)
+    if adjustment is not None and adjustment.applied_to_id is not None and rules.glicko2 is None:
+        rules = rules.replace(adjustment=adjustment.spec())  # the federation's history: as it was published
     return ListPlan(
         rating_type=rating_list.rating_type,
         list_date=rating_list.list_date,
@@ -221,6 +227,7 @@ def _plan(rating_list: RatingList, previous: RatingList, rules: RulesPreset, rep
 class _Replay:
     state: dict[str, np.ndarray] | None = None  # the last replayed list's state (None: the published one)
     ratings: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    adjustments: dict[datetime.date, RatingAdjustment] = field(default_factory=dict)
 
     def advance(self, rating_list: RatingList, computed: ComputedList) -> None:
         entries = computed.entries
@@ -319,7 +326,7 @@ def rating_backtest_run(
         raise BacktestError(f"--to {end} is before --from {start}")
     with transaction.atomic():
         first, later = _lists_to_replay(rating_type, start, end)
-        replay = _Replay()
+        replay = _Replay(adjustments=rating_adjustments_by_date(rating_type))
         previous = first
         scores: list[ListScore] = []
         differences_all, expected_all, actual_all = [], [], []

@@ -92,6 +92,7 @@ from ratings.selectors import (
     rating_list_previous,
     rating_lists_after,
 )
+from ratings.services.adjustments import rating_adjustment_applied, rules_with_adjustment
 from ratings.services.errors import NothingToPublish, RatingListRefused
 from ratings.services.schedule import check_rating_type, rating_policy_for
 
@@ -499,7 +500,7 @@ def _plan_regular(policy: RatingPolicy, list_date: datetime.date) -> ListPlan:
         list_date=list_date,
         closing_date=closing_date,
         period_start=previous.list_date if previous else policy.previous_list_date(list_date),
-        rules=get_preset(policy.rules_preset),
+        rules=rules_with_adjustment(get_preset(policy.rules_preset), rating_type, list_date),
         previous=previous,
         events=events_pending_rating(rating_type, closing_date),
         version=rating_list_next_version(rating_type, list_date),
@@ -893,6 +894,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     else:
         prev, prev_registry = _replayed_list_state(plan.previous_state)
     prev.update(drop_expired_pools(prev, plan.list_date, plan.rules.initial_rating))  # B.02 7.1.4
+    before_games = _adjust_before_games(plan, prev)
     phases.done("read previous list state and its players")
     white_rating, black_rating = _ratings_in_force(plan, events, games, prev)
     union, rows, before, others = _state_before(prev, player_ids)
@@ -911,7 +913,9 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     after = list_state_after(
         before, rows, result, events.end, meta["birth_year"], plan.rules, plan.list_date, plan.pool_start
     )
+    adjustment = _adjust_list(plan, union, before, after, prev["player_id"], before_games)
     entries = _entries(union, after, meta)
+    entries["adjustment"] = adjustment
     phases.done("engine and entries")
     changes, details = _rating_changes(
         result, period_games, players, games, events, player_ids, meta["id_number"][rows]
@@ -947,6 +951,42 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         players=players,
         result=result,
     )
+
+
+def _adjust_before_games(plan: ListPlan, prev: Arrays) -> np.ndarray | None:
+    """A one-off adjustment applied before the period's games (ratings.engine.adjustments): the previous
+    list's ratings are raised in ``prev`` (so the games are rated with them); the amounts per prev row."""
+    spec = plan.rules.adjustment
+    if spec is None or spec.order != "before-games":
+        return None
+    amounts = spec.amounts(prev["rating"])
+    prev["rating"] = prev["rating"] + amounts
+    return amounts
+
+
+def _adjust_list(
+    plan: ListPlan,
+    union: np.ndarray,
+    before: Arrays,
+    after: Arrays,
+    prev_ids: np.ndarray,
+    before_games: np.ndarray | None,
+) -> np.ndarray:
+    """Apply an after-games adjustment to the new ratings of players rated on the previous list; return the
+    amount per entry (NaN: none) and count it in the printed change since the previous list."""
+    spec = plan.rules.adjustment
+    amounts = np.zeros(union.size)
+    if spec is None:
+        return np.full(union.size, np.nan)
+    if before_games is not None:
+        amounts[np.searchsorted(union, prev_ids)] = before_games
+    else:
+        was_rated = ~np.isnan(before["rating"])
+        amounts = np.where(was_rated, spec.amounts(after["rating"]), 0.0)
+        after["rating"] = after["rating"] + amounts
+    listed = ~np.isnan(after["rating"]) & (amounts != 0)
+    after["change"] = np.where(listed, after["change"] + amounts, after["change"])
+    return np.where(listed, amounts, np.nan)
 
 
 def _computed_summary(entries: Arrays, events: _Events, games: _RatedGames, changes: Arrays) -> dict[str, int]:
@@ -1131,6 +1171,8 @@ def rating_list_write(
         _write_changes(rating_list, computed, details.result())
         phases.done("write rating changes")
     if status == RatingListStatus.PUBLISHED:
+        if plan.rules.adjustment is not None:
+            rating_adjustment_applied(rating_list)
         if supersede is not None:
             RatingList.objects.filter(pk=supersede.pk).update(superseded_by=rating_list, superseded_at=now)
             supersede.superseded_by, supersede.superseded_at = rating_list, now
