@@ -9,6 +9,7 @@ from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
+from public.api.shadow import PlayerShadowRatingsAPI
 from public.views import events, lists, players, pool
 
 
@@ -80,6 +81,7 @@ api_v1 = [
     path("players/", PlayerListAPI.as_view(), name="api-players"),
     path("players/<key:id_number>/", PlayerDetailAPI.as_view(), name="api-player"),
     path("players/<key:id_number>/history/", PlayerHistoryAPI.as_view(), name="api-player-history"),
+    path("players/<key:id_number>/shadow-ratings/", PlayerShadowRatingsAPI.as_view(), name="api-player-shadow-ratings"),
     path("rating-lists/", RatingListListAPI.as_view(), name="api-rating-lists"),
     path(
         "rating-lists/<list_date:list_date>/<rating_type:rating_type>/entries/",

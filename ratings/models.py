@@ -31,6 +31,12 @@ class RatingPolicy(models.Model):
     closing_days = models.PositiveSmallIntegerField(
         default=7, help_text="Events ending on or before (list date − this many days) are rated on the list"
     )
+    shadow_preset = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="A second rules preset computed beside each published list from the same games (e.g. glicko2); "
+        "shown as unofficial, never mixed with the official ratings. Empty: none",
+    )
 
     class Meta:
         verbose_name_plural = "rating policies"
@@ -50,6 +56,13 @@ class RatingPolicy(models.Model):
             get_preset(self.rules_preset)
         except KeyError as exc:
             errors["rules_preset"] = exc.args[0]
+        if self.shadow_preset:
+            try:
+                get_preset(self.shadow_preset)
+            except KeyError as exc:
+                errors["shadow_preset"] = exc.args[0]
+            if self.shadow_preset == self.rules_preset:
+                errors["shadow_preset"] = "the shadow preset must differ from the official rules preset"
         if errors:
             raise ValidationError(errors)
 
@@ -392,6 +405,56 @@ class RatingAdjustment(models.Model):
         return AdjustmentSpec(
             name=self.name, formula=self.formula, threshold=self.threshold, factor=self.factor, order=self.order
         )
+
+
+class ShadowRatingList(models.Model):
+    """A second list computed beside a published one (RatingPolicy.shadow_preset) from the same games:
+    unofficial, stored apart from the official entries and never mixed with them (ratings.services.shadow)."""
+
+    rating_list = models.OneToOneField(RatingList, on_delete=models.CASCADE, related_name="shadow")
+    rules_preset = models.CharField(max_length=40)
+    rules = models.JSONField(help_text="The exact rules used, frozen at computation")
+    computed_at = models.DateTimeField(auto_now_add=True)
+    entry_count = models.PositiveIntegerField(default=0)
+    rated_count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.rules_preset} beside {self.rating_list}"
+
+
+class ShadowRatingEntry(models.Model):
+    """A player's line on a shadow list: the rating with its uncertainty, and the state the next shadow list
+    continues (Glicko-2: deviation and volatility; Elo presets: the same K and newcomer inputs as an entry)."""
+
+    shadow_list = models.ForeignKey(
+        ShadowRatingList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, related_name="shadow_entries", db_index=False, db_constraint=False
+    )
+    rating = models.FloatField(null=True, blank=True, help_text="Empty = unrated")
+    deviation = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation (RD)")
+    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility")
+    games = models.PositiveIntegerField(default=0, help_text="Games rated in the period")
+    k_factor = models.FloatField(null=True, blank=True)
+    rated_games_total = models.PositiveIntegerField(default=0)
+    ever_2400 = models.BooleanField(default=False)
+    ever_2300 = models.BooleanField(default=False)
+    pool_games = models.PositiveIntegerField(default=0)
+    pool_opponent_sum = models.FloatField(default=0)
+    pool_score = models.FloatField(default=0)
+    pool_events = models.PositiveIntegerField(default=0)
+    pool_since = models.DateField(null=True, blank=True)
+    last_game_date = models.DateField(null=True, blank=True)
+    inactive = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "shadow_list"], name="shadow_entry_once_per_list")]
+        indexes = [models.Index(fields=["shadow_list", "player"], name="shadow_entry_list_player")]
+        verbose_name_plural = "shadow rating entries"
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating}"
 
 
 class PlayerRating(models.Model):

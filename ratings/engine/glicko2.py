@@ -351,3 +351,51 @@ def calculate_glicko2(
         new_volatility=float(result.new_volatility[0]),
         lines=lines,
     )
+
+
+@dataclass
+class Glicko2List:
+    """Every player's Glicko-2 state after a list's period (sorted by player id)."""
+
+    player_id: IntArray
+    rating: FloatArray
+    deviation: FloatArray
+    volatility: FloatArray
+    games: IntArray
+
+
+def glicko2_list(
+    previous_id: IntArray,
+    previous_rating: FloatArray,
+    previous_deviation: FloatArray,
+    previous_volatility: FloatArray,
+    white_id: IntArray,
+    black_id: IntArray,
+    white_score: FloatArray,
+    spec: Glicko2Spec,
+) -> Glicko2List:
+    """One list as a Glicko-2 rating period: the previous list's players (ids sorted and distinct) and the
+    period's games between player ids. Players new to the list start at the unrated state (step 1); both sides
+    of every game are rated against the opponent's pre-period rating and deviation (step 1: games of a period
+    are simultaneous). A deviation never exceeds the unrated one (as Glicko's step 1 caps RD at 350)."""
+    white_id = np.asarray(white_id, dtype=np.int64)
+    black_id = np.asarray(black_id, dtype=np.int64)
+    previous_id = np.asarray(previous_id, dtype=np.int64)
+    union = np.union1d(previous_id, np.concatenate([white_id, black_id]))
+    at = np.searchsorted(union, previous_id)
+    rating = np.full(union.size, spec.initial_rating)
+    deviation = np.full(union.size, spec.initial_deviation)
+    volatility = np.full(union.size, spec.initial_volatility)
+    rating[at], deviation[at], volatility[at] = previous_rating, previous_deviation, previous_volatility
+    white, black = np.searchsorted(union, white_id), np.searchsorted(union, black_id)
+    player = np.concatenate([white, black])
+    opponent = np.concatenate([black, white])
+    score = np.concatenate([np.asarray(white_score, dtype=np.float64), 1.0 - np.asarray(white_score)])
+    result = rate_glicko2(rating, deviation, volatility, player, rating[opponent], deviation[opponent], score, spec)
+    return Glicko2List(
+        player_id=union,
+        rating=result.new_rating,
+        deviation=np.minimum(result.new_deviation, spec.initial_deviation),
+        volatility=result.new_volatility,
+        games=result.games,
+    )

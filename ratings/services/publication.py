@@ -1173,6 +1173,9 @@ def rating_list_write(
     if status == RatingListStatus.PUBLISHED:
         if plan.rules.adjustment is not None:
             rating_adjustment_applied(rating_list)
+        from ratings.services.shadow import shadow_list_publish  # (it runs this module's computation)
+
+        shadow_list_publish(rating_list, computed)
         if supersede is not None:
             RatingList.objects.filter(pk=supersede.pk).update(superseded_by=rating_list, superseded_at=now)
             supersede.superseded_by, supersede.superseded_at = rating_list, now
