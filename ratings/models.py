@@ -457,6 +457,54 @@ class ShadowRatingEntry(models.Model):
         return f"{self.player_id}: {self.rating}"
 
 
+class BacktestRunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class BacktestRun(models.Model):
+    """A backtest run from the laboratory (ratings.services.laboratory): queued as a Celery job, its progress
+    and result kept so that runs can be compared side by side and exported."""
+
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD)
+    rules_preset = models.CharField(max_length=40, help_text="Slug of a rules preset")
+    overrides = models.TextField(
+        blank=True, help_text="KEY=VALUE, one per line (k_factor, difference_cap, k_times_n_cap, rating_floor, ...)"
+    )
+    start = models.DateField(
+        null=True, blank=True, help_text="From the ratings in force on this date (default: the first list)"
+    )
+    end = models.DateField(null=True, blank=True, help_text="Last list date replayed (default: the newest)")
+    status = models.CharField(max_length=8, choices=BacktestRunStatus.choices, default=BacktestRunStatus.QUEUED)
+    lists_done = models.PositiveIntegerField(default=0)
+    lists_total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="The backtest report (rating_backtest --json) and more")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.rules_preset} {self.get_rating_type_display()} ({self.get_status_display()})"
+
+    @property
+    def override_list(self) -> list[str]:
+        return [line.strip() for line in self.overrides.splitlines() if line.strip()]
+
+    @property
+    def progress_percent(self) -> int:
+        if self.status == BacktestRunStatus.DONE:
+            return 100
+        return round(100 * self.lists_done / self.lists_total) if self.lists_total else 0
+
+
 class PlayerRating(models.Model):
     """The current published rating of a player per rating type: their entry on the newest current list of
     the type (``RatingList.objects.current(rating_type)``, the newest; ratings.selectors.rating_list_newest).

@@ -27,6 +27,7 @@ actual score of the favourite (where Elo's curve is known to overstate the favou
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import math
 import time
@@ -317,14 +318,17 @@ def rating_backtest_run(
     end: datetime.date | None = None,
     progress: Callable[[int, int, datetime.date], None] | None = None,
     keep_ratings: bool = False,
+    atomic: bool = True,
 ) -> Backtest:
     """Replay every published list of ``rating_type`` after the one in force at ``start`` up to ``end`` under
     ``rules`` (nothing is written: one read-only transaction). ``progress(done, total, list_date)`` is called
-    after each list; ``keep_ratings`` keeps each list's replayed and published ratings (the laboratory)."""
+    after each list; ``keep_ratings`` keeps each list's replayed and published ratings (the laboratory);
+    ``atomic=False`` reads list by list outside one transaction, so that a job's progress (written by
+    ``progress``) is seen by others while it runs."""
     check_rating_type(rating_type)
     if start and end and end < start:
         raise BacktestError(f"--to {end} is before --from {start}")
-    with transaction.atomic():
+    with transaction.atomic() if atomic else contextlib.nullcontext():
         first, later = _lists_to_replay(rating_type, start, end)
         replay = _Replay(adjustments=rating_adjustments_by_date(rating_type))
         previous = first
