@@ -1,4 +1,4 @@
-"""Benchmark: rating_backtest over a year of a simulated federation (six bimonthly lists).
+"""Benchmark: rating_backtest (and the pool ledgers) over a year of a simulated federation (six bimonthly lists).
 
     python bench/backtest.py                                   # small: 3,000 players, 1,500 games a month
     python bench/backtest.py --players 2000000 --games 1000000 # FIDE scale (PostgreSQL via DATABASE_URL;
@@ -50,6 +50,13 @@ def main() -> None:
     print(
         f"built {summary.players:,} players, {summary.games:,} games, {len(summary.list_dates)} lists "
         f"in {time.perf_counter() - began:.1f} s (not timed below)"
+    )
+    from ratings.services.pool import pool_history
+
+    ledgers, cost = measure(lambda: pool_history(summary.rating_type))
+    print(
+        f"pool ledgers of {len(ledgers)} lists: {cost.seconds:.2f} s wall, peak traced memory "
+        f"{cost.peak_bytes / 2**20:.1f} MB; every ledger balances: {all(ledger.balanced for ledger in ledgers)}"
     )
     for slug in [args.rules, *args.also]:
         rules = backtest_rules(slug)

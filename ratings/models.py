@@ -53,7 +53,11 @@ class RatingPolicy(models.Model):
         except ValueError as exc:
             errors["list_months"] = str(exc)
         try:
-            get_preset(self.rules_preset)
+            if get_preset(self.rules_preset).glicko2 is not None:
+                errors["rules_preset"] = (
+                    f"{self.rules_preset} is a Glicko-2 system: official lists use an Elo preset; "
+                    "run it beside them as the shadow preset"
+                )
         except KeyError as exc:
             errors["rules_preset"] = exc.args[0]
         if self.shadow_preset:

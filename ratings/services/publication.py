@@ -455,6 +455,11 @@ def rating_list_publish_scheduled(rating_type: str, today: datetime.date) -> dic
 # Checks and plans
 # --------------------------------------------------------------------------------------------------------
 def _check_list_date(policy: RatingPolicy, list_date: datetime.date) -> None:
+    if get_preset(policy.rules_preset).glicko2 is not None:  # (RatingPolicy.clean refuses it too)
+        raise RatingListRefused(
+            f"the {policy.rating_type} rules preset {policy.rules_preset} is a Glicko-2 system: official lists "
+            "use an Elo preset; run Glicko-2 beside them as the shadow preset"
+        )
     if not policy.is_list_date(list_date):
         nearest = policy.previous_list_date(list_date + datetime.timedelta(days=1))
         raise RatingListRefused(

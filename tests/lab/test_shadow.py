@@ -116,3 +116,16 @@ def test_the_shadow_preset_is_checked(db):
         policy.full_clean()
     assert RatingPolicy.objects.get(pk=policy.pk).shadow_preset == ""
     assert not RatingListEntry.objects.exists()
+
+
+def test_glicko2_is_refused_as_the_official_preset(db):
+    from ratings.services import RatingListRefused
+    from tests.ratings.scenarios import MAR
+
+    policy = rating_policy_for("standard")
+    policy.rules_preset = "glicko2"
+    with pytest.raises(Exception, match="shadow preset"):
+        policy.full_clean()
+    RatingPolicy.objects.filter(pk=policy.pk).update(rules_preset="glicko2")
+    with pytest.raises(RatingListRefused, match="Glicko-2 system"):
+        rating_list_publish("standard", MAR)
