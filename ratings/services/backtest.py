@@ -16,7 +16,12 @@ at the event's start, as replayed):
 - ``rmse``: root mean square over the players of (their points - their expected points) on the list (the 2010
   "Elo versus the Rest of the World" competition's metric);
 - E is the preset's curve (ratings.engine.expected_score) at the difference of the ratings in force, without
-  the 400-point cap (a rating rule, not a prediction).
+  the 400-point cap (a rating rule, not a prediction); for Glicko-2, Glickman's predictive
+  E = 1 / (1 + exp(-g(sqrt(phi_i^2 + phi_j^2)) (mu_i - mu_j))) with the replayed rating and deviation.
+
+A Glicko-2 preset replays each list as one rating period (ratings.engine.glicko2.glicko2_list) from the
+official ratings in force at ``start`` with the unrated RD and volatility, over the games the publication
+reads for that list; its ``differences`` compare its ratings, rounded, with the published ones.
 
 One-off adjustments the published lists applied (ratings.models.RatingAdjustment) are applied again on the
 same dates: they are the federation's history, not a rule of the preset.
@@ -41,11 +46,20 @@ from django.db import transaction
 
 from core.bulk import read_columns
 from events.models import Event
+from players.models import Player
 from ratings.engine import DifferenceCapSpec, KFactorSpec, RulesPreset, get_preset
 from ratings.engine.expected_score import expected_score
+from ratings.engine.glicko2 import GLICKO2_SCALE, Glicko2List, g_function, glicko2_list
+from ratings.engine.rounding import round_half_away_from_zero
 from ratings.models import RatingAdjustment, RatingList, RatingListEntry
 from ratings.services.adjustments import rating_adjustments_by_date
-from ratings.services.publication import STATE_COLUMNS, ComputedList, ListPlan, rating_list_compute
+from ratings.services.publication import (
+    STATE_COLUMNS,
+    ComputedList,
+    ListPlan,
+    rating_list_compute,
+    rating_list_games,
+)
 from ratings.services.schedule import check_rating_type
 
 CALIBRATION_BUCKET = 50  # rating points per calibration bucket (issue 14)
@@ -166,11 +180,6 @@ def backtest_rules(slug: str, overrides: Sequence[str] = ()) -> RulesPreset:
         rules = get_preset(slug)
     except KeyError as error:
         raise BacktestError(error.args[0]) from None
-    if rules.glicko2 is not None:
-        raise BacktestError(
-            f"preset {slug} is a Glicko-2 system: the backtest replays Elo presets (rate_period); "
-            "compare Glicko-2 through a shadow list"
-        )
     changes: dict[str, Any] = {}
     for item in overrides:
         key, sep, value = item.partition("=")
@@ -229,6 +238,7 @@ class _Replay:
     state: dict[str, np.ndarray] | None = None  # the last replayed list's state (None: the published one)
     ratings: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     adjustments: dict[datetime.date, RatingAdjustment] = field(default_factory=dict)
+    glicko2: Glicko2List | None = None  # a Glicko-2 replay's state
 
     def advance(self, rating_list: RatingList, computed: ComputedList) -> None:
         entries = computed.entries
@@ -246,9 +256,11 @@ def _published_ratings(rating_list: RatingList) -> tuple[np.ndarray, np.ndarray]
     return rows["player_id"][order], rows["rating"][order]
 
 
-def _differences(computed: ComputedList, published: tuple[np.ndarray, np.ndarray]) -> tuple[int, dict[str, Any]]:
+def _differences(
+    mine_ids: np.ndarray, mine_ratings: np.ndarray, published: tuple[np.ndarray, np.ndarray]
+) -> tuple[int, dict[str, Any]]:
     """Players whose rating differs (a rating on one side only counts); the aligned arrays for the lab."""
-    mine_ids, mine = computed.entries["player_id"], np.asarray(computed.entries["rating"], dtype=np.float64)
+    mine = np.asarray(mine_ratings, dtype=np.float64)
     their_ids, theirs = published
     union = np.union1d(mine_ids, their_ids)
     a = np.full(union.size, np.nan)
@@ -259,23 +271,21 @@ def _differences(computed: ComputedList, published: tuple[np.ndarray, np.ndarray
     return int((~same).sum()), {"player_id": union, "rating": a, "published": b}
 
 
-def _scores(computed: ComputedList, rules: RulesPreset) -> dict[str, Any]:
-    games, result = computed.games, computed.result
-    assert games is not None and result is not None
-    white, black = np.asarray(games.white_rating), np.asarray(games.black_rating)
-    scored = np.isfinite(white) & np.isfinite(black) & ~np.asarray(result.excluded, dtype=bool)
-    difference = (white - black)[scored]
-    expected = np.asarray(expected_score(difference, rules.expected_score), dtype=np.float64)
-    actual = np.asarray(games.white_score, dtype=np.float64)[scored]
+def _score_games(
+    white: np.ndarray, black: np.ndarray, white_score: np.ndarray, difference: np.ndarray, expected: np.ndarray
+) -> dict[str, Any]:
+    """The sums behind log_loss, brier and rmse of the scored games (player indexes, white's score,
+    D = white - black and white's expected score, all for the scored games only)."""
+    actual = np.asarray(white_score, dtype=np.float64)
     bounded = np.clip(expected, *LOG_LOSS_BOUNDS)
     deviance = -(actual * np.log10(bounded) + (1.0 - actual) * np.log10(1.0 - bounded))
     # per player: points - expected points over the scored games, from both sides
-    side_player = np.concatenate([games.white[scored], games.black[scored]])
+    side_player = np.concatenate([white, black])
     side_error = np.concatenate([actual - expected, expected - actual])
     per_player = np.bincount(side_player, weights=side_error) if side_player.size else np.zeros(0)
     played = np.bincount(side_player) > 0 if side_player.size else np.zeros(0, dtype=bool)
     return {
-        "games": int(scored.sum()),
+        "games": int(actual.size),
         "players": int(played.sum()),
         "deviance_sum": float(deviance.sum()),
         "brier_sum": float(((expected - actual) ** 2).sum()),
@@ -284,6 +294,75 @@ def _scores(computed: ComputedList, rules: RulesPreset) -> dict[str, Any]:
         "expected": expected,
         "actual": actual,
     }
+
+
+def _elo_step(
+    rating_list: RatingList, previous: RatingList, rules: RulesPreset, replay: _Replay
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """One list replayed by the publication's computation: (player ids, list ratings, game scores)."""
+    computed = rating_list_compute(_plan(rating_list, previous, rules, replay))
+    games, result = computed.games, computed.result
+    assert games is not None and result is not None
+    white, black = np.asarray(games.white_rating), np.asarray(games.black_rating)
+    scored = np.isfinite(white) & np.isfinite(black) & ~np.asarray(result.excluded, dtype=bool)
+    difference = (white - black)[scored]
+    expected = np.asarray(expected_score(difference, rules.expected_score), dtype=np.float64)
+    scores = _score_games(games.white[scored], games.black[scored], games.white_score[scored], difference, expected)
+    replay.advance(rating_list, computed)
+    return computed.entries["player_id"], computed.entries["rating"], scores
+
+
+def _glicko2_start(first: RatingList, rules: RulesPreset) -> Glicko2List:
+    """A Glicko-2 replay starts from the official ratings in force, with the unrated RD and volatility
+    (Glickman 2013 step 1), as a shadow chain does."""
+    spec = rules.glicko2
+    assert spec is not None
+    rows = read_columns(
+        RatingListEntry.objects.filter(rating_list=first, rating__isnull=False).order_by(),
+        {"player_id": "int64", "rating": "float64"},
+    )
+    merged = np.fromiter(Player.objects.filter(merged_into__isnull=False).values_list("id", flat=True), dtype=np.int64)
+    keep = ~np.isin(rows["player_id"], merged)
+    order = np.argsort(rows["player_id"][keep])
+    n = int(keep.sum())
+    return Glicko2List(
+        player_id=rows["player_id"][keep][order],
+        rating=rows["rating"][keep][order],
+        deviation=np.full(n, spec.initial_deviation),
+        volatility=np.full(n, spec.initial_volatility),
+        games=np.zeros(n, dtype=np.int64),
+    )
+
+
+def _glicko2_step(
+    rating_list: RatingList, previous: RatingList, rules: RulesPreset, replay: _Replay
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """One list as a Glicko-2 period (the games the publication read for it); the games of two players on the
+    previous replayed list are scored with Glickman's predictive E, g(sqrt(RD_i^2 + RD_j^2))."""
+    spec, state = rules.glicko2, replay.glicko2
+    assert spec is not None and state is not None
+    white_id, black_id, white_score = rating_list_games(_plan(rating_list, previous, rules, replay))
+    at_w, at_b = np.searchsorted(state.player_id, white_id), np.searchsorted(state.player_id, black_id)
+    known_w = _known(state.player_id, at_w, white_id)
+    known_b = _known(state.player_id, at_b, black_id)
+    scored = known_w & known_b
+    w, b = at_w[scored], at_b[scored]
+    difference = state.rating[w] - state.rating[b]
+    combined = np.hypot(state.deviation[w], state.deviation[b]) / GLICKO2_SCALE
+    expected = 1.0 / (1.0 + np.exp(-g_function(combined) * difference / GLICKO2_SCALE))
+    scores = _score_games(w, b, white_score[scored], difference, expected)
+    after = glicko2_list(
+        state.player_id, state.rating, state.deviation, state.volatility, white_id, black_id, white_score, spec
+    )
+    replay.glicko2 = after
+    return after.player_id, round_half_away_from_zero(after.rating), scores
+
+
+def _known(keys: np.ndarray, at: np.ndarray, query: np.ndarray) -> np.ndarray:
+    if not keys.size:
+        return np.zeros(query.size, dtype=bool)
+    found: np.ndarray = (at < keys.size) & (keys[np.minimum(at, keys.size - 1)] == query)
+    return found
 
 
 def _calibration(difference: np.ndarray, expected: np.ndarray, actual: np.ndarray) -> list[dict[str, Any]]:
@@ -334,10 +413,12 @@ def rating_backtest_run(
         previous = first
         scores: list[ListScore] = []
         differences_all, expected_all, actual_all = [], [], []
+        if rules.glicko2 is not None:
+            replay.glicko2 = _glicko2_start(first, rules)
+        step = _glicko2_step if rules.glicko2 is not None else _elo_step
         for done, rating_list in enumerate(later, start=1):
-            computed = rating_list_compute(_plan(rating_list, previous, rules, replay))
-            count, aligned = _differences(computed, _published_ratings(rating_list))
-            s = _scores(computed, rules)
+            ids, ratings, s = step(rating_list, previous, rules, replay)
+            count, aligned = _differences(ids, ratings, _published_ratings(rating_list))
             differences_all.append(s["difference"])
             expected_all.append(s["expected"])
             actual_all.append(s["actual"])
@@ -356,7 +437,6 @@ def rating_backtest_run(
                     replayed=aligned if keep_ratings else {},
                 )
             )
-            replay.advance(rating_list, computed)
             previous = rating_list
             if progress is not None:
                 progress(done, len(later), rating_list.list_date)

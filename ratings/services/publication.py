@@ -994,6 +994,14 @@ def _adjust_list(
     return np.where(listed, amounts, np.nan)
 
 
+def rating_list_games(plan: ListPlan) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rated games of a plan's events as the publication reads them: white's and black's player ids and
+    white's score (the laboratory's Glicko-2 replay)."""
+    events = _load_events(plan)
+    games = _load_rated_games(plan, events)
+    return games.white_pid, games.black_pid, games.white_score
+
+
 def _computed_summary(entries: Arrays, events: _Events, games: _RatedGames, changes: Arrays) -> dict[str, int]:
     return {
         "entries": int(entries["player_id"].size),

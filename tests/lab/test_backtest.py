@@ -51,6 +51,18 @@ def test_another_preset_scores_every_list_and_differs(simulated):
     assert data["summary"]["log_loss"] != own["summary"]["log_loss"]
 
 
+def test_glicko2_is_replayed_and_scored_on_every_list(simulated):
+    data = json.loads(run("--rating-type", "standard", "--rules", "glicko2", "--json"))
+    own = json.loads(run("--rating-type", "standard", "--rules", "fide-2024", "--json"))
+    assert data["rules"] == "glicko2" and len(data["lists"]) == 3
+    for item in data["lists"]:
+        assert 0 < item["log_loss"] < 0.5 and 0 < item["brier"] < 0.25 and item["rmse"] > 0
+        assert item["games"] > 0 and item["differences"] > 0
+    # the first list scores the same games as Elo: both players rated in force (the official list)
+    assert data["lists"][0]["games"] == own["lists"][0]["games"]
+    assert sum(row["games"] for row in data["calibration"]) == sum(item["games"] for item in data["lists"])
+
+
 def test_overrides_and_from_to(simulated):
     dates = list(RatingList.objects.current("standard").order_by("list_date").values_list("list_date", flat=True))
     data = json.loads(
@@ -70,7 +82,6 @@ def test_overrides_and_from_to(simulated):
     ("args", "message"),
     [
         (["--rules", "fide-1850"], "unknown rules preset"),
-        (["--rules", "glicko2"], "Glicko-2"),
         (["--rules", "fide-2024", "--set", "colour=blue"], "KEY=VALUE"),
         (["--rules", "fide-2024", "--set", "k_factor=lots"], "whole number"),
         (["--rules", "fide-2024", "--from", "1990-01-01"], "no standard list was in force"),

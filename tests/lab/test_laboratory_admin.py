@@ -79,7 +79,7 @@ def test_runs_compared_side_by_side_and_exported(simulated, admin_client):
 @pytest.mark.parametrize(
     ("data", "field"),
     [
-        ({"rules_preset": "glicko2"}, "rules_preset"),
+        ({"rules_preset": "fide-1850"}, "rules_preset"),
         ({"overrides": "k_factor=lots"}, "overrides"),
         ({"start": "2026-09-01", "end": "2026-01-01"}, "end"),
     ],

@@ -68,6 +68,15 @@ def test_a_glicko2_shadow_beside_every_published_list(db, client):
         grown = np.hypot(stored[p].deviation, stored[p].volatility * 173.7178)
         assert second[p].rating == stored[p].rating and second[p].deviation == pytest.approx(min(350.0, grown))
     assert any(second[p].deviation > stored[p].deviation for p in idle)
+    # the Glicko-2 backtest replays the same chain (its ratings rounded as a list prints them)
+    report = rating_backtest_run("standard", get_preset("glicko2"), keep_ratings=True)
+    for shadow, score in zip(shadows, report.lists, strict=True):
+        chain = dict(ShadowRatingEntry.objects.filter(shadow_list=shadow).values_list("player_id", "rating"))
+        replayed = score.replayed
+        rated = ~np.isnan(replayed["rating"])
+        assert {
+            int(p): float(r) for p, r in zip(replayed["player_id"][rated], replayed["rating"][rated], strict=True)
+        } == {p: float(np.floor(r + 0.5)) for p, r in chain.items()}
     # never mixed: the official ratings are whole numbers from the official rules
     assert all(float(r).is_integer() for r in lists[-1].entries.exclude(rating=None).values_list("rating", flat=True))
     # profile and API: labelled unofficial, rating +- 2 RD
