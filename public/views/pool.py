@@ -15,14 +15,14 @@ from ratings.selectors import rating_list_current
 from ratings.services.pool import PoolLedger, pool_history
 
 WIDTH, HEIGHT = 720, 300
-LEFT, RIGHT, TOP, BOTTOM = 70, 16, 16, 34
+LEFT, RIGHT, TOP, BOTTOM = 70, 40, 16, 34
 PART_COLOURS = {
     "from_games": "#1d4ed8",
     "newcomers": "#15803d",
     "leavers": "#b91c1c",
     "adjustments": "#a16207",
 }
-LINE_COLOURS = {"total": "#1d4ed8", "mean": "#1d4ed8", "median": "#c2410c"}
+LINE_COLOURS = {"total": "#1d4ed8", "mean": "#1d4ed8", "median": "#c2410c", "distribution": "#0e7490"}
 
 
 def _nice_step(span: float, target: int = 5) -> float:
@@ -188,7 +188,7 @@ def pool_charts(history: list[PoolLedger], ledger: PoolLedger) -> list[dict[str,
             "title": _("Distribution of the ratings on this list"),
             "chart": bar_chart(
                 [str(low) for low, _count in ledger.distribution],
-                [(str(_("Players")), LINE_COLOURS["total"], [float(n) for _low, n in ledger.distribution])],
+                [(str(_("Players")), LINE_COLOURS["distribution"], [float(n) for _low, n in ledger.distribution])],
             ),
         },
     ]

@@ -1,5 +1,7 @@
 """The pool page and API: the ledger of the list, charts across every list, English and Spanish."""
 
+import re
+
 import pytest
 
 from ratings.models import RatingList
@@ -75,3 +77,6 @@ def test_the_page_in_spanish(client, simulated):
     rating_list = latest()
     html = client.get(f"/lists/{rating_list.list_date}/standard/pool/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Salud del conjunto" in html and "Recién llegados" in html
+    # SVG coordinates are numbers with a decimal point in every language (1234.5, never 1234,5)
+    coordinates = re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy|width|height)="([^"]*)"', html)
+    assert coordinates and all(re.fullmatch(r"-?[0-9.]+", value) for value in coordinates), coordinates[:20]
