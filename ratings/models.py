@@ -509,6 +509,19 @@ class BacktestRun(models.Model):
         return round(100 * self.lists_done / self.lists_total) if self.lists_total else 0
 
 
+class PoolLedgerRecord(models.Model):
+    """A list's pool ledger (ratings.services.pool), computed the first time it is asked for and kept: a
+    published list's totals never change, and the page of a two-million-player list must not join millions of
+    entries on every visit."""
+
+    rating_list = models.OneToOneField(RatingList, on_delete=models.CASCADE, related_name="pool_ledger")
+    data = models.JSONField()
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"pool ledger of {self.rating_list}"
+
+
 class PlayerRating(models.Model):
     """The current published rating of a player per rating type: their entry on the newest current list of
     the type (``RatingList.objects.current(rating_type)``, the newest; ratings.selectors.rating_list_newest).

@@ -19,9 +19,9 @@ Definitions (docs/rating-laboratory.md, "Pool ledger"):
 - ``total``: the sum of the ratings of the rated players of this list. Then
   ``previous_total + from_games + newcomers - leavers + adjustments == total`` exactly, in whole points.
 
-Four queries for any number of lists and players: the value counts of every list's ratings, the current
-side joined to the previous list, the previous side joined to the current list (GROUP BY in SQL), and
-the previous lists' dates.
+Kept per list once computed (PoolLedgerRecord). Computed in four queries for any number of lists and players:
+the value counts of every list's ratings, the current side joined to the previous list, the previous side
+joined to the current list (GROUP BY in SQL), and the previous lists' dates.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import numpy as np
 from django.db import connection
 from django.db.models import Count
 
-from ratings.models import RatingList, RatingListEntry
+from ratings.models import PoolLedgerRecord, RatingList, RatingListEntry
 
 THRESHOLDS = (2000, 2200, 2400)
 DISTRIBUTION_BUCKET = 100  # rating points per bar of the distribution
@@ -74,6 +74,19 @@ class PoolLedger:
         data["previous_list_date"] = self.previous_list_date.isoformat() if self.previous_list_date else None
         del data["distribution"]
         return data
+
+    def to_record(self) -> dict[str, Any]:
+        """What PoolLedgerRecord keeps: the JSON and the distribution."""
+        return {**self.to_json(), "distribution": [list(pair) for pair in self.distribution]}
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any]) -> PoolLedger:
+        values = dict(data)
+        values["list_date"] = datetime.date.fromisoformat(values["list_date"])
+        previous = values["previous_list_date"]
+        values["previous_list_date"] = datetime.date.fromisoformat(previous) if previous else None
+        values["distribution"] = [(int(low), int(n)) for low, n in values["distribution"]]
+        return cls(**values)
 
 
 def _in(ids: Sequence[int]) -> str:
@@ -190,8 +203,8 @@ def _ledger(
     )
 
 
-def pool_ledgers(rating_lists: Sequence[RatingList]) -> list[PoolLedger]:
-    """The ledger of each list (in the order given); the lists' ``previous`` rows need not be loaded."""
+def pool_ledgers_compute(rating_lists: Sequence[RatingList]) -> list[PoolLedger]:
+    """The ledger of each list (in the order given), computed from the entries now: four queries."""
     lists = list(rating_lists)
     if not lists:
         return []
@@ -214,6 +227,33 @@ def pool_ledgers(rating_lists: Sequence[RatingList]) -> list[PoolLedger]:
         )
         for rl in lists
     ]
+
+
+def pool_ledgers(rating_lists: Sequence[RatingList]) -> list[PoolLedger]:
+    """The ledger of each list (in the order given): kept ones read in one query, the others computed
+    (pool_ledgers_compute) and kept (PoolLedgerRecord) - one query when every ledger is kept, six otherwise.
+
+    A published list's totals never change; a merge made after a ledger was kept may move a player between
+    its cohort, newcomers and leavers, and is shown by the next list's ledger."""
+    lists = list(rating_lists)
+    if not lists:
+        return []
+    kept = {
+        record.rating_list_id: PoolLedger.from_record(record.data)
+        for record in PoolLedgerRecord.objects.filter(rating_list__in=lists)
+    }
+    missing = [rl for rl in lists if rl.pk not in kept]
+    if missing:
+        fresh = pool_ledgers_compute(missing)
+        PoolLedgerRecord.objects.bulk_create(
+            [
+                PoolLedgerRecord(rating_list=rl, data=ledger.to_record())
+                for rl, ledger in zip(missing, fresh, strict=True)
+            ],
+            ignore_conflicts=True,  # two first visitors at once: the same numbers
+        )
+        kept.update((rl.pk, ledger) for rl, ledger in zip(missing, fresh, strict=True))
+    return [kept[rl.pk] for rl in lists]
 
 
 def pool_history(rating_type: str) -> list[PoolLedger]:

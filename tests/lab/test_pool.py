@@ -4,8 +4,8 @@ with a fixed number of queries."""
 import datetime
 
 from players.models import Player
-from ratings.models import RatingList, RatingListEntry
-from ratings.services.pool import pool_history, pool_ledgers
+from ratings.models import PoolLedgerRecord, RatingList, RatingListEntry
+from ratings.services.pool import pool_history, pool_ledgers, pool_ledgers_compute
 
 
 def independent(rating_list: RatingList) -> dict:
@@ -65,13 +65,13 @@ def test_the_ledger_balances_on_every_list_of_a_simulation(simulated):
 
 def test_players_below_the_floor_and_merged_players_are_leavers(simulated):
     rating_list = RatingList.objects.current("standard").order_by("-list_date").first()
-    before = pool_ledgers([rating_list])[0]
+    before = pool_ledgers_compute([rating_list])[0]
     # a player who fell below the floor: entry kept without a rating -> a leaver with the previous rating
     rated_before = RatingListEntry.objects.filter(rating_list_id=rating_list.previous_id, rating__isnull=False)
     entry = rating_list.entries.filter(rating__isnull=False, player_id__in=rated_before.values("player_id")).first()
     previous_rating = RatingListEntry.objects.get(rating_list_id=rating_list.previous_id, player_id=entry.player_id)
     RatingListEntry.objects.filter(pk=entry.pk).update(rating=None, dropped_below_floor=True)
-    after = pool_ledgers([rating_list])[0]
+    after = pool_ledgers_compute([rating_list])[0]
     assert after.balanced
     assert after.leavers == before.leavers + previous_rating.rating
     assert after.leaver_players == before.leaver_players + 1
@@ -79,14 +79,20 @@ def test_players_below_the_floor_and_merged_players_are_leavers(simulated):
     # a player removed from the list (e.g. merged away with no entry left) is a leaver too
     other = rating_list.entries.filter(rating__isnull=False).exclude(pk=entry.pk).first()
     RatingListEntry.objects.filter(pk=other.pk).delete()
-    assert pool_ledgers([rating_list])[0].balanced
+    assert pool_ledgers_compute([rating_list])[0].balanced
 
 
-def test_the_ledger_is_read_in_a_fixed_number_of_queries(simulated, django_assert_num_queries):
+def test_the_ledger_is_read_in_a_fixed_number_of_queries_and_kept(simulated, django_assert_num_queries):
     lists = list(RatingList.objects.current("standard"))
     with django_assert_num_queries(4):
-        pool_ledgers(lists)
-    with django_assert_num_queries(4):
+        computed = pool_ledgers_compute(lists)
+    with django_assert_num_queries(1 + 4 + 1):  # the kept ones (none), the computation, keeping them
+        first = pool_ledgers(lists)
+    assert PoolLedgerRecord.objects.count() == len(lists)
+    with django_assert_num_queries(1):  # from now on: read
+        again = pool_ledgers(lists)
+    assert first == again == computed
+    with django_assert_num_queries(1):
         pool_ledgers(lists[:1])
 
 
