@@ -33,6 +33,7 @@ actual score of the favourite (where Elo's curve is known to overstate the favou
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import math
 import time
@@ -164,6 +165,16 @@ def _rounding(key: str, text: str) -> str:
     return text
 
 
+def _tau(key: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (math.isfinite(value) and value > 0):
+        raise BacktestError(f"--set {key}={text}: tau must be a positive number (Glickman: 0.3 to 1.2)")
+    return value
+
+
 OVERRIDES: dict[str, Callable[[str, str], Any]] = {
     "k_factor": _k_factor,  # one K for everyone (e.g. k_factor=16)
     "difference_cap": _difference_cap,  # the 400-point rule's limit, or none
@@ -171,6 +182,7 @@ OVERRIDES: dict[str, Callable[[str, str], Any]] = {
     "rating_floor": _optional_int,
     "inactivity_months": _optional_int,
     "rounding": _rounding,
+    "tau": _tau,  # Glicko-2 presets: the system constant
 }
 
 
@@ -189,6 +201,11 @@ def backtest_rules(slug: str, overrides: Sequence[str] = ()) -> RulesPreset:
         changes[key] = OVERRIDES[key](key, value.strip())
     if not changes:
         return rules
+    if "tau" in changes:  # Glickman 2013: the system constant of a Glicko-2 preset
+        tau = changes.pop("tau")
+        if rules.glicko2 is None:
+            raise BacktestError(f"--set tau=...: {slug} is not a Glicko-2 preset")
+        changes["glicko2"] = dataclasses.replace(rules.glicko2, tau=tau)
     suffix = "+".join(f"{key}={value.strip()}" for key, _, value in (i.partition("=") for i in overrides))
     try:
         return rules.replace(slug=f"{rules.slug}+{suffix}".lower().replace(" ", ""), **changes)

@@ -61,6 +61,8 @@ def test_glicko2_is_replayed_and_scored_on_every_list(simulated):
     # the first list scores the same games as Elo: both players rated in force (the official list)
     assert data["lists"][0]["games"] == own["lists"][0]["games"]
     assert sum(row["games"] for row in data["calibration"]) == sum(item["games"] for item in data["lists"])
+    other = json.loads(run("--rating-type", "standard", "--rules", "glicko2", "--set", "tau=1.2", "--json"))
+    assert other["rules"] == "glicko2+tau=1.2" and len(other["lists"]) == 3  # (tau moves volatility slowly)
 
 
 def test_overrides_and_from_to(simulated):
@@ -84,6 +86,8 @@ def test_overrides_and_from_to(simulated):
         (["--rules", "fide-1850"], "unknown rules preset"),
         (["--rules", "fide-2024", "--set", "colour=blue"], "KEY=VALUE"),
         (["--rules", "fide-2024", "--set", "k_factor=lots"], "whole number"),
+        (["--rules", "fide-2024", "--set", "tau=0.5"], "not a Glicko-2 preset"),
+        (["--rules", "glicko2", "--set", "tau=-1"], "positive number"),
         (["--rules", "fide-2024", "--from", "1990-01-01"], "no standard list was in force"),
         (["--rules", "fide-2024", "--from", "2026-09-01", "--to", "2026-01-01"], "before --from"),
     ],
