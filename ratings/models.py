@@ -53,11 +53,7 @@ class RatingPolicy(models.Model):
         except ValueError as exc:
             errors["list_months"] = str(exc)
         try:
-            if get_preset(self.rules_preset).glicko2 is not None:
-                errors["rules_preset"] = (
-                    f"{self.rules_preset} is a Glicko-2 system: official lists use an Elo preset; "
-                    "run it beside them as the shadow preset"
-                )
+            get_preset(self.rules_preset)
         except KeyError as exc:
             errors["rules_preset"] = exc.args[0]
         if self.shadow_preset:
@@ -274,6 +270,9 @@ class RatingListEntry(models.Model):
         blank=True,
         help_text="One-off adjustment included in this list's rating (RatingAdjustment), in rating points",
     )
+    # Lists under a Glicko-2 preset (ratings.services.publication_glicko2); empty on Elo lists.
+    deviation = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation (RD)")
+    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility")
     # Computed at publication (profiles read them instead of counting millions of entries); empty for an
     # inactive or unrated player. Lists imported from FIDE get them from ratings.services.list_order.
     position = models.PositiveIntegerField(

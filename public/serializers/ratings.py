@@ -70,6 +70,8 @@ class RatingListEntrySerializer(serializers.ModelSerializer):
             "games",
             "k_factor",
             "inactive",
+            "deviation",  # Glicko-2 lists only (null on Elo lists)
+            "volatility",
         ]
 
 

@@ -20,8 +20,10 @@ at the event's start, as replayed):
   E = 1 / (1 + exp(-g(sqrt(phi_i^2 + phi_j^2)) (mu_i - mu_j))) with the replayed rating and deviation.
 
 A Glicko-2 preset replays each list as one rating period (ratings.engine.glicko2.glicko2_list) from the
-official ratings in force at ``start`` with the unrated RD and volatility, over the games the publication
-reads for that list; its ``differences`` compare its ratings, rounded, with the published ones.
+ratings in force at ``start`` (with their deviation and volatility on a Glicko-2 list, the unrated ones
+otherwise), over the games the publication reads for that list, continuing from the printed (whole) ratings as
+a published Glicko-2 list does (ratings.services.publication_glicko2): replaying Glicko-2 lists gives 0
+differences.
 
 One-off adjustments the published lists applied (ratings.models.RatingAdjustment) are applied again on the
 same dates: they are the federation's history, not a rule of the preset.
@@ -330,13 +332,13 @@ def _elo_step(
 
 
 def _glicko2_start(first: RatingList, rules: RulesPreset) -> Glicko2List:
-    """A Glicko-2 replay starts from the official ratings in force, with the unrated RD and volatility
-    (Glickman 2013 step 1), as a shadow chain does."""
+    """A Glicko-2 replay starts from the ratings in force with their deviation and volatility where the list
+    has them (a Glicko-2 list), the unrated ones otherwise (Glickman 2013 step 1), as a publication does."""
     spec = rules.glicko2
     assert spec is not None
     rows = read_columns(
         RatingListEntry.objects.filter(rating_list=first, rating__isnull=False).order_by(),
-        {"player_id": "int64", "rating": "float64"},
+        {"player_id": "int64", "rating": "float64", "deviation": "float64", "volatility": "float64"},
     )
     merged = np.fromiter(Player.objects.filter(merged_into__isnull=False).values_list("id", flat=True), dtype=np.int64)
     keep = ~np.isin(rows["player_id"], merged)
@@ -345,8 +347,8 @@ def _glicko2_start(first: RatingList, rules: RulesPreset) -> Glicko2List:
     return Glicko2List(
         player_id=rows["player_id"][keep][order],
         rating=rows["rating"][keep][order],
-        deviation=np.full(n, spec.initial_deviation),
-        volatility=np.full(n, spec.initial_volatility),
+        deviation=np.nan_to_num(rows["deviation"][keep][order], nan=spec.initial_deviation),
+        volatility=np.nan_to_num(rows["volatility"][keep][order], nan=spec.initial_volatility),
         games=np.zeros(n, dtype=np.int64),
     )
 
@@ -371,8 +373,9 @@ def _glicko2_step(
     after = glicko2_list(
         state.player_id, state.rating, state.deviation, state.volatility, white_id, black_id, white_score, spec
     )
-    replay.glicko2 = after
-    return after.player_id, round_half_away_from_zero(after.rating), scores
+    printed = round_half_away_from_zero(after.rating)  # a list prints whole ratings; the next continues from them
+    replay.glicko2 = dataclasses.replace(after, rating=printed)
+    return after.player_id, printed, scores
 
 
 def _known(keys: np.ndarray, at: np.ndarray, query: np.ndarray) -> np.ndarray:

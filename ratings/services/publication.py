@@ -455,11 +455,6 @@ def rating_list_publish_scheduled(rating_type: str, today: datetime.date) -> dic
 # Checks and plans
 # --------------------------------------------------------------------------------------------------------
 def _check_list_date(policy: RatingPolicy, list_date: datetime.date) -> None:
-    if get_preset(policy.rules_preset).glicko2 is not None:  # (RatingPolicy.clean refuses it too)
-        raise RatingListRefused(
-            f"the {policy.rating_type} rules preset {policy.rules_preset} is a Glicko-2 system: official lists "
-            "use an Elo preset; run Glicko-2 beside them as the shadow preset"
-        )
     if not policy.is_list_date(list_date):
         nearest = policy.previous_list_date(list_date + datetime.timedelta(days=1))
         raise RatingListRefused(
@@ -914,17 +909,24 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         black_rating=black_rating,
     )
     phases.done("read ratings in force and participants")
-    result = rate_period(players, period_games, plan.rules, plan.list_date, rating_type=plan.rating_type)
-    after = list_state_after(
-        before, rows, result, events.end, meta["birth_year"], plan.rules, plan.list_date, plan.pool_start
-    )
-    adjustment = _adjust_list(plan, union, before, after, prev["player_id"], before_games)
-    entries = _entries(union, after, meta)
-    entries["adjustment"] = adjustment
-    phases.done("engine and entries")
-    changes, details = _rating_changes(
-        result, period_games, players, games, events, player_ids, meta["id_number"][rows]
-    )
+    result: PeriodResult | None = None
+    if plan.rules.glicko2 is not None:  # one Glicko-2 rating period instead of rate_period
+        from ratings.services.publication_glicko2 import glicko2_list_entries
+
+        entries = glicko2_list_entries(plan, union, rows, before, meta, period_games, events.end)
+        changes, details = _no_rating_changes()
+    else:
+        result = rate_period(players, period_games, plan.rules, plan.list_date, rating_type=plan.rating_type)
+        after = list_state_after(
+            before, rows, result, events.end, meta["birth_year"], plan.rules, plan.list_date, plan.pool_start
+        )
+        adjustment = _adjust_list(plan, union, before, after, prev["player_id"], before_games)
+        entries = _entries(union, after, meta)
+        entries["adjustment"] = adjustment
+        changes, details = _rating_changes(
+            result, period_games, players, games, events, player_ids, meta["id_number"][rows]
+        )
+    phases.done("engine, entries and rating changes")
     digest = _digest(
         plan,
         events.ids,
@@ -942,7 +944,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         before,
         meta,
     )
-    phases.done("rating changes and digest")
+    phases.done("digest")
     return ComputedList(
         plan=plan,
         digest=digest,
@@ -956,6 +958,21 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         players=players,
         result=result,
     )
+
+
+def _no_rating_changes() -> tuple[Arrays, ChangeDetails]:
+    """A list without per-event rating changes (Glicko-2 rates the period as a whole)."""
+    columns: Arrays = {
+        "player_id": np.zeros(0, dtype=np.int64),
+        "event_id": np.zeros(0, dtype=np.int64),
+        "rating_before": np.zeros(0),
+        "k_factor": np.zeros(0),
+        "games": np.zeros(0, dtype=np.int64),
+        "score": np.zeros(0),
+        "expected_score": np.zeros(0),
+        "change": np.zeros(0),
+    }
+    return columns, ChangeDetails(offsets=np.zeros(1, dtype=np.int64), columns={})
 
 
 def _adjust_before_games(plan: ListPlan, prev: Arrays) -> np.ndarray | None:

@@ -68,15 +68,14 @@ def test_a_glicko2_shadow_beside_every_published_list(db, client):
         grown = np.hypot(stored[p].deviation, stored[p].volatility * 173.7178)
         assert second[p].rating == stored[p].rating and second[p].deviation == pytest.approx(min(350.0, grown))
     assert any(second[p].deviation > stored[p].deviation for p in idle)
-    # the Glicko-2 backtest replays the same chain (its ratings rounded as a list prints them)
+    # the Glicko-2 backtest replays the same first period (later ones continue from printed whole ratings, as
+    # a published Glicko-2 list does, where a shadow keeps the exact ones)
     report = rating_backtest_run("standard", get_preset("glicko2"), keep_ratings=True)
-    for shadow, score in zip(shadows, report.lists, strict=True):
-        chain = dict(ShadowRatingEntry.objects.filter(shadow_list=shadow).values_list("player_id", "rating"))
-        replayed = score.replayed
-        rated = ~np.isnan(replayed["rating"])
-        assert {
-            int(p): float(r) for p, r in zip(replayed["player_id"][rated], replayed["rating"][rated], strict=True)
-        } == {p: float(np.floor(r + 0.5)) for p, r in chain.items()}
+    replayed = report.lists[0].replayed
+    rated = ~np.isnan(replayed["rating"])
+    assert {int(p): float(r) for p, r in zip(replayed["player_id"][rated], replayed["rating"][rated], strict=True)} == {
+        p: float(np.floor(e.rating + 0.5)) for p, e in stored.items()
+    }
     # never mixed: the official ratings are whole numbers from the official rules
     assert all(float(r).is_integer() for r in lists[-1].entries.exclude(rating=None).values_list("rating", flat=True))
     # profile and API: labelled unofficial, rating +- 2 RD
@@ -127,14 +126,47 @@ def test_the_shadow_preset_is_checked(db):
     assert not RatingListEntry.objects.exists()
 
 
-def test_glicko2_is_refused_as_the_official_preset(db):
-    from ratings.services import RatingListRefused
-    from tests.ratings.scenarios import MAR
-
+def test_glicko2_as_the_official_preset_publishes_lists_that_keep_deviation_and_volatility(db, client):
+    summary = federation_simulate(300, 6, 21, today=TODAY)
     policy = rating_policy_for("standard")
     policy.rules_preset = "glicko2"
-    with pytest.raises(Exception, match="shadow preset"):
-        policy.full_clean()
-    RatingPolicy.objects.filter(pk=policy.pk).update(rules_preset="glicko2")
-    with pytest.raises(RatingListRefused, match="Glicko-2 system"):
-        rating_list_publish("standard", MAR)
+    policy.full_clean()
+    policy.save()
+    for list_date in summary.list_dates:
+        rating_list_publish("standard", list_date, today=TODAY)
+    lists = official_lists()
+    assert [rl.rules_preset for rl in lists[1:]] == ["glicko2"] * 3
+    # the first Glicko-2 list from first principles: the imported ratings with RD 350 / 0.06 and the games
+    start = dict(lists[0].entries.filter(rating__isnull=False).values_list("player_id", "rating"))
+    ids = np.array(sorted(start), dtype=np.int64)
+    games = Game.objects.filter(event__rated_on=lists[1], result__in=SCORES, black__isnull=False)
+    rows = list(games.values_list("white__player_id", "black__player_id", "result"))
+    expected = glicko2_list(
+        ids,
+        np.array([start[i] for i in ids], dtype=float),
+        np.full(ids.size, 350.0),
+        np.full(ids.size, 0.06),
+        np.array([r[0] for r in rows]),
+        np.array([r[1] for r in rows]),
+        np.array([SCORES[r[2]] for r in rows]),
+        Glicko2Spec(),
+    )
+    entries = {e.player_id: e for e in lists[1].entries.filter(rating__isnull=False)}
+    assert sorted(entries) == expected.player_id.tolist()
+    for i, pid in enumerate(expected.player_id.tolist()):
+        assert entries[pid].rating == np.floor(expected.rating[i] + 0.5)
+        assert entries[pid].deviation == pytest.approx(expected.deviation[i])
+        assert entries[pid].volatility == pytest.approx(expected.volatility[i])
+        assert entries[pid].k_factor is None
+    assert all(e.deviation is not None and e.volatility is not None for e in lists[-1].entries.exclude(rating=None))
+    # replaying the Glicko-2 lists under glicko2 is exact; the pool ledger balances; pages show the lists
+    assert rating_backtest_run("standard", get_preset("glicko2")).summary["differences"] == 0
+    from ratings.services.pool import pool_ledgers
+
+    assert all(ledger.balanced for ledger in pool_ledgers(lists))
+    assert client.get(f"/lists/{lists[-1].list_date}/standard/").status_code == 200
+    api = client.get(f"/api/v1/rating-lists/{lists[-1].list_date}/standard/entries/").json()
+    first = api["results"][0]
+    assert first["deviation"] > 0 and first["volatility"] > 0 and first["k_factor"] is None
+    player = lists[-1].entries.exclude(rating=None).first().player
+    assert client.get(f"/players/{player.id_number}/").status_code == 200
