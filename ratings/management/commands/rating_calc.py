@@ -117,7 +117,7 @@ class Command(BaseCommand):
             metavar="OPP:SCORE[:EVENT]",
             help="one game, repeatable: opponent rating ('unrated' if unrated) and score 1, 0.5 "
             "(1/2, ½, =) or 0; EVENT numbers events from 1 (for the first-event rule of "
-            "initial ratings and per-event rounding)",
+            "initial ratings and per-event rounding); Glicko-2 presets: OPP:SCORE:OPP_DEVIATION",
         )
         parser.add_argument(
             "--unrated",
