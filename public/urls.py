@@ -7,8 +7,10 @@ from django.urls import include, path, register_converter
 from core.api import DocsView, RedocView, SchemaView
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
+from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
-from public.views import events, lists, players
+from public.api.shadow import PlayerShadowRatingsAPI
+from public.views import events, lists, players, pool
 
 
 class ListDateConverter:
@@ -63,6 +65,7 @@ player_pages = [
 list_pages = [
     path("", lists.list_index, name="index"),
     path("<list_date:list_date>/<rating_type:rating_type>/", lists.list_detail, name="detail"),
+    path("<list_date:list_date>/<rating_type:rating_type>/pool/", pool.pool_page, name="pool"),
     *(
         path(f"<list_date:list_date>/<rating_type:rating_type>.{fmt}", lists.list_download, {"fmt": fmt}, name=fmt)
         for fmt in ("txt", "csv", "xml")
@@ -78,11 +81,17 @@ api_v1 = [
     path("players/", PlayerListAPI.as_view(), name="api-players"),
     path("players/<key:id_number>/", PlayerDetailAPI.as_view(), name="api-player"),
     path("players/<key:id_number>/history/", PlayerHistoryAPI.as_view(), name="api-player-history"),
+    path("players/<key:id_number>/shadow-ratings/", PlayerShadowRatingsAPI.as_view(), name="api-player-shadow-ratings"),
     path("rating-lists/", RatingListListAPI.as_view(), name="api-rating-lists"),
     path(
         "rating-lists/<list_date:list_date>/<rating_type:rating_type>/entries/",
         RatingListEntriesAPI.as_view(),
         name="api-rating-list-entries",
+    ),
+    path(
+        "rating-lists/<list_date:list_date>/<rating_type:rating_type>/pool/",
+        PoolLedgerAPI.as_view(),
+        name="api-rating-list-pool",
     ),
     path("events/", EventListAPI.as_view(), name="api-events"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),

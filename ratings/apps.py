@@ -7,7 +7,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from players.services import PlayerRows, player_rows_register
-        from ratings.models import PlayerRating, RatingChange, RatingListEntry
+        from ratings.models import PlayerRating, RatingChange, RatingListEntry, ShadowRatingEntry
 
         # A merge moves rating changes (unique per list, player and event: they cannot clash once shared
         # events are refused) and list entries; where both players have a line on the same list, the kept
@@ -16,3 +16,5 @@ class RatingsConfig(AppConfig):
         player_rows_register(PlayerRows("rating_changes", RatingChange))
         player_rows_register(PlayerRows("list_entries", RatingListEntry, shared="rating_list"))
         player_rows_register(PlayerRows("player_ratings", PlayerRating, moves=False))
+        # Shadow lists (ratings.services.shadow) follow the entries' rule.
+        player_rows_register(PlayerRows("shadow_entries", ShadowRatingEntry, shared="shadow_list"))

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 from events.models import RatingType
+from ratings.engine.adjustments import AdjustmentSpec
 from ratings.fields import GameLinesField
 
 
@@ -29,6 +30,12 @@ class RatingPolicy(models.Model):
     )
     closing_days = models.PositiveSmallIntegerField(
         default=7, help_text="Events ending on or before (list date − this many days) are rated on the list"
+    )
+    shadow_preset = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="A second rules preset computed beside each published list from the same games (e.g. glicko2); "
+        "shown as unofficial, never mixed with the official ratings. Empty: none",
     )
 
     class Meta:
@@ -49,6 +56,13 @@ class RatingPolicy(models.Model):
             get_preset(self.rules_preset)
         except KeyError as exc:
             errors["rules_preset"] = exc.args[0]
+        if self.shadow_preset:
+            try:
+                get_preset(self.shadow_preset)
+            except KeyError as exc:
+                errors["shadow_preset"] = exc.args[0]
+            if self.shadow_preset == self.rules_preset:
+                errors["shadow_preset"] = "the shadow preset must differ from the official rules preset"
         if errors:
             raise ValidationError(errors)
 
@@ -251,6 +265,14 @@ class RatingListEntry(models.Model):
     dropped_below_floor = models.BooleanField(
         default=False, help_text="Rating fell below the floor: unrated from this list on"
     )
+    adjustment = models.SmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="One-off adjustment included in this list's rating (RatingAdjustment), in rating points",
+    )
+    # Lists under a Glicko-2 preset (ratings.services.publication_glicko2); empty on Elo lists.
+    deviation = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation (RD)")
+    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility")
     # Computed at publication (profiles read them instead of counting millions of entries); empty for an
     # inactive or unrated player. Lists imported from FIDE get them from ratings.services.list_order.
     position = models.PositiveIntegerField(
@@ -332,6 +354,171 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.event_id}: {self.change:+.2f}"
+
+
+class AdjustmentOrder(models.TextChoices):
+    AFTER_GAMES = "after-games", "After the period's games (FIDE 1 March 2024)"
+    BEFORE_GAMES = "before-games", "Before the period's games"
+
+
+class AdjustmentFormula(models.TextChoices):
+    COMPRESS_BELOW = "compress-below", "Below the threshold: + factor × (threshold − R)"
+    SHIFT_BELOW = "shift-below", "Below the threshold: + factor points"
+
+
+class RatingAdjustment(models.Model):
+    """A named one-off adjustment (ratings.engine.adjustments) attached to a list date: the list of that date
+    and rating type applies it when it is published and freezes it with its rules (``RatingList.rules``);
+    each adjusted entry records its amount (``RatingListEntry.adjustment``)."""
+
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices)
+    list_date = models.DateField(help_text="The list that applies it")
+    name = models.CharField(max_length=100, help_text="E.g. FIDE 1 March 2024 compression")
+    formula = models.CharField(
+        max_length=20, choices=AdjustmentFormula.choices, default=AdjustmentFormula.COMPRESS_BELOW
+    )
+    threshold = models.FloatField(default=2000, help_text="Ratings below this are adjusted")
+    factor = models.FloatField(default=0.4, help_text="0.4 for FIDE's compression; points for a shift")
+    order = models.CharField(max_length=12, choices=AdjustmentOrder.choices, default=AdjustmentOrder.AFTER_GAMES)
+    source = models.TextField(blank=True, help_text="The decision it implements (e.g. FIDE Council 15 Dec 2023)")
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    applied_to = models.ForeignKey(
+        RatingList,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="adjustments",
+        help_text="The published list that applied it",
+    )
+
+    class Meta:
+        ordering = ["-list_date", "rating_type"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_type", "list_date"], name="adjustment_once_per_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_rating_type_display()} {self.list_date:%Y-%m-%d})"
+
+    def spec(self) -> AdjustmentSpec:
+        """The engine's description of this adjustment."""
+        return AdjustmentSpec(
+            name=self.name, formula=self.formula, threshold=self.threshold, factor=self.factor, order=self.order
+        )
+
+
+class ShadowRatingList(models.Model):
+    """A second list computed beside a published one (RatingPolicy.shadow_preset) from the same games:
+    unofficial, stored apart from the official entries and never mixed with them (ratings.services.shadow)."""
+
+    rating_list = models.OneToOneField(RatingList, on_delete=models.CASCADE, related_name="shadow")
+    rules_preset = models.CharField(max_length=40)
+    rules = models.JSONField(help_text="The exact rules used, frozen at computation")
+    computed_at = models.DateTimeField(auto_now_add=True)
+    entry_count = models.PositiveIntegerField(default=0)
+    rated_count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.rules_preset} beside {self.rating_list}"
+
+
+class ShadowRatingEntry(models.Model):
+    """A player's line on a shadow list: the rating with its uncertainty, and the state the next shadow list
+    continues (Glicko-2: deviation and volatility; Elo presets: the same K and newcomer inputs as an entry)."""
+
+    shadow_list = models.ForeignKey(
+        ShadowRatingList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, related_name="shadow_entries", db_index=False, db_constraint=False
+    )
+    rating = models.FloatField(null=True, blank=True, help_text="Empty = unrated")
+    deviation = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation (RD)")
+    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility")
+    games = models.PositiveIntegerField(default=0, help_text="Games rated in the period")
+    k_factor = models.FloatField(null=True, blank=True)
+    rated_games_total = models.PositiveIntegerField(default=0)
+    ever_2400 = models.BooleanField(default=False)
+    ever_2300 = models.BooleanField(default=False)
+    pool_games = models.PositiveIntegerField(default=0)
+    pool_opponent_sum = models.FloatField(default=0)
+    pool_score = models.FloatField(default=0)
+    pool_events = models.PositiveIntegerField(default=0)
+    pool_since = models.DateField(null=True, blank=True)
+    last_game_date = models.DateField(null=True, blank=True)
+    inactive = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "shadow_list"], name="shadow_entry_once_per_list")]
+        indexes = [models.Index(fields=["shadow_list", "player"], name="shadow_entry_list_player")]
+        verbose_name_plural = "shadow rating entries"
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating}"
+
+
+class BacktestRunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class BacktestRun(models.Model):
+    """A backtest run from the laboratory (ratings.services.laboratory): queued as a Celery job, its progress
+    and result kept so that runs can be compared side by side and exported."""
+
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD)
+    rules_preset = models.CharField(max_length=40, help_text="Slug of a rules preset")
+    overrides = models.TextField(
+        blank=True, help_text="KEY=VALUE, one per line (k_factor, difference_cap, k_times_n_cap, rating_floor, ...)"
+    )
+    start = models.DateField(
+        null=True, blank=True, help_text="From the ratings in force on this date (default: the first list)"
+    )
+    end = models.DateField(null=True, blank=True, help_text="Last list date replayed (default: the newest)")
+    status = models.CharField(max_length=8, choices=BacktestRunStatus.choices, default=BacktestRunStatus.QUEUED)
+    lists_done = models.PositiveIntegerField(default=0)
+    lists_total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="The backtest report (rating_backtest --json) and more")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.rules_preset} {self.get_rating_type_display()} ({self.get_status_display()})"
+
+    @property
+    def override_list(self) -> list[str]:
+        return [line.strip() for line in self.overrides.splitlines() if line.strip()]
+
+    @property
+    def progress_percent(self) -> int:
+        if self.status == BacktestRunStatus.DONE:
+            return 100
+        return round(100 * self.lists_done / self.lists_total) if self.lists_total else 0
+
+
+class PoolLedgerRecord(models.Model):
+    """A list's pool ledger (ratings.services.pool), computed the first time it is asked for and kept: a
+    published list's totals never change, and the page of a two-million-player list must not join millions of
+    entries on every visit."""
+
+    rating_list = models.OneToOneField(RatingList, on_delete=models.CASCADE, related_name="pool_ledger")
+    data = models.JSONField()
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"pool ledger of {self.rating_list}"
 
 
 class PlayerRating(models.Model):

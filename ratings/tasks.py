@@ -95,3 +95,17 @@ def queue_republication(rating_type: str, list_date: datetime.date, reason: str,
         reason,
         user.pk if user else None,
     )
+
+
+@shared_task(name="ratings.run_backtest", **RETRY)
+def run_backtest_task(run_id: int) -> dict[str, Any]:
+    """The laboratory's backtest job (ratings.services.laboratory): progress and result kept on the run."""
+    from ratings.services.laboratory import backtest_run_execute
+
+    run = backtest_run_execute(run_id)
+    return {"run": run.pk, "status": run.status, "lists": run.lists_done}
+
+
+def queue_backtest(run_id: int) -> None:
+    """Run the backtest after the current transaction commits (the laboratory admin)."""
+    enqueue_after_commit(run_backtest_task.name, run_id)

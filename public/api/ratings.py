@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from core.api import PublicPagination, PublicReadMixin
 from events.models import RatingType
+from public.api.glicko2 import calculator_glicko2
 from public.selectors.ratings import (
     AGE_GROUPS,
     ENTRY_SORTS,
@@ -117,7 +118,9 @@ class CalculatorAPI(APIView):
         scores = [game["score"] for game in values["games"]]
         list_date = timezone.localdate()  # the list being calculated: the next one (the junior K rule)
         try:
-            if values.get("rating") is None:
+            if rules.glicko2 is not None:
+                result = calculator_glicko2(values, rules)
+            elif values.get("rating") is None:
                 result = {
                     "mode": "initial",
                     "calculation": None,
@@ -136,6 +139,9 @@ class CalculatorAPI(APIView):
                     list_date=list_date,
                 )
                 result = {"mode": "change", "calculation": calculation.to_dict(), "initial_rating": None}
-        except ValueError as error:  # the engine refuses what the serializer could not foresee: still a 400
+        except (
+            ValueError,
+            ArithmeticError,
+        ) as error:  # the engine refuses what the serializer could not foresee: still a 400
             raise serializers.ValidationError({"non_field_errors": [str(error)]}) from error
         return Response(result)

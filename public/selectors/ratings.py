@@ -420,8 +420,8 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
             "change": None,
             "live_rating": None,
         }
-        if current.get("rating") is not None:
-            rules = get_preset(presets.get(rating_type) or settings.RATING_RULES_PRESET)
+        rules = get_preset(presets.get(rating_type) or settings.RATING_RULES_PRESET)
+        if current.get("rating") is not None and rules.glicko2 is None:  # (Glicko-2 rates the whole period)
             calculation = calculate_change(
                 current["rating"],
                 current.get("k_factor"),

@@ -6,6 +6,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from events.models import RatingType
+from public.serializers.glicko2 import Glicko2CalculationSerializer, validate_glicko2_input
 from ratings.engine.presets import PRESETS
 from ratings.models import RatingList, RatingListEntry
 
@@ -69,6 +70,8 @@ class RatingListEntrySerializer(serializers.ModelSerializer):
             "games",
             "k_factor",
             "inactive",
+            "deviation",  # Glicko-2 lists only (null on Elo lists)
+            "volatility",
         ]
 
 
@@ -83,6 +86,9 @@ class CalculatorGameSerializer(serializers.Serializer):
         help_text="The opponent's rating on the list in force; null for an unrated opponent",
     )
     score = serializers.FloatField(help_text="1, 0.5 or 0")
+    opponent_deviation = serializers.FloatField(
+        min_value=0, max_value=1000, required=False, help_text="Glicko-2 presets: the opponent's rating deviation"
+    )
 
     def validate_score(self, value: float) -> float:
         if value not in (0.0, 0.5, 1.0):
@@ -110,6 +116,12 @@ class CalculatorInputSerializer(serializers.Serializer):
         help_text="Published K; absent: derived by the preset from rated_games_total and birth_year",
     )
     rated_games_total = serializers.IntegerField(min_value=0, max_value=100000, default=30)
+    deviation = serializers.FloatField(
+        min_value=0, max_value=1000, required=False, help_text="Glicko-2 presets: the player's rating deviation"
+    )
+    volatility = serializers.FloatField(
+        min_value=0, max_value=1, required=False, help_text="Glicko-2 presets: the player's volatility"
+    )
     birth_year = serializers.IntegerField(min_value=1850, max_value=2100, allow_null=True, required=False)
     # many=True hands max_length to the ListSerializer, whose stub has it; BaseSerializer.__init__'s stub
     # (djangorestframework-stubs 3.18.1) does not list it.
@@ -130,6 +142,7 @@ class CalculatorInputSerializer(serializers.Serializer):
             raise serializers.ValidationError({"rules": [f"unknown rules preset {data['rules']!r}"]})
         if data.get("rating") is None and data.get("k_factor") is not None:
             raise serializers.ValidationError({"k_factor": ["an unrated player has no K; leave k_factor out"]})
+        validate_glicko2_input(data, PRESETS[data["rules"]].glicko2 is not None)
         return data
 
 
@@ -179,6 +192,7 @@ class InitialRatingSerializer(serializers.Serializer):
 
 
 class CalculatorResultSerializer(serializers.Serializer):
-    mode = serializers.ChoiceField(choices=["change", "initial"])
+    mode = serializers.ChoiceField(choices=["change", "initial", "glicko2"])
+    glicko2 = Glicko2CalculationSerializer(required=False, help_text="For a Glicko-2 preset (mode glicko2)")
     calculation = CalculationSerializer(allow_null=True, help_text="For a rated player")
     initial_rating = InitialRatingSerializer(allow_null=True, help_text="For an unrated player")

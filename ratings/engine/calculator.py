@@ -219,6 +219,8 @@ def calculate_change(
     reduced by K x n <= 700 where the preset has that rule). Opponents None are unrated: such games are
     listed but change nothing.
     """
+    if rules.glicko2 is not None:
+        raise ValueError(f"preset {rules.slug} is a Glicko-2 system: use ratings.engine.glicko2.calculate_glicko2")
     if rating is None or not math.isfinite(rating):
         raise ValueError("rating must be a number (use calculate_initial_rating for an unrated player)")
     _check_inputs(opponents, scores, events)
@@ -287,6 +289,8 @@ def calculate_initial_rating(
     Games against unrated opponents (None) do not count. With ``events`` the games are split into events
     (0 = the first) so that a zero score in the first event is disregarded as B.02 8.2 says.
     """
+    if rules.glicko2 is not None:
+        raise ValueError(f"preset {rules.slug} is a Glicko-2 system: use ratings.engine.glicko2.calculate_glicko2")
     _check_inputs(opponents, scores, events)
     result, lines = _run(
         None,

@@ -291,6 +291,8 @@ def rate_period(
     (players.k_factor) and a K derived per event (2009 / US Chess schemes); the calculator uses it to honour
     an explicit K.
     """
+    if rules.glicko2 is not None:
+        raise ValueError(f"preset {rules.slug} is a Glicko-2 system: rate it with ratings.engine.glicko2")
     _validate(players, games, rating_type)
     num_players = len(players)
     num_games = len(games)

@@ -15,6 +15,8 @@ store the rules it was computed with and be recomputed later.
 - elo-logistic-k16: the same with K = 16.
 - uscf-classic: pre-2001 US Chess: logistic, K 32/24/16, algorithm-of-400 provisional rating.
 - uscf-effective-games: US Chess standard formula: logistic, K = 800/(N' + m), bonus B = 10, unrounded.
+- glicko2: Glickman's Glicko-2 (tau 0.5, unrated 1500 / RD 350 / volatility 0.06); a preset with ``glicko2``
+  set rates through ratings.engine.glicko2, not rate_period (its Elo fields are unused).
 
 Every FIDE preset keeps rounding 'per-period' (B.02 8.3.4, rules 9 Q1): the one published counter-example
 (case P4 of rules 6.2, 2400 -> 2406) is reproduced with ``rounding='per-event'``.
@@ -29,8 +31,10 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from ratings.engine.adjustments import AdjustmentSpec
 from ratings.engine.difference_cap import DifferenceCapSpec
 from ratings.engine.expected_score import ExpectedScoreSpec
+from ratings.engine.glicko2 import Glicko2Spec
 from ratings.engine.initial import InitialRatingSpec
 from ratings.engine.k_factor import KFactorSpec
 
@@ -56,6 +60,15 @@ class RulesPreset:
     rapid_blitz_gap_exclusion: tuple[int, int] | None = None
     family: str = ""  # presets of one family replace each other over time ('fide')
     description: str = ""
+    glicko2: Glicko2Spec | None = None  # set: a Glicko-2 system (ratings.engine.glicko2), not Elo
+    # A one-off adjustment applied by the list these rules compute (ratings.engine.adjustments); attached by
+    # the publication for the list date it belongs to, and frozen with the list's rules.
+    adjustment: AdjustmentSpec | None = None
+
+    @property
+    def system(self) -> str:
+        """'glicko2' or 'elo': which engine rates under this preset."""
+        return "glicko2" if self.glicko2 is not None else "elo"
 
     def __post_init__(self) -> None:
         if not self.slug or self.slug != self.slug.strip().lower() or " " in self.slug:
@@ -72,7 +85,7 @@ class RulesPreset:
         return dataclasses.replace(self, **changes)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "schema": PRESET_JSON_SCHEMA,
             "slug": self.slug,
             "name": self.name,
@@ -91,6 +104,11 @@ class RulesPreset:
             "family": self.family,
             "description": self.description,
         }
+        if self.glicko2 is not None:  # only then: the JSON of every Elo preset stays as it was
+            data["glicko2"] = self.glicko2.to_json()
+        if self.adjustment is not None:
+            data["adjustment"] = self.adjustment.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RulesPreset:
@@ -110,6 +128,8 @@ class RulesPreset:
             "rapid_blitz_gap_exclusion",
             "family",
             "description",
+            "glicko2",
+            "adjustment",
         }
         unknown = set(data) - known
         if unknown:
@@ -143,6 +163,8 @@ class RulesPreset:
             rapid_blitz_gap_exclusion=tuple(gap) if gap is not None else None,
             family=data.get("family", ""),
             description=data.get("description", ""),
+            glicko2=Glicko2Spec.from_json(data["glicko2"]) if data.get("glicko2") is not None else None,
+            adjustment=AdjustmentSpec.from_json(data["adjustment"]) if data.get("adjustment") is not None else None,
         )
 
 
@@ -312,6 +334,30 @@ _register(
         description="We logistic; K = 800 / (N' + m) with N' from the 2013 formula and m the games of the "
         "event; bonus max(0, K(S - E) - 10 sqrt(max(m, 4))) for m >= 3; ratings kept as floats. "
         "The special formula for N <= 8 is not modelled.",
+    ),
+)
+
+_register(
+    RulesPreset(
+        slug="glicko2",
+        name="Glicko-2 (Glickman 2013, tau = 0.5)",
+        effective_from=datetime.date(2013, 11, 30),
+        expected_score=ExpectedScoreSpec("logistic"),
+        difference_cap=DifferenceCapSpec.none(),
+        k_factor=KFactorSpec.constant(32),
+        k_times_n_cap=None,
+        rounding="none",
+        initial_rating=InitialRatingSpec(
+            "performance-400", hypothetical_opponents=0, rating_cap=None, publish_threshold=None
+        ),
+        rating_floor=None,
+        inactivity_months=None,
+        family="glicko",
+        description="Glickman, 'Example of the Glicko-2 system': each list is one rating period, games "
+        "simultaneous; rating, deviation (RD) and volatility per player; unrated players start at 1500 / "
+        "350 / 0.06; tau = 0.5; volatility by the Illinois iteration (epsilon 0.000001); no rounding, "
+        "no floor. The Elo fields of this preset are not used.",
+        glicko2=Glicko2Spec(),
     ),
 )
 

@@ -92,6 +92,7 @@ from ratings.selectors import (
     rating_list_previous,
     rating_lists_after,
 )
+from ratings.services.adjustments import rating_adjustment_applied, rules_with_adjustment
 from ratings.services.errors import NothingToPublish, RatingListRefused
 from ratings.services.schedule import check_rating_type, rating_policy_for
 
@@ -134,6 +135,12 @@ class ListPlan:
     events: QuerySet[Event]  # the events this list rates
     version: int
     correction_reason: str = ""
+    # A replay (ratings.services.backtest) continues its own lists, not the published ones: the state of
+    # ``previous`` as replayed (STATE_COLUMNS arrays sorted by player; None: read the published entries) and
+    # the replayed ratings of older lists by their id ((player ids sorted, ratings), for events that started
+    # before ``previous``).
+    previous_state: Arrays | None = None
+    replayed_ratings: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     @property
     def pool_start(self) -> datetime.date:
@@ -493,7 +500,7 @@ def _plan_regular(policy: RatingPolicy, list_date: datetime.date) -> ListPlan:
         list_date=list_date,
         closing_date=closing_date,
         period_start=previous.list_date if previous else policy.previous_list_date(list_date),
-        rules=get_preset(policy.rules_preset),
+        rules=rules_with_adjustment(get_preset(policy.rules_preset), rating_type, list_date),
         previous=previous,
         events=events_pending_rating(rating_type, closing_date),
         version=rating_list_next_version(rating_type, list_date),
@@ -598,6 +605,17 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
     state = {name: rows[name] for name in STATE_COLUMNS}
     registry = {"id": rows["player_id"], **{name: rows[f"player__{name}"] for name in REGISTRY_COLUMNS}}
     return state, registry
+
+
+def _replayed_list_state(state: Arrays) -> tuple[Arrays, Arrays]:
+    """A replayed list's state (STATE_COLUMNS, sorted by player) as _load_list_state returns a published
+    one: merged players left out the same way, the registry data read by primary key."""
+    merged = np.fromiter(Player.objects.filter(merged_into__isnull=False).values_list("id", flat=True), dtype=np.int64)
+    rows = {name: np.asarray(state[name]) for name in STATE_COLUMNS}
+    if merged.size:
+        keep = ~np.isin(rows["player_id"], merged)
+        rows = {name: values[keep] for name, values in rows.items()}
+    return rows, _registry_of(rows["player_id"])
 
 
 def _max_length(name: str) -> int:
@@ -756,6 +774,8 @@ def _ratings_in_force(
     for list_id in np.unique(event_list[event_list > 0]).tolist():
         if plan.previous is not None and list_id == plan.previous.pk:
             keys, ratings = prev["player_id"], prev["rating"]
+        elif list_id in plan.replayed_ratings:
+            keys, ratings = plan.replayed_ratings[list_id]
         else:
             keys, ratings = _list_ratings_of_participants(list_id, events.ids[event_list == list_id].tolist())
         mask = game_list == list_id
@@ -869,8 +889,12 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     games = _load_rated_games(plan, events)
     player_ids = _distinct(np.concatenate([games.white_pid, games.black_pid]))  # the engine's players
     phases.done("read rated games")
-    prev, prev_registry = _load_list_state(plan.previous)
+    if plan.previous_state is None:
+        prev, prev_registry = _load_list_state(plan.previous)
+    else:
+        prev, prev_registry = _replayed_list_state(plan.previous_state)
     prev.update(drop_expired_pools(prev, plan.list_date, plan.rules.initial_rating))  # B.02 7.1.4
+    before_games = _adjust_before_games(plan, prev)
     phases.done("read previous list state and its players")
     white_rating, black_rating = _ratings_in_force(plan, events, games, prev)
     union, rows, before, others = _state_before(prev, player_ids)
@@ -885,15 +909,24 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         black_rating=black_rating,
     )
     phases.done("read ratings in force and participants")
-    result = rate_period(players, period_games, plan.rules, plan.list_date, rating_type=plan.rating_type)
-    after = list_state_after(
-        before, rows, result, events.end, meta["birth_year"], plan.rules, plan.list_date, plan.pool_start
-    )
-    entries = _entries(union, after, meta)
-    phases.done("engine and entries")
-    changes, details = _rating_changes(
-        result, period_games, players, games, events, player_ids, meta["id_number"][rows]
-    )
+    result: PeriodResult | None = None
+    if plan.rules.glicko2 is not None:  # one Glicko-2 rating period instead of rate_period
+        from ratings.services.publication_glicko2 import glicko2_list_entries
+
+        entries = glicko2_list_entries(plan, union, rows, before, meta, period_games, events.end)
+        changes, details = _no_rating_changes()
+    else:
+        result = rate_period(players, period_games, plan.rules, plan.list_date, rating_type=plan.rating_type)
+        after = list_state_after(
+            before, rows, result, events.end, meta["birth_year"], plan.rules, plan.list_date, plan.pool_start
+        )
+        adjustment = _adjust_list(plan, union, before, after, prev["player_id"], before_games)
+        entries = _entries(union, after, meta)
+        entries["adjustment"] = adjustment
+        changes, details = _rating_changes(
+            result, period_games, players, games, events, player_ids, meta["id_number"][rows]
+        )
+    phases.done("engine, entries and rating changes")
     digest = _digest(
         plan,
         events.ids,
@@ -911,7 +944,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         before,
         meta,
     )
-    phases.done("rating changes and digest")
+    phases.done("digest")
     return ComputedList(
         plan=plan,
         digest=digest,
@@ -925,6 +958,65 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         players=players,
         result=result,
     )
+
+
+def _no_rating_changes() -> tuple[Arrays, ChangeDetails]:
+    """A list without per-event rating changes (Glicko-2 rates the period as a whole)."""
+    columns: Arrays = {
+        "player_id": np.zeros(0, dtype=np.int64),
+        "event_id": np.zeros(0, dtype=np.int64),
+        "rating_before": np.zeros(0),
+        "k_factor": np.zeros(0),
+        "games": np.zeros(0, dtype=np.int64),
+        "score": np.zeros(0),
+        "expected_score": np.zeros(0),
+        "change": np.zeros(0),
+    }
+    return columns, ChangeDetails(offsets=np.zeros(1, dtype=np.int64), columns={})
+
+
+def _adjust_before_games(plan: ListPlan, prev: Arrays) -> np.ndarray | None:
+    """A one-off adjustment applied before the period's games (ratings.engine.adjustments): the previous
+    list's ratings are raised in ``prev`` (so the games are rated with them); the amounts per prev row."""
+    spec = plan.rules.adjustment
+    if spec is None or spec.order != "before-games":
+        return None
+    amounts = spec.amounts(prev["rating"])
+    prev["rating"] = prev["rating"] + amounts
+    return amounts
+
+
+def _adjust_list(
+    plan: ListPlan,
+    union: np.ndarray,
+    before: Arrays,
+    after: Arrays,
+    prev_ids: np.ndarray,
+    before_games: np.ndarray | None,
+) -> np.ndarray:
+    """Apply an after-games adjustment to the new ratings of players rated on the previous list; return the
+    amount per entry (NaN: none) and count it in the printed change since the previous list."""
+    spec = plan.rules.adjustment
+    amounts = np.zeros(union.size)
+    if spec is None:
+        return np.full(union.size, np.nan)
+    if before_games is not None:
+        amounts[np.searchsorted(union, prev_ids)] = before_games
+    else:
+        was_rated = ~np.isnan(before["rating"])
+        amounts = np.where(was_rated, spec.amounts(after["rating"]), 0.0)
+        after["rating"] = after["rating"] + amounts
+    listed = ~np.isnan(after["rating"]) & (amounts != 0)
+    after["change"] = np.where(listed, after["change"] + amounts, after["change"])
+    return np.where(listed, amounts, np.nan)
+
+
+def rating_list_games(plan: ListPlan) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rated games of a plan's events as the publication reads them: white's and black's player ids and
+    white's score (the laboratory's Glicko-2 replay)."""
+    events = _load_events(plan)
+    games = _load_rated_games(plan, events)
+    return games.white_pid, games.black_pid, games.white_score
 
 
 def _computed_summary(entries: Arrays, events: _Events, games: _RatedGames, changes: Arrays) -> dict[str, int]:
@@ -1109,6 +1201,11 @@ def rating_list_write(
         _write_changes(rating_list, computed, details.result())
         phases.done("write rating changes")
     if status == RatingListStatus.PUBLISHED:
+        if plan.rules.adjustment is not None:
+            rating_adjustment_applied(rating_list)
+        from ratings.services.shadow import shadow_list_publish  # (it runs this module's computation)
+
+        shadow_list_publish(rating_list, computed)
         if supersede is not None:
             RatingList.objects.filter(pk=supersede.pk).update(superseded_by=rating_list, superseded_at=now)
             supersede.superseded_by, supersede.superseded_at = rating_list, now

@@ -181,3 +181,42 @@ def test_command_line_exits_non_zero_with_a_one_line_reason(tmp_path):
     )
     assert accepted.returncode == 0, accepted.stderr
     assert "New rating 2010" in accepted.stdout
+
+
+# --- Glicko-2 -------------------------------------------------------------------------------------------
+
+GLICKO2_EXAMPLE = ["--rules", "glicko2", "--rating", "1500", "--deviation", "200", "--volatility", "0.06"]
+GLICKO2_GAMES = ["--game", "1400:1:30", "--game", "1550:0:100", "--game", "1700:0:300"]
+
+
+def test_glicko2_worked_example_as_json():
+    data = json.loads(run(*GLICKO2_EXAMPLE, *GLICKO2_GAMES, "--json"))
+    assert abs(data["new_rating"] - 1464.06) < 0.01 and round(data["new_rating"], 4) == 1464.0507
+    assert round(data["new_deviation"], 2) == 151.52
+    assert abs(data["new_volatility"] - 0.05999) < 1e-5
+    assert [line["opponent_deviation"] for line in data["lines"]] == [30.0, 100.0, 300.0]
+    assert [round(line["expected_score"], 3) for line in data["lines"]] == [0.639, 0.432, 0.303]
+
+
+def test_glicko2_text_output_has_one_line_per_game():
+    text = run(*GLICKO2_EXAMPLE, *GLICKO2_GAMES)
+    assert "New rating 1464.05, RD 151.52, volatility 0.059996" in text
+    assert "0.9955" in text and "0.7242" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([*GLICKO2_EXAMPLE, "--game", "1400:1"], "OPP:SCORE:OPP_DEVIATION"),
+        ([*GLICKO2_EXAMPLE, "--game", "1400:1:abc"], "opponent deviation"),
+        ([*GLICKO2_EXAMPLE, "--game", "unrated:1:30"], "opponent's rating"),
+        ([*GLICKO2_EXAMPLE, "--k", "20", *GLICKO2_GAMES], "no K"),
+        (["--rules", "glicko2", *GLICKO2_GAMES], "--rating is required"),
+        (["--rules", "fide-2024", "--rating", "2000", "--deviation", "50", "--game", "1800:1"], "Glicko-2 presets"),
+    ],
+)
+def test_glicko2_bad_arguments_name_the_problem(args, message):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match=message):
+        run(*args)

@@ -19,6 +19,8 @@ DOCUMENTED = {
     ("get", "/api/v1/players/{id_number}/history/"),
     ("get", "/api/v1/rating-lists/"),
     ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/entries/"),
+    ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/pool/"),
+    ("get", "/api/v1/players/{id_number}/shadow-ratings/"),
     ("get", "/api/v1/events/"),
     ("get", "/api/v1/events/{id}/"),
     ("post", "/api/v1/calculator/"),

@@ -44,8 +44,8 @@ def sized(request, db):
 
 def test_profile_query_count_does_not_grow_with_history(client, sized, django_assert_num_queries):
     # player, ratings (with the ranks stored on them), history, changes, live games, opponents' ratings,
-    # rules policy
-    with django_assert_num_queries(7):
+    # rules policy, shadow ratings (templates/players/_shadow.html)
+    with django_assert_num_queries(8):
         response = client.get(f"/players/{sized.star.id_number}/")
     assert response.status_code == 200
 

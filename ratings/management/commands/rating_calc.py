@@ -3,6 +3,8 @@
     manage.py rating_calc --rules fide-2024 --rating 2813 --k 10 \\
         --game 1787:1 --game 2025:1 --game 2310:1 --game 2400:1 --game 2505:0.5
     manage.py rating_calc --unrated --game 1902:1 --game 1877:1 --game 1884:1 --game 2012:0 --game 1832:0
+    manage.py rating_calc --rules glicko2 --rating 1500 --deviation 200 --volatility 0.06 \\
+        --game 1400:1:30 --game 1550:0:100 --game 1700:0:300
 """
 
 import json
@@ -13,7 +15,8 @@ from django.utils import timezone
 
 from core.cli import DATE_FORM, iso_date
 from ratings.engine.calculator import Calculation, InitialRating, calculate_change, calculate_initial_rating
-from ratings.engine.presets import PRESETS, get_preset
+from ratings.engine.glicko2 import Glicko2Calculation, calculate_glicko2
+from ratings.engine.presets import PRESETS, RulesPreset, get_preset
 
 SCORES = {"1": 1.0, "1.0": 1.0, "0.5": 0.5, ".5": 0.5, "1/2": 0.5, "½": 0.5, "=": 0.5, "0": 0.0, "0.0": 0.0}
 UNRATED_OPPONENT = {"unrated", "nr", "-"}  # "-" only as --game=-:1 (argparse)
@@ -48,6 +51,23 @@ def parse_game(text: str) -> tuple[float | None, float, int]:
         if event < 1:
             raise CommandError(f"--game {text}: event {parts[2]!r} must be a number from 1")
     return opponent, SCORES[score_text], event
+
+
+def parse_glicko2_game(text: str) -> tuple[tuple[float, float], float]:
+    """'OPP:SCORE:OPP_DEVIATION' -> ((opponent rating, opponent deviation), score) for a Glicko-2 preset."""
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise CommandError(f"--game {text}: a Glicko-2 game is OPP:SCORE:OPP_DEVIATION (e.g. 1400:1:30)")
+    opponent, score, _ = parse_game(":".join(parts[:2]))
+    if opponent is None:
+        raise CommandError(f"--game {text}: Glicko-2 needs the opponent's rating (unrated: 1500 with deviation 350)")
+    try:
+        deviation = float(parts[2])
+    except ValueError:
+        deviation = float("nan")
+    if not 0 < deviation <= 1000:
+        raise CommandError(f"--game {text}: opponent deviation {parts[2]!r} must be a number above 0 and up to 1000")
+    return (opponent, deviation), score
 
 
 def _fmt(value: float | None, places: int = 2) -> str:
@@ -97,7 +117,7 @@ class Command(BaseCommand):
             metavar="OPP:SCORE[:EVENT]",
             help="one game, repeatable: opponent rating ('unrated' if unrated) and score 1, 0.5 "
             "(1/2, ½, =) or 0; EVENT numbers events from 1 (for the first-event rule of "
-            "initial ratings and per-event rounding)",
+            "initial ratings and per-event rounding); Glicko-2 presets: OPP:SCORE:OPP_DEVIATION",
         )
         parser.add_argument(
             "--unrated",
@@ -131,6 +151,18 @@ class Command(BaseCommand):
             metavar=DATE_FORM,
             help="date of the list being calculated, for the junior K rule (default: today)",
         )
+        parser.add_argument(
+            "--deviation",
+            type=float,
+            metavar="RD",
+            help="Glicko-2 presets: the player's rating deviation (default: the unrated 350)",
+        )
+        parser.add_argument(
+            "--volatility",
+            type=float,
+            metavar="V",
+            help="Glicko-2 presets: the player's volatility (default: the unrated 0.06)",
+        )
         parser.add_argument("--json", action="store_true", help="print the calculation as JSON")
 
     def handle(self, *args, **options):
@@ -139,6 +171,11 @@ class Command(BaseCommand):
             rules = get_preset(slug)
         except KeyError as error:
             raise CommandError(error.args[0]) from None
+        if rules.glicko2 is not None:
+            self._glicko2(rules, options)
+            return
+        if options["deviation"] is not None or options["volatility"] is not None:
+            raise CommandError(f"--deviation and --volatility belong to Glicko-2 presets, not {rules.slug}")
         games = [parse_game(text) for text in options["game"]]
         if not games:
             raise CommandError("give at least one --game OPP:SCORE")
@@ -174,6 +211,47 @@ class Command(BaseCommand):
             self._print_initial(result, rules)
         else:
             self._print_change(result, rules)
+
+    def _glicko2(self, rules: RulesPreset, options: dict) -> None:
+        assert rules.glicko2 is not None
+        games = [parse_glicko2_game(text) for text in options["game"]]
+        if options["rating"] is None and not options["unrated"]:
+            raise CommandError("--rating is required (or --unrated: 1500 / 350 / 0.06)")
+        if options["unrated"] and options["rating"] is not None:
+            raise CommandError("--unrated starts from the preset's initial rating: leave out --rating")
+        if options["k_factor"] is not None:
+            raise CommandError("Glicko-2 has no K factor: leave out --k")
+        try:
+            calc = calculate_glicko2(
+                options["rating"],
+                options["deviation"],
+                options["volatility"],
+                [g[0] for g in games],
+                [g[1] for g in games],
+                rules.glicko2,
+                rules=rules.slug,
+            )
+        except (ValueError, ArithmeticError) as error:
+            raise CommandError(str(error)) from None
+        if options["json"]:
+            self.stdout.write(json.dumps(calc.to_dict(), ensure_ascii=False, indent=2))
+        else:
+            self._print_glicko2(calc, rules)
+
+    def _print_glicko2(self, calc: Glicko2Calculation, rules: RulesPreset) -> None:
+        write = self.stdout.write
+        write(f"Rules: {rules.slug} ({rules.name}), tau {calc.tau:g}")
+        write(
+            f"Rating {calc.rating:.2f}, RD {calc.deviation:.2f}, volatility {calc.volatility:.6f}; {calc.games} game(s)"
+        )
+        write(f"{'#':>3} {'Opp':>8} {'Opp RD':>7} {'g':>7} {'E':>6} {'Score':>5} {'S-E':>6}")
+        for number, line in enumerate(calc.lines, start=1):
+            write(
+                f"{number:>3} {line.opponent_rating:>8.2f} {line.opponent_deviation:>7.2f} {line.g:>7.4f} "
+                f"{line.expected_score:>6.3f} {line.score:>5g} {line.rating_change:>6.3f}"
+            )
+        write(f"Expected {calc.expected:.3f}, score {calc.score:g}")
+        write(f"New rating {calc.new_rating:.2f}, RD {calc.new_deviation:.2f}, volatility {calc.new_volatility:.6f}")
 
     def _print_change(self, calc: Calculation, rules) -> None:
         write = self.stdout.write

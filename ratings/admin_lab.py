@@ -1,0 +1,229 @@
+"""The rating laboratory in the admin, for officials (core.roles.is_official): one-off adjustments with their
+preview, backtest runs (a Celery job with progress; compare side by side; CSV). Thin: ratings.services
+(adjustments, laboratory, backtest) compute."""
+
+import csv
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.utils.safestring import mark_safe
+
+from core.roles import is_official
+from ratings import tasks
+from ratings.engine import PRESETS
+from ratings.models import BacktestRun, RatingAdjustment
+from ratings.services.adjustments import rating_adjustment_preview
+from ratings.services.backtest import BacktestError, backtest_rules
+from ratings.services.laboratory import backtest_run_create, backtest_runs_compare, backtest_runs_csv
+
+
+class OfficialsOnly:
+    """Visible and editable by officials only."""
+
+    def has_module_permission(self, request):
+        return is_official(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return is_official(request.user)
+
+    def has_add_permission(self, request):
+        return is_official(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return is_official(request.user) and (obj is None or obj.applied_to_id is None)
+
+    def has_delete_permission(self, request, obj=None):
+        return is_official(request.user) and (obj is None or obj.applied_to_id is None)
+
+
+@admin.register(RatingAdjustment)
+class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
+    """Attach a one-off adjustment to a list date; its preview shows who moves and what it does to the pool.
+    Once a published list has applied it, it is frozen (that list's rules keep it)."""
+
+    list_display = ["name", "rating_type", "list_date", "formula", "threshold", "factor", "order", "applied_to"]
+    list_filter = ["rating_type"]
+    fields = [
+        "name",
+        "rating_type",
+        "list_date",
+        "formula",
+        "threshold",
+        "factor",
+        "order",
+        "source",
+        "applied_to",
+        "preview",
+    ]
+    readonly_fields = ["applied_to", "preview"]
+
+    @admin.display(description="Preview")
+    def preview(self, adjustment):
+        if adjustment.pk is None:
+            return "Save to see the preview."
+        preview = rating_adjustment_preview(adjustment)
+        return mark_safe(render_to_string("admin/ratings/adjustment_preview.html", {"preview": preview}))  # noqa: S308 (escaped template)
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Backtest runs: queue (a Celery job with a progress bar), compare side by side, export CSV
+# --------------------------------------------------------------------------------------------------------
+class BacktestRunForm(forms.ModelForm):
+    rules_preset = forms.ChoiceField(choices=[(slug, slug) for slug in sorted(PRESETS)])
+
+    class Meta:
+        model = BacktestRun
+        fields = ["rating_type", "rules_preset", "overrides", "start", "end"]
+
+
+@admin.register(BacktestRun)
+class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
+    """Pick a preset and overrides, run (a job; the page shows its progress), keep the results, compare
+    runs side by side (select them, action "Compare"), export CSV."""
+
+    form = BacktestRunForm
+    list_display = ["__str__", "rules_preset", "overrides", "start", "end", "status", "progress", "summary"]
+    list_filter = ["status", "rating_type", "rules_preset"]
+    actions = ["compare_runs", "export_csv"]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["rating_type", "rules_preset", "overrides", "start", "end"]
+        return ["rating_type", "rules_preset", "overrides", "start", "end", "status", "progress", "report"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.get_fields(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return is_official(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return is_official(request.user)
+
+    @admin.display(description="progress")
+    def progress(self, run):
+        return render_to_string("admin/ratings/backtest_progress.html", {"run": run})
+
+    @admin.display(description="summary")
+    def summary(self, run):
+        if not run.result:
+            return run.error or "-"
+        s = run.result["summary"]
+        return f"log loss {s['log_loss']}, Brier {s['brier']}, RMSE {s['rmse']}, differences {s['differences']}"
+
+    @admin.display(description="report")
+    def report(self, run):
+        if not run.result:
+            return run.error or "-"
+        context = {"run": run, "calibration": calibration_chart([run])}
+        return mark_safe(render_to_string("admin/ratings/backtest_report.html", context))  # noqa: S308
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        try:
+            run = backtest_run_create(
+                rating_type=obj.rating_type,
+                rules_preset=obj.rules_preset,
+                overrides=obj.overrides,
+                start=obj.start,
+                end=obj.end,
+                user=request.user,
+            )
+        except ValidationError as error:
+            raise ValidationError(error.messages) from None
+        obj.pk = run.pk
+        tasks.queue_backtest(run.pk)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+
+        class Checked(form):  # the service's checks, shown on the form's fields
+            def clean(self):
+                data = super().clean()
+                try:
+                    backtest_rules(
+                        data.get("rules_preset", ""), BacktestRun(overrides=data.get("overrides", "")).override_list
+                    )
+                except BacktestError as error:
+                    self.add_error("overrides" if "--set" in str(error) else "rules_preset", str(error))
+                start, end = data.get("start"), data.get("end")
+                if start and end and end < start:
+                    self.add_error("end", "the last list date is before the start")
+                return data
+
+        return Checked
+
+    @admin.action(description="Compare the selected runs side by side")
+    def compare_runs(self, request, queryset):
+        runs = list(queryset.order_by("pk"))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Compare backtest runs",
+            "compare": backtest_runs_compare(runs),
+            "calibration": calibration_chart([run for run in runs if run.result]),
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/ratings/backtest_compare.html", context)
+
+    @admin.action(description="Export the selected runs as CSV")
+    def export_csv(self, request, queryset):
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="backtests.csv"'
+        writer = csv.writer(response)
+        for row in backtest_runs_csv(list(queryset.order_by("pk"))):
+            writer.writerow(row)
+        return response
+
+
+CHART_COLOURS = ["#1d4ed8", "#c2410c", "#15803d", "#7c3aed", "#a16207", "#be123c"]
+
+
+def calibration_chart(runs) -> dict:
+    """Expected vs actual score of the favourite by 50-point bucket, one line pair per run (inline SVG)."""
+    width, height, left, bottom, top, right = 640, 300, 50, 30, 10, 10
+    buckets = sorted({row["from"] for run in runs for row in run.result["calibration"]})
+    if not buckets:
+        return {"empty": True}
+    span = max(buckets) + 50 or 50
+
+    def x(value):
+        return round(left + (width - left - right) * value / span, 1)
+
+    def y(score):
+        return round(top + (height - top - bottom) * (1.0 - score) / 0.5, 1)  # 0.5 .. 1.0
+
+    lines = []
+    for i, run in enumerate(runs):
+        rows = [row for row in run.result["calibration"] if row["games"]]
+        colour = CHART_COLOURS[i % len(CHART_COLOURS)]
+        lines.append(
+            {
+                "label": f"#{run.pk} {run.result['rules']}",
+                "colour": colour,
+                "expected": " ".join(f"{x(r['from'] + 25)},{y(r['expected'])}" for r in rows),
+                "actual": " ".join(f"{x(r['from'] + 25)},{y(r['actual'])}" for r in rows),
+            }
+        )
+    ticks = [{"y": y(v), "label": f"{v:.1f}"} for v in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)]
+    every = max(1, len(buckets) // 8)
+    return {
+        "empty": False,
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "label_y": height - 8,
+        "y_ticks": ticks,
+        "x_ticks": [{"x": x(b), "label": b} for b in buckets[::every]],
+        "lines": lines,
+    }
