@@ -8,7 +8,7 @@ from core.api import DocsView, RedocView, SchemaView
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
-from public.views import events, lists, players
+from public.views import events, lists, players, top
 
 
 class ListDateConverter:
@@ -95,6 +95,7 @@ api_v1 = [
 # The namespaces (players:, ratings:, events:) are the names templates and reverse() use.
 urlpatterns = [
     path("", lists.home, name="home"),
+    path("top/", top.top_lists, name="top"),
     path("players/", include((player_pages, "players"))),
     path("lists/", include((list_pages, "ratings"))),
     path("events/", include((event_pages, "events"))),

