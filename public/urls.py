@@ -8,7 +8,8 @@ from core.api import DocsView, RedocView, SchemaView
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
-from public.views import events, lists, players, top
+from public.api.record import PlayerGamesAPI, PlayerOpponentsAPI, PlayerStatisticsAPI, PlayerVsAPI
+from public.views import events, lists, players, record, top
 
 
 class ListDateConverter:
@@ -53,6 +54,7 @@ register_converter(RatingTypeConverter, "rating_type")
 player_pages = [
     path("", players.player_search, name="search"),
     path("<key:id_number>/", players.player_profile, name="profile"),
+    path("<key:id_number>/vs/<key:other_id_number>/", record.player_vs, name="vs"),
     path(
         "<key:id_number>/calculations/<list_date:list_date>/<rating_type:rating_type>/",
         players.player_calculations,
@@ -78,6 +80,10 @@ api_v1 = [
     path("players/", PlayerListAPI.as_view(), name="api-players"),
     path("players/<key:id_number>/", PlayerDetailAPI.as_view(), name="api-player"),
     path("players/<key:id_number>/history/", PlayerHistoryAPI.as_view(), name="api-player-history"),
+    path("players/<key:id_number>/games/", PlayerGamesAPI.as_view(), name="api-player-games"),
+    path("players/<key:id_number>/opponents/", PlayerOpponentsAPI.as_view(), name="api-player-opponents"),
+    path("players/<key:id_number>/statistics/", PlayerStatisticsAPI.as_view(), name="api-player-statistics"),
+    path("players/<key:id_number>/vs/<key:other_id_number>/", PlayerVsAPI.as_view(), name="api-player-vs"),
     path("rating-lists/", RatingListListAPI.as_view(), name="api-rating-lists"),
     path(
         "rating-lists/<list_date:list_date>/<rating_type:rating_type>/entries/",

@@ -52,3 +52,17 @@ def test_list_histogram_draws_at_both_widths(site, tmp_path):
         xs = [x for x, _ in bars]
         assert len(bars) > 500, label
         assert max(xs) - min(xs) > width * 0.5, label  # the bars span the page at both widths
+
+
+def test_games_tab_and_head_to_head_draw_at_both_widths(site, tmp_path):
+    url, federation = site
+    star, other = federation.players[0], federation.players[1]
+    pages = {
+        "games": f"{url}/players/{star.id_number}/?tab=games",
+        "statistics": f"{url}/players/{star.id_number}/?tab=statistics",
+        "vs": f"{url}/players/{star.id_number}/vs/{other.id_number}/",
+    }
+    for name, page in pages.items():
+        for label, (width, _, rows) in draw(page, tmp_path, name).items():
+            links = pixels_of(LINK, width, rows, tolerance=40)
+            assert links, (name, label)  # event and opponent links drawn

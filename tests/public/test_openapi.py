@@ -17,6 +17,10 @@ DOCUMENTED = {
     ("get", "/api/v1/players/"),
     ("get", "/api/v1/players/{id_number}/"),
     ("get", "/api/v1/players/{id_number}/history/"),
+    ("get", "/api/v1/players/{id_number}/games/"),
+    ("get", "/api/v1/players/{id_number}/opponents/"),
+    ("get", "/api/v1/players/{id_number}/statistics/"),
+    ("get", "/api/v1/players/{id_number}/vs/{other_id_number}/"),
     ("get", "/api/v1/rating-lists/"),
     ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/entries/"),
     ("get", "/api/v1/events/"),
@@ -74,6 +78,7 @@ def as_json_schema(node, components):
 def sample_url(path: str, federation) -> str:
     values = {
         "id_number": federation.star.id_number,
+        "other_id_number": federation.players[1].id_number,
         "list_date": "2026-03-01",
         "rating_type": "standard",
         "id": federation.rated_event.pk,
