@@ -6,10 +6,11 @@ from django.urls import include, path, register_converter
 
 from core.api import DocsView, RedocView, SchemaView
 from public.api.events import EventDetailAPI, EventListAPI
+from public.api.federations import ClubDetailAPI, FederationDetailAPI, FederationListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
 from public.api.record import PlayerGamesAPI, PlayerOpponentsAPI, PlayerStatisticsAPI, PlayerVsAPI
-from public.views import events, lists, players, record, top
+from public.views import events, federations, lists, players, record, top
 
 
 class ListDateConverter:
@@ -47,7 +48,18 @@ class KeyConverter:
         return str(value)
 
 
+class FederationCodeConverter:
+    regex = "[A-Za-z]{3}"
+
+    def to_python(self, value: str) -> str:
+        return value.upper()
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 register_converter(KeyConverter, "key")
+register_converter(FederationCodeConverter, "federation_code")
 register_converter(ListDateConverter, "list_date")
 register_converter(RatingTypeConverter, "rating_type")
 
@@ -90,6 +102,9 @@ api_v1 = [
         RatingListEntriesAPI.as_view(),
         name="api-rating-list-entries",
     ),
+    path("federations/", FederationListAPI.as_view(), name="api-federations"),
+    path("federations/<federation_code:code>/", FederationDetailAPI.as_view(), name="api-federation"),
+    path("clubs/<key:club_id>/", ClubDetailAPI.as_view(), name="api-club"),
     path("events/", EventListAPI.as_view(), name="api-events"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
     path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),
@@ -102,6 +117,9 @@ api_v1 = [
 urlpatterns = [
     path("", lists.home, name="home"),
     path("top/", top.top_lists, name="top"),
+    path("federations/", federations.federation_index, name="federations"),
+    path("federations/<federation_code:code>/", federations.federation_detail, name="federation"),
+    path("clubs/<key:club_id>/", federations.club_detail, name="club"),
     path("players/", include((player_pages, "players"))),
     path("lists/", include((list_pages, "ratings"))),
     path("events/", include((event_pages, "events"))),

@@ -21,7 +21,7 @@ from ratings.selectors import rating_list_current
 
 
 def _player_or_redirect(id_number: int) -> Player:
-    return get_object_or_404(Player.objects.select_related("federation", "merged_into"), id_number=id_number)
+    return get_object_or_404(Player.objects.select_related("federation", "merged_into", "club"), id_number=id_number)
 
 
 @public_page

@@ -66,3 +66,19 @@ def test_games_tab_and_head_to_head_draw_at_both_widths(site, tmp_path):
         for label, (width, _, rows) in draw(page, tmp_path, name).items():
             links = pixels_of(LINK, width, rows, tolerance=40)
             assert links, (name, label)  # event and opponent links drawn
+
+
+def test_federation_and_club_pages_draw_at_both_widths(site, tmp_path):
+    url, federation = site
+    from players.models import Club, Player
+
+    club = Club.objects.create(name="Club Ajedrez Centro", federation_id="ESP", city="Madrid")
+    Player.objects.filter(pk__in=[p.pk for p in federation.players[1:8]]).update(club=club)
+    for name, page in {
+        "federations": f"{url}/federations/",
+        "federation": f"{url}/federations/ESP/",
+        "club": f"{url}/clubs/{club.pk}/",
+    }.items():
+        for label, (width, _, rows) in draw(page, tmp_path, name).items():
+            links = pixels_of(LINK, width, rows, tolerance=40)
+            assert len({y // 20 for _, y in links}) > 3, (name, label)

@@ -21,6 +21,9 @@ DOCUMENTED = {
     ("get", "/api/v1/players/{id_number}/opponents/"),
     ("get", "/api/v1/players/{id_number}/statistics/"),
     ("get", "/api/v1/players/{id_number}/vs/{other_id_number}/"),
+    ("get", "/api/v1/federations/"),
+    ("get", "/api/v1/federations/{code}/"),
+    ("get", "/api/v1/clubs/{club_id}/"),
     ("get", "/api/v1/rating-lists/"),
     ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/entries/"),
     ("get", "/api/v1/events/"),
@@ -79,6 +82,8 @@ def sample_url(path: str, federation) -> str:
     values = {
         "id_number": federation.star.id_number,
         "other_id_number": federation.players[1].id_number,
+        "code": "ESP",
+        "club_id": federation.club.pk,
         "list_date": "2026-03-01",
         "rating_type": "standard",
         "id": federation.rated_event.pk,
