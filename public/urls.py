@@ -7,10 +7,11 @@ from django.urls import include, path, register_converter
 from core.api import DocsView, RedocView, SchemaView
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.federations import ClubDetailAPI, FederationDetailAPI, FederationListAPI
+from public.api.movers import RatingListMoversAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
 from public.api.record import PlayerGamesAPI, PlayerOpponentsAPI, PlayerStatisticsAPI, PlayerVsAPI
-from public.views import events, federations, lists, players, record, top
+from public.views import events, federations, lists, movers, players, record, top
 
 
 class ListDateConverter:
@@ -77,6 +78,7 @@ player_pages = [
 list_pages = [
     path("", lists.list_index, name="index"),
     path("<list_date:list_date>/<rating_type:rating_type>/", lists.list_detail, name="detail"),
+    path("<list_date:list_date>/<rating_type:rating_type>/movers/", movers.list_movers_page, name="movers"),
     *(
         path(f"<list_date:list_date>/<rating_type:rating_type>.{fmt}", lists.list_download, {"fmt": fmt}, name=fmt)
         for fmt in ("txt", "csv", "xml")
@@ -105,6 +107,11 @@ api_v1 = [
     path("federations/", FederationListAPI.as_view(), name="api-federations"),
     path("federations/<federation_code:code>/", FederationDetailAPI.as_view(), name="api-federation"),
     path("clubs/<key:club_id>/", ClubDetailAPI.as_view(), name="api-club"),
+    path(
+        "rating-lists/<list_date:list_date>/<rating_type:rating_type>/movers/",
+        RatingListMoversAPI.as_view(),
+        name="api-rating-list-movers",
+    ),
     path("events/", EventListAPI.as_view(), name="api-events"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
     path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),

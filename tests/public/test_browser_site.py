@@ -82,3 +82,11 @@ def test_federation_and_club_pages_draw_at_both_widths(site, tmp_path):
         for label, (width, _, rows) in draw(page, tmp_path, name).items():
             links = pixels_of(LINK, width, rows, tolerance=40)
             assert len({y // 20 for _, y in links}) > 3, (name, label)
+
+
+def test_movers_page_draws_at_both_widths(live_server, transactional_db, tmp_path):
+    build_federation(players=40, lists=8, rapid_lists=1, event_players=6)
+    for label, (width, _, rows) in draw(
+        f"{live_server.url}/lists/2026-03-01/standard/movers/", tmp_path, "movers"
+    ).items():
+        assert len({y // 20 for _, y in pixels_of(LINK, width, rows, tolerance=40)}) > 10, label

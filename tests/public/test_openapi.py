@@ -26,6 +26,7 @@ DOCUMENTED = {
     ("get", "/api/v1/clubs/{club_id}/"),
     ("get", "/api/v1/rating-lists/"),
     ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/entries/"),
+    ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/movers/"),
     ("get", "/api/v1/events/"),
     ("get", "/api/v1/events/{id}/"),
     ("post", "/api/v1/calculator/"),
