@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "simple_history",
     "axes",
+    "corsheaders",
     # Layers, top to bottom (each imports only those below it; .importlinter checks it).
     "federation",
     "public",
@@ -60,6 +61,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "core.security.RequestScreeningMiddleware",
+    # Before CommonMiddleware (django-cors-headers' rule), so redirects and errors carry the CORS headers too.
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -172,6 +175,12 @@ CELERY_BEAT_SCHEDULE = {
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
 
 # --- REST API -----------------------------------------------------------------------------------------
+# CORS: other sites may read the public API from the browser. Only /api/ paths, only reads (and the preflight),
+# no credentials (the default): a page elsewhere cannot act with a visitor's session here.
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
