@@ -13,9 +13,9 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import F
 
-from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
+from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, Participant, RatingType
 from players.models import Player
 from public.selectors.ratings import calculation_line
 from ratings.engine.game_line import (
@@ -248,34 +248,51 @@ def peak_ratings(player: Player) -> list[dict[str, Any]]:
 
 
 def head_to_head_games(first: Player, second: Player) -> list[dict[str, Any]]:
-    """Every game between two players with a rated result in a published event, oldest first: one query, a
-    UNION of (first white, second black) and (second white, first black), each walking one player's
-    participations and the games' (white, round) index."""
-    columns = {
-        "game_id": F("id"),
-        "event_name": F("event__name"),
-        "event_end": F("event__end_date"),
-        "rating_type": F("event__rating_type"),
-        "white_player": F("white__player_id"),
-        "white_rating": F("white__rating"),
-        "black_rating": F("black__rating"),
-    }
-    names = ("event_id", "round", "result", "date", *columns)
-
-    def branch(white: Player, black: Player) -> QuerySet:
-        return (
-            Game.objects.filter(
-                white__player=white,
-                black__player=black,
-                result__in=RATED_RESULTS,
-                event__status__in=PUBLISHED_EVENTS,
-            )
-            .annotate(**columns)
-            .values(*names)
-            .order_by()
+    """Every game between two players with a rated result in a published event, oldest first: two queries.
+    Both players' participations (the participants' player index), then the games of the events where both
+    played (the games' (event, round) index): a plan that stays small for any two players, where one join
+    over games, participants and events may start from the events."""
+    participations = list(
+        Participant.objects.filter(player__in=(first, second), event__status__in=PUBLISHED_EVENTS).values_list(
+            "id", "player_id", "event_id"
         )
-
-    rows = list(branch(first, second).union(branch(second, first), all=True).order_by("event_end", "event_id", "round"))
+    )
+    events_of: dict[int, set[int]] = {first.pk: set(), second.pk: set()}
+    for _, player_id, event_id in participations:
+        events_of[player_id].add(event_id)
+    common = events_of[first.pk] & events_of[second.pk]
+    if not common:
+        return []
+    seats = [pk for pk, _, event_id in participations if event_id in common]
+    rows: list[dict[str, Any]] = [
+        dict(row)
+        for row in Game.objects.filter(
+            event_id__in=common, white_id__in=seats, black_id__in=seats, result__in=RATED_RESULTS
+        )
+        .annotate(
+            game_id=F("id"),
+            event_name=F("event__name"),
+            event_end=F("event__end_date"),
+            rating_type=F("event__rating_type"),
+            white_player=F("white__player_id"),
+            white_rating=F("white__rating"),
+            black_rating=F("black__rating"),
+        )
+        .values(
+            "event_id",
+            "round",
+            "result",
+            "date",
+            "game_id",
+            "event_name",
+            "event_end",
+            "rating_type",
+            "white_player",
+            "white_rating",
+            "black_rating",
+        )
+        .order_by("event__end_date", "event_id", "round")
+    ]
     for row in rows:
         first_white = row["white_player"] == first.pk
         white_points, black_points = RESULT_POINTS[row["result"]]

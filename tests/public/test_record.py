@@ -115,7 +115,7 @@ def test_record_query_counts(client, db, django_assert_num_queries, params, quer
     federation = build_federation(players=size, lists=size // 4, event_players=size // 2)
     with django_assert_num_queries(queries):
         assert client.get(f"/players/{federation.star.id_number}/", params).status_code == 200
-    with django_assert_num_queries(3):  # both players, the games
+    with django_assert_num_queries(4):  # both players, their participations, the games
         url = f"/players/{federation.star.id_number}/vs/{federation.players[1].id_number}/"
         assert client.get(url).status_code == 200
 
@@ -158,7 +158,7 @@ def test_api_record_query_counts(client, federation, django_assert_num_queries):
         assert client.get(f"/api/v1/players/{star.id_number}/games/").status_code == 200
     with django_assert_num_queries(4):  # player, changes, ratings, peaks
         assert client.get(f"/api/v1/players/{star.id_number}/statistics/").status_code == 200
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):  # both players, their participations, the games
         assert client.get(f"/api/v1/players/{star.id_number}/vs/{federation.players[2].id_number}/").status_code == 200
 
 
