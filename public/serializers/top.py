@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from public.selectors.record import is_provisional
 from public.serializers.ratings import RatingListEntrySerializer
 
 
@@ -13,11 +14,18 @@ class RankedEntrySerializer(RatingListEntrySerializer):
         source="rank", read_only=True, allow_null=True, help_text="Rank among all active players of the list"
     )
 
+    provisional = serializers.SerializerMethodField(
+        help_text="Fewer than 30 rated games in all (B.02 8.3.3: K 40 until 30 games): the rating rests on few"
+    )
+
     class Meta(RatingListEntrySerializer.Meta):
-        fields = ["rank", *RatingListEntrySerializer.Meta.fields, "world_rank"]
+        fields = ["rank", *RatingListEntrySerializer.Meta.fields, "world_rank", "provisional"]
 
     def get_rank(self, entry) -> int | None:
         return getattr(entry, "selection_rank", None)
+
+    def get_provisional(self, entry) -> bool:
+        return is_provisional(entry.rated_games_total, entry.rating)
 
 
 def rank_page(rows, first_line: int, count: int, sort: str) -> None:

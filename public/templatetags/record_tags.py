@@ -14,6 +14,12 @@ def provisional(rating: dict) -> bool:
 
 
 @register.filter
+def provisional_entry(entry) -> bool:
+    """A list entry whose rating rests on fewer than PROVISIONAL_GAMES rated games."""
+    return is_provisional(entry.rated_games_total, entry.rating)
+
+
+@register.filter
 def score_mark(score) -> str:
     return {1.0: "1", 0.5: "½", 0.0: "0"}.get(float(score), str(score)) if score is not None else ""
 

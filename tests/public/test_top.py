@@ -193,3 +193,17 @@ def test_histogram_is_read_once_per_list(big, django_assert_num_queries):
         rating_histogram(big.latest)
     with django_assert_num_queries(0):
         rating_histogram(big.latest)
+
+
+def test_provisional_ratings_are_marked_in_top_lists_list_pages_and_the_api(client, big):
+    established = big.players[0]
+    big.latest.entries.filter(player=established).update(rated_games_total=200)
+    top = client.get("/top/", {"active": "0"}).content.decode()
+    row = re.search(rf'href="/players/{established.id_number}/">[^<]*</a>(.*?)</td>', top).group(1)
+    assert "provisional" not in row
+    other = big.players[1]
+    row = re.search(rf'href="/players/{other.id_number}/">[^<]*</a>(.*?)</td>', top).group(1)
+    assert 'class="provisional"' in row
+    assert 'class="provisional"' in client.get("/lists/2026-03-01/standard/").content.decode()
+    data = {r["id_number"]: r for r in client.get(ENTRIES).json()["results"]}
+    assert data[established.id_number]["provisional"] is False and data[other.id_number]["provisional"] is True
