@@ -8,13 +8,16 @@ number of queries whatever the number of rows (pinned in tests/public/test_query
 from __future__ import annotations
 
 import datetime
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Page
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 from core.pagination import KnownCountPaginator, with_known_count
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
@@ -75,6 +78,7 @@ ENTRY_SORTS: dict[str, tuple[str, ...]] = {
     "-birth_year": ("-birth_year", "position"),
 }
 DEFAULT_SORT = "-rating"
+SELECTION_COUNT_SECONDS = 24 * 3600
 
 
 def latest_current_lists() -> list[RatingList]:
@@ -265,22 +269,39 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
     entries = entries.order_by(*ENTRY_SORTS[filters.sort])
     count = stored_entry_count(rating_list, filters)
     entries = with_known_count(entries, count)
+    entries.count_key = None if count is not None else selection_count_key(rating_list, filters)  # type: ignore[attr-defined]
     # The paginator reads a page of an unfiltered list sorted by rating as a range of stored positions.
-    entries.by_position = POSITION_SORTS.get(filters.sort) if count is not None else None  # type: ignore[attr-defined]
+    by_position = POSITION_SORTS.get(filters.sort) if not filters.is_filtered and count is not None else None
+    entries.by_position = by_position  # type: ignore[attr-defined]
     return entries
 
 
 def stored_entry_count(rating_list: RatingList, filters: EntryFilters) -> int | None:
-    """The number of rows of an unfiltered list, stored on it at publication (None: count them)."""
+    """The number of rows of an unfiltered list, stored on it at publication; of a selection, as counted
+    before and kept in the cache (a published list never changes); None: count them."""
     if not filters.is_filtered and rating_list.rated_count:
         return rating_list.rated_count
-    return None
+    return cache.get(selection_count_key(rating_list, filters))
+
+
+def selection_count_key(rating_list: RatingList, filters: EntryFilters) -> str:
+    params = sorted((key, value) for key, value in filters.as_params().items() if key != "sort")
+    return f"public:count:{rating_list.pk}:" + hashlib.sha256(repr(params).encode()).hexdigest()[:24]
 
 
 class ListEntryPaginator(KnownCountPaginator):
     """Pages of list_entries(): the count stored with an unfiltered list instead of a COUNT, and a page of
     an unfiltered list sorted by rating read as the range of positions it shows (1..count, stored at
-    publication), so page 12,000 of a two-million-line list costs what page 1 costs."""
+    publication), so page 12,000 of a two-million-line list costs what page 1 costs. A selection's COUNT,
+    once taken, is kept in the cache for the next pages and visitors."""
+
+    @cached_property
+    def count(self) -> int:
+        count = super().count
+        key = getattr(self.object_list, "count_key", None)
+        if key is not None:
+            cache.set(key, count, SELECTION_COUNT_SECONDS)
+        return count
 
     def page(self, number) -> Page:
         by_position = getattr(self.object_list, "by_position", None)

@@ -207,3 +207,19 @@ def test_provisional_ratings_are_marked_in_top_lists_list_pages_and_the_api(clie
     assert 'class="provisional"' in client.get("/lists/2026-03-01/standard/").content.decode()
     data = {r["id_number"]: r for r in client.get(ENTRIES).json()["results"]}
     assert data[established.id_number]["provisional"] is False and data[other.id_number]["provisional"] is True
+
+
+def test_a_selections_count_is_taken_once_and_its_pages_stay_right(client, db, django_assert_num_queries):
+    federation = build_federation(players=130, lists=1, rapid_lists=1, event_players=4, submitted=False)
+    params = {"category": "open", "active": "0", "federation": "ESP", "page_size": "20"}
+    with django_assert_num_queries(3):  # list, COUNT, page
+        first = client.get(ENTRIES, params).json()
+    with django_assert_num_queries(2):  # list, page: the count was kept
+        second = client.get(ENTRIES, {**params, "page": "2"}).json()
+    expected = [e.player.id_number for e in rated(federation, federation="ESP")]
+    assert first["count"] == second["count"] == len(expected)
+    assert [r["id_number"] for r in first["results"] + second["results"]] == expected[:40]
+    assert [r["rank"] for r in second["results"]] == list(range(21, 41))
+    with django_assert_num_queries(2):  # and the same selection sorted otherwise: no COUNT either
+        by_name = client.get(ENTRIES, {**params, "sort": "name"}).json()
+    assert by_name["count"] == len(expected)
