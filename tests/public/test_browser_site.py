@@ -60,6 +60,7 @@ def test_games_tab_and_head_to_head_draw_at_both_widths(site, tmp_path):
     pages = {
         "games": f"{url}/players/{star.id_number}/?tab=games",
         "statistics": f"{url}/players/{star.id_number}/?tab=statistics",
+        "opponents": f"{url}/players/{star.id_number}/?tab=opponents",
         "vs": f"{url}/players/{star.id_number}/vs/{other.id_number}/",
     }
     for name, page in pages.items():

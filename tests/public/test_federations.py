@@ -113,3 +113,19 @@ def test_club_is_editable_in_the_admin(admin_client, world):
     assert response.status_code == 200 and 'name="club"' in response.content.decode()
     assert admin_client.get("/admin/players/club/").status_code == 200
     assert admin_client.get(f"/admin/players/club/{world.club.pk}/change/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("url", "spanish"),
+    [
+        ("/clubs/{club}/", "miembros"),
+        ("/players/{star}/?tab=games", "Partidas valoradas"),
+        ("/players/{star}/?tab=opponents", "Rivales"),
+        ("/players/{star}/", "Historial del jugador"),
+    ],
+)
+def test_new_pages_speak_spanish(client, world, url, spanish):
+    html = client.get(
+        url.format(club=world.club.pk, star=world.star.id_number), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert spanish.lower() in html.lower()
