@@ -79,6 +79,29 @@ def sample(requests: int, seed: int):
     return rating_list, players, prefixes, pages, rng
 
 
+def sample_site(rating_list, active: list[int], requests: int) -> tuple[list[str], list[tuple[int, int]]]:
+    """Federations of the list, most players first (the big ones are the slow ones), and pairs of players who
+    met (a player with rating changes and an opponent from their calculation lines) for the head-to-head."""
+    from django.db import connection
+
+    from ratings.models import RatingChange
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT federation FROM ratings_ratinglistentry WHERE rating_list_id = %s AND federation <> '' "
+            "GROUP BY federation ORDER BY count(*) DESC LIMIT 40",
+            [rating_list.pk],
+        )
+        federations = [row[0] for row in cursor.fetchall()]
+    changes = RatingChange.objects.filter(rating_list=rating_list, player__id_number__in=active[:requests])
+    pairs = [
+        (change.player.id_number, int(change.details[0]["opponent"]))
+        for change in changes.select_related("player")[:requests]
+        if change.details and change.details[0].get("opponent") is not None
+    ]
+    return federations, pairs
+
+
 def measure(client, urls: list[str]) -> list[float]:
     """Milliseconds per request; every answer must be 200."""
     times = []
@@ -113,6 +136,10 @@ def main() -> None:
     rating_list, players, prefixes, pages, rng = sample(args.requests, args.seed)
     n = args.requests
     day, kind = rating_list.list_date.isoformat(), rating_list.rating_type
+    federations, pairs = sample_site(rating_list, players, n)
+    if not federations or not pairs:
+        raise SystemExit("the list has no federations or no rated games: run bench/publish.py first")
+    categories = ["open", "women", "juniors", "girls", "seniors50", "seniors65"]
 
     def players_cycle(template: str) -> list[str]:
         return [template.format(players[i % len(players)]) for i in range(n)]
@@ -144,6 +171,39 @@ def main() -> None:
             f"/api/v1/rating-lists/{day}/{kind}/entries/?page=N",
             [f"/api/v1/rating-lists/{day}/{kind}/entries/?page={rng.randint(1, pages)}" for _ in range(n)],
         ),
+        # the public site's newer pages (issue 16)
+        (
+            "top list, category at random",
+            "/top/?category=C",
+            [f"/top/?rating_type={kind}&category={categories[i % len(categories)]}" for i in range(n)],
+        ),
+        (
+            "top list, a federation's",
+            "/top/?federation=F",
+            [f"/top/?rating_type={kind}&federation={federations[i % len(federations)]}" for i in range(n)],
+        ),
+        (
+            "API entries, category and federation",
+            f"/api/v1/rating-lists/{day}/{kind}/entries/?category=C&federation=F",
+            [
+                f"/api/v1/rating-lists/{day}/{kind}/entries/?category={categories[i % len(categories)]}"
+                f"&federation={federations[i % len(federations)]}"
+                for i in range(n)
+            ],
+        ),
+        (
+            "federation page",
+            "/federations/{code}/",
+            [f"/federations/{federations[i % min(len(federations), 10)]}/" for i in range(n)],
+        ),
+        ("profile, games tab", "/players/{id}/?tab=games", players_cycle("/players/{}/?tab=games")),
+        ("profile, statistics tab", "/players/{id}/?tab=statistics", players_cycle("/players/{}/?tab=statistics")),
+        (
+            "head-to-head",
+            "/players/{a}/vs/{b}/",
+            [f"/players/{pairs[i % len(pairs)][0]}/vs/{pairs[i % len(pairs)][1]}/" for i in range(n)],
+        ),
+        ("API player games", "/api/v1/players/{id}/games/", players_cycle("/api/v1/players/{}/games/")),
     ]
     client = Client()
     print(

@@ -66,8 +66,8 @@ from events.trf import (
     parse_trf,
     write_trf,
 )
-from players.models import Federation, Player, Title, WomenTitle
-from players.registry import federations_ensure, is_fide_federation_code
+from players.models import Club, Federation, Player, Title, WomenTitle
+from players.registry import clubs_ensure, federations_ensure, is_fide_federation_code
 
 __all__ = [
     "RESERVED_ID_START",
@@ -257,6 +257,8 @@ class _Plan:
         self.start_date: datetime.date | None = None
         self.end_date: datetime.date | None = None
         self.federation = ""  # 032 when three letters
+        self.club_of: dict[int, str] = {}  # start rank -> club code, when the federation column holds clubs
+        self.clubs: dict[str, Club] = {}
 
     def error(self, line: int, column: int | None, message: str) -> None:
         self.outcome.problems.append(TrfProblem(line, column, ERROR, message))
@@ -320,6 +322,8 @@ class _Plan:
             raise _Refused
         federation_of = self.player_federations(matched)
         event_federation = self.event_federation()
+        # the clubs the federation column carried (player_federations), under the event's federation (032)
+        self.clubs = clubs_ensure(self.club_of.values(), event_federation)
         new_players = self.new_players(matched, federation_of)
         if outcome.errors:
             raise _Refused
@@ -450,6 +454,7 @@ class _Plan:
                 "the federation column (54-56) mostly holds codes that are not FIDE federations "
                 f"({shown}): read as club codes; new players' federations are left empty",
             )
+            self.club_of = {p.start_rank: p.federation for p in new if p.federation and not is_federation(p.federation)}
             return {p.start_rank: "" for p in new}
         for player in new:
             code = player.federation
@@ -512,6 +517,7 @@ class _Plan:
                     birth_date=trf_player.birth_date,
                     birth_year=trf_player.birth_year or (birth.year if birth else None),
                     federation_id=federation_of.get(trf_player.start_rank) or None,
+                    club=self.clubs.get(self.club_of.get(trf_player.start_rank, "").strip()[:20]),
                     title=title,
                     women_title=title if title in _WOMEN_TITLES else "",
                     needs_review=True,

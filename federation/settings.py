@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "health_check",
+    "corsheaders",
     # Layers, top to bottom (each imports only those below it; .importlinter checks it).
     "federation",
     "public",
@@ -65,6 +66,8 @@ MIDDLEWARE = [
     "core.request_log.RequestLogMiddleware",
     "core.security.RequestScreeningMiddleware",
     *(["core.db_router.PublicReadsOnReplicaMiddleware"] if env_str("DATABASE_REPLICA_URL", "") else []),
+    # Before CommonMiddleware (django-cors-headers' rule), so redirects and errors carry the CORS headers too.
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -204,6 +207,12 @@ CELERY_BEAT_SCHEDULE = {
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
 
 # --- REST API -----------------------------------------------------------------------------------------
+# CORS: other sites may read the public API from the browser. Only /api/ paths, only reads (and the preflight),
+# no credentials (the default): a page elsewhere cannot act with a visitor's session here.
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

@@ -17,7 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from .models import Federation, Player, PlayerMerge
+from .models import Club, Federation, Player, PlayerMerge
 from .selectors import likely_duplicates
 from .services import player_merge, player_merge_reverse
 
@@ -30,6 +30,14 @@ _may_merge: ContextVar[bool] = ContextVar("may_merge", default=False)
 class FederationAdmin(admin.ModelAdmin):
     list_display = ["code", "name"]
     search_fields = ["code", "name"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "federation", "city"]
+    list_filter = ["federation"]
+    search_fields = ["name", "code", "city"]
+    autocomplete_fields = ["federation"]
 
 
 class PlayerMergeForm(forms.Form):
@@ -97,7 +105,7 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["needs_review", MergedFilter, "federation", "title", "women_title", "sex"]
     search_fields = ["=id_number", "search_name"]
     list_select_related = ["federation", "merged_into"]
-    autocomplete_fields = ["federation"]
+    autocomplete_fields = ["federation", "club"]
     show_full_result_count = False  # no COUNT(*) over two million players on every page
     actions = ["merge_into"]
 

@@ -22,6 +22,25 @@ class Federation(models.Model):
         return f"{self.code} {self.name}".strip()
 
 
+class Club(models.Model):
+    """A chess club: players' registry field (Player.club), edited in the admin or read from imports whose
+    files carry it (the club codes some TRF exports write in the federation column)."""
+
+    name = models.CharField(max_length=120)
+    code = models.CharField(max_length=20, blank=True, help_text="Short code as files write it, e.g. KIL")
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, null=True, blank=True, related_name="clubs")
+    city = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "code"], condition=~Q(code=""), name="club_code_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Sex(models.TextChoices):
     MALE = "M", "Male"
     FEMALE = "F", "Female"
@@ -61,6 +80,7 @@ class Player(models.Model):
     title = models.CharField(max_length=3, choices=Title.choices, blank=True)
     women_title = models.CharField(max_length=3, choices=WomenTitle.choices, blank=True)
     other_titles = models.CharField(max_length=40, blank=True, help_text="IA, FA, NA, IO, FT, FST, DI, NI, ...")
+    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="members")
     needs_review = models.BooleanField(
         default=False, help_text="Created by an import without an ID match; check for duplicates"
     )

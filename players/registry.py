@@ -3,7 +3,7 @@
 import re
 from collections.abc import Iterable
 
-from players.models import Federation
+from players.models import Club, Federation
 
 # FIDE member federations (and FID, players under FIDE's flag), as written on FIDE's lists and in TRF files.
 FIDE_FEDERATION_CODES = frozenset(
@@ -45,3 +45,16 @@ def federations_ensure(codes: Iterable[str], known: set[str] | None = None) -> s
     if known is not None:
         known |= wanted
     return missing
+
+
+def clubs_ensure(codes: Iterable[str], federation: str | None = None) -> dict[str, Club]:
+    """The clubs of ``codes`` (as files write them, e.g. KIL) under ``federation``, created when missing
+    (named by their code until an official names them in the admin): two queries at most."""
+    wanted = {code.strip()[:20] for code in codes if code and code.strip()}
+    if not wanted:
+        return {}
+    clubs = {club.code: club for club in Club.objects.filter(federation_id=federation, code__in=wanted)}
+    missing = [Club(name=code, code=code, federation_id=federation) for code in sorted(wanted - set(clubs))]
+    for club in Club.objects.bulk_create(missing):
+        clubs[club.code] = club
+    return clubs

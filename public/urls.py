@@ -6,11 +6,14 @@ from django.urls import include, path, register_converter
 
 from core.api import DocsView, RedocView, SchemaView
 from public.api.events import EventDetailAPI, EventListAPI
+from public.api.federations import ClubDetailAPI, FederationDetailAPI, FederationListAPI
+from public.api.movers import RatingListMoversAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
+from public.api.record import PlayerGamesAPI, PlayerOpponentsAPI, PlayerStatisticsAPI, PlayerVsAPI
 from public.api.shadow import PlayerShadowRatingsAPI
-from public.views import events, lists, players, pool
+from public.views import events, federations, lists, movers, players, pool, record, top
 
 
 class ListDateConverter:
@@ -48,13 +51,25 @@ class KeyConverter:
         return str(value)
 
 
+class FederationCodeConverter:
+    regex = "[A-Za-z]{3}"
+
+    def to_python(self, value: str) -> str:
+        return value.upper()
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 register_converter(KeyConverter, "key")
+register_converter(FederationCodeConverter, "federation_code")
 register_converter(ListDateConverter, "list_date")
 register_converter(RatingTypeConverter, "rating_type")
 
 player_pages = [
     path("", players.player_search, name="search"),
     path("<key:id_number>/", players.player_profile, name="profile"),
+    path("<key:id_number>/vs/<key:other_id_number>/", record.player_vs, name="vs"),
     path(
         "<key:id_number>/calculations/<list_date:list_date>/<rating_type:rating_type>/",
         players.player_calculations,
@@ -66,6 +81,7 @@ list_pages = [
     path("", lists.list_index, name="index"),
     path("<list_date:list_date>/<rating_type:rating_type>/", lists.list_detail, name="detail"),
     path("<list_date:list_date>/<rating_type:rating_type>/pool/", pool.pool_page, name="pool"),
+    path("<list_date:list_date>/<rating_type:rating_type>/movers/", movers.list_movers_page, name="movers"),
     *(
         path(f"<list_date:list_date>/<rating_type:rating_type>.{fmt}", lists.list_download, {"fmt": fmt}, name=fmt)
         for fmt in ("txt", "csv", "xml")
@@ -82,6 +98,10 @@ api_v1 = [
     path("players/<key:id_number>/", PlayerDetailAPI.as_view(), name="api-player"),
     path("players/<key:id_number>/history/", PlayerHistoryAPI.as_view(), name="api-player-history"),
     path("players/<key:id_number>/shadow-ratings/", PlayerShadowRatingsAPI.as_view(), name="api-player-shadow-ratings"),
+    path("players/<key:id_number>/games/", PlayerGamesAPI.as_view(), name="api-player-games"),
+    path("players/<key:id_number>/opponents/", PlayerOpponentsAPI.as_view(), name="api-player-opponents"),
+    path("players/<key:id_number>/statistics/", PlayerStatisticsAPI.as_view(), name="api-player-statistics"),
+    path("players/<key:id_number>/vs/<key:other_id_number>/", PlayerVsAPI.as_view(), name="api-player-vs"),
     path("rating-lists/", RatingListListAPI.as_view(), name="api-rating-lists"),
     path(
         "rating-lists/<list_date:list_date>/<rating_type:rating_type>/entries/",
@@ -92,6 +112,14 @@ api_v1 = [
         "rating-lists/<list_date:list_date>/<rating_type:rating_type>/pool/",
         PoolLedgerAPI.as_view(),
         name="api-rating-list-pool",
+    ),
+    path("federations/", FederationListAPI.as_view(), name="api-federations"),
+    path("federations/<federation_code:code>/", FederationDetailAPI.as_view(), name="api-federation"),
+    path("clubs/<key:club_id>/", ClubDetailAPI.as_view(), name="api-club"),
+    path(
+        "rating-lists/<list_date:list_date>/<rating_type:rating_type>/movers/",
+        RatingListMoversAPI.as_view(),
+        name="api-rating-list-movers",
     ),
     path("events/", EventListAPI.as_view(), name="api-events"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
@@ -104,6 +132,10 @@ api_v1 = [
 # The namespaces (players:, ratings:, events:) are the names templates and reverse() use.
 urlpatterns = [
     path("", lists.home, name="home"),
+    path("top/", top.top_lists, name="top"),
+    path("federations/", federations.federation_index, name="federations"),
+    path("federations/<federation_code:code>/", federations.federation_detail, name="federation"),
+    path("clubs/<key:club_id>/", federations.club_detail, name="club"),
     path("players/", include((player_pages, "players"))),
     path("lists/", include((list_pages, "ratings"))),
     path("events/", include((event_pages, "events"))),

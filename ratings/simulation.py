@@ -21,7 +21,9 @@ the others stop playing, so they turn inactive after a year without games (B.02 
 Events: each month every playing player enters at most one event, with a probability proportional to their
 activity. Round robins of 10 players of similar strength (9 rounds) and Swiss tournaments of 30-300 players
 (5, 7 or 9 rounds; round 1 top half against bottom half, later rounds by score with rematches swapped away,
-an odd player out gets a pairing-allocated bye, at most one per player); a few forfeits.
+an odd player out gets a pairing-allocated bye, at most one per player); a few forfeits. No two players of a
+Swiss event meet twice (C.04 1.1 basic rule: two players shall not play each other more than once): the
+rare event whose swaps leave a rematch is re-paired in standing order with backtracking.
 """
 
 from __future__ import annotations
@@ -249,12 +251,14 @@ def simulate_federation(
     draw_margin: float = DRAW_MARGIN,
     events_per_player_month: float = 0.35,
     games_per_month: int | None = None,
+    event_seed: int | None = None,
 ) -> Iterator[SimulatedPlayers | SimulatedMonth]:
     """Yield the players, then ``months`` months of events starting at ``start`` (a 1st of month).
 
     How much is played: each playing player enters an event in a month with probability
     ``events_per_player_month`` x their activity (mean 1); ``games_per_month`` instead sets that rate so the
-    months hold about that many games.
+    months hold about that many games. ``event_seed``: the same players (from ``seed``) with another stream of
+    events (a second rating type's events); None keeps the one stream of ``seed``.
     """
     if players < 10:
         raise ValueError(f"a simulated federation needs at least 10 players, got {players}")
@@ -263,6 +267,8 @@ def simulate_federation(
     rng = np.random.default_rng(seed)
     sim = simulate_players(players, rng, start, first_id)
     yield sim
+    if event_seed is not None:
+        rng = np.random.default_rng([seed, event_seed])
     activity = rng.gamma(2.0, 0.5, players)  # some play every month, some twice a year
     activity /= activity.mean()
     seed_rating = np.where(np.isnan(sim.starting_rating), np.round(sim.strength, -2), sim.starting_rating)
@@ -467,7 +473,42 @@ def _swiss_pairs(seats, p_event, round_number, played, n_seats):
             swapped += first.size + second.size
         if not swapped:
             break
+    bad = _met(a, b, played, n_seats)
+    for event_block in np.unique(pair_block[bad]).tolist():  # rare: the swaps left a rematch
+        rows = np.flatnonzero(pair_block == event_block)
+        standing = seats[starts[event_block] : starts[event_block] + lengths[event_block]]
+        a[rows], b[rows] = _pair_avoiding_rematches(standing, played, n_seats)
     return a, b
+
+
+def _pair_avoiding_rematches(standing: np.ndarray, played: np.ndarray, n_seats: int) -> tuple[np.ndarray, ...]:
+    """Pair an event's players (standing order, an even number) so that nobody meets a former opponent
+    (C.04 1.1): the highest unpaired player takes the nearest one below they have not met, backtracking when
+    the rest cannot be paired. With at most 9 rounds and at least 30 players every player has at least
+    n - 9 >= n / 2 possible opponents, so such a pairing exists (Dirac) and is found after few steps."""
+    players = standing.tolist()
+    met = {int(key) for key in played.tolist()}
+
+    def fresh(x: int, y: int) -> bool:
+        return min(x, y) * n_seats + max(x, y) not in met
+
+    pairs: list[tuple[int, int]] = []
+
+    def solve(left: list[int]) -> bool:
+        if not left:
+            return True
+        first, rest = left[0], left[1:]
+        for i, other in enumerate(rest):
+            if fresh(first, other):
+                pairs.append((first, other))
+                if solve(rest[:i] + rest[i + 1 :]):
+                    return True
+                pairs.pop()
+        return False
+
+    if not solve(players):
+        raise ValueError("no pairing without a rematch exists for this round")  # cannot happen (see above)
+    return np.array([x for x, _ in pairs], dtype=np.int64), np.array([y for _, y in pairs], dtype=np.int64)
 
 
 def _met(a: np.ndarray, b: np.ndarray, played: np.ndarray, n_seats: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from events.models import RatingType
 from public.api.glicko2 import calculator_glicko2
 from public.selectors.ratings import (
     AGE_GROUPS,
+    CATEGORIES,
     ENTRY_SORTS,
     TITLES,
     EntryFilters,
@@ -26,9 +27,9 @@ from public.selectors.ratings import (
 from public.serializers.ratings import (
     CalculatorInputSerializer,
     CalculatorResultSerializer,
-    RatingListEntrySerializer,
     RatingListSerializer,
 )
+from public.serializers.top import RankedEntrySerializer, rank_page
 from ratings.engine.calculator import calculate_change, calculate_initial_rating
 from ratings.engine.presets import get_preset
 from ratings.models import RatingList
@@ -75,6 +76,15 @@ class ListEntriesPagination(PublicPagination):
             enum=AGE_GROUPS,
             description="U8..U20: born in (list year - N) or later; 50+/65+: born in (list year - N) or earlier",
         ),
+        OpenApiParameter(
+            "category",
+            OpenApiTypes.STR,
+            enum=list(CATEGORIES),
+            description="Top-list shortcut: women/girls = sex F; juniors/girls = max_age 20; seniors50/65 = "
+            "min_age 50/65; any category leaves inactive players out unless active=0",
+        ),
+        OpenApiParameter("min_age", OpenApiTypes.INT, description="Age reached in the list's year, at least"),
+        OpenApiParameter("max_age", OpenApiTypes.INT, description="Age reached in the list's year, at most"),
         OpenApiParameter("title", OpenApiTypes.STR, enum=TITLES),
         OpenApiParameter("active", OpenApiTypes.BOOL, description="1: leave inactive players out"),
         OpenApiParameter("sort", OpenApiTypes.STR, enum=list(ENTRY_SORTS), description="Default -rating"),
@@ -83,7 +93,7 @@ class ListEntriesPagination(PublicPagination):
 class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
     """The entries of one published list, filtered and sorted like the list pages."""
 
-    serializer_class = RatingListEntrySerializer
+    serializer_class = RankedEntrySerializer
     pagination_class = ListEntriesPagination
 
     def get_queryset(self):
@@ -94,7 +104,14 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
         filters = EntryFilters.from_params(self.request.query_params)
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
+        self.filters = filters
         return list_entries(rating_list, filters)
+
+    def paginate_queryset(self, queryset):
+        rows = super().paginate_queryset(queryset)
+        page = self.paginator.page  # type: ignore[union-attr]  # ListEntriesPagination keeps its page
+        rank_page(rows, page.start_index(), page.paginator.count, self.filters.sort)
+        return rows
 
 
 class CalculatorAPI(APIView):

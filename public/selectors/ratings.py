@@ -8,13 +8,16 @@ number of queries whatever the number of rows (pinned in tests/public/test_query
 from __future__ import annotations
 
 import datetime
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Page
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 from core.pagination import KnownCountPaginator, with_known_count
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
@@ -46,6 +49,17 @@ from ratings.models import (
 JUNIOR_AGE_GROUPS = {f"U{age}": age for age in (8, 10, 12, 14, 16, 18, 20)}
 SENIOR_AGE_GROUPS = {"50+": 50, "65+": 65}
 AGE_GROUPS = [*JUNIOR_AGE_GROUPS, *SENIOR_AGE_GROUPS]
+# The categories of the top lists, as shortcuts for the filters below (sex, and the age reached in the list's
+# calendar year as above): juniors are under 20 (U20, born in year - 20 or later), seniors 50+ and 65+.
+CATEGORIES: dict[str, dict[str, Any]] = {
+    "open": {},
+    "women": {"sex": "F"},
+    "juniors": {"max_age": 20},
+    "girls": {"sex": "F", "max_age": 20},
+    "seniors50": {"min_age": 50},
+    "seniors65": {"min_age": 65},
+}
+MAX_AGE = 120
 TITLES = [t.value for t in Title]
 
 # Sort keys offered to users (the page's ?sort= and the API's ?sort=), mapped to ORM orderings.
@@ -64,6 +78,7 @@ ENTRY_SORTS: dict[str, tuple[str, ...]] = {
     "-birth_year": ("-birth_year", "position"),
 }
 DEFAULT_SORT = "-rating"
+SELECTION_COUNT_SECONDS = 24 * 3600
 
 
 def latest_current_lists() -> list[RatingList]:
@@ -109,11 +124,17 @@ class EntryFilters:
     title: str = ""
     active: bool = False
     sort: str = DEFAULT_SORT
+    category: str = ""
+    min_age: int | None = None
+    max_age: int | None = None
     errors: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_params(cls, params) -> EntryFilters:
+    def from_params(cls, params, active_default: bool | None = None) -> EntryFilters:
+        """``active_default``: whether a missing ``active`` leaves inactive players out (top lists: True);
+        None: only when a category is given (the API's category shortcuts are top lists)."""
         filters = cls()
+        filters._read_selection(params, active_default)
         federation = (params.get("federation") or "").strip().upper()
         if federation:
             if len(federation) == 3 and federation.isalpha():
@@ -150,15 +171,61 @@ class EntryFilters:
                 filters.sort = sort
             else:
                 filters.errors["sort"] = f"expected one of {', '.join(ENTRY_SORTS)}, got {sort!r}"
+        filters._apply_category_sex()
         return filters
+
+    def _read_selection(self, params, active_default: bool | None) -> None:
+        """``category`` (a shortcut for sex and ages), ``min_age`` and ``max_age``; a category or
+        ``active_default`` makes a missing ``active`` mean active players only."""
+        for name in ("min_age", "max_age"):
+            value = (params.get(name) or "").strip()
+            if not value:
+                continue
+            if value.isascii() and value.isdigit() and int(value) <= MAX_AGE:
+                setattr(self, name, int(value))
+            else:
+                self.errors[name] = f"expected a whole number of years 0..{MAX_AGE}, got {value!r}"
+        category = (params.get("category") or "").strip().lower()
+        if category and category not in CATEGORIES:
+            self.errors["category"] = f"expected one of {', '.join(CATEGORIES)}, got {category!r}"
+        elif category:
+            self.category = category
+            shortcut = CATEGORIES[category]
+            if "min_age" in shortcut:
+                self.min_age = max(self.min_age or 0, shortcut["min_age"])
+            if "max_age" in shortcut:
+                self.max_age = shortcut["max_age"] if self.max_age is None else min(self.max_age, shortcut["max_age"])
+        if self.min_age is not None and self.max_age is not None and self.min_age > self.max_age:
+            self.errors["min_age"] = f"min_age {self.min_age} is above max_age {self.max_age}"
+        if not (params.get("active") or "").strip() and (active_default or (active_default is None and self.category)):
+            self.active = True
+
+    def _apply_category_sex(self) -> None:
+        """A category's sex after the ``sex`` parameter was read: women and girls are F (sex=M is refused)."""
+        wanted = CATEGORIES.get(self.category, {}).get("sex")
+        if wanted and self.sex and self.sex != wanted:
+            self.errors["sex"] = f"category {self.category} is sex {wanted}, got {self.sex!r}"
+        elif wanted:
+            self.sex = wanted
 
     @property
     def is_filtered(self) -> bool:
-        return bool(self.federation or self.sex or self.age_group or self.title or self.active)
+        return bool(
+            self.federation
+            or self.sex
+            or self.age_group
+            or self.title
+            or self.active
+            or self.min_age is not None
+            or self.max_age is not None
+        )
 
     def as_params(self) -> dict[str, str]:
         """The non-default values, for links that keep the filters (pagination, sort headers)."""
         params = {
+            "category": self.category,
+            "min_age": "" if self.min_age is None else str(self.min_age),
+            "max_age": "" if self.max_age is None else str(self.max_age),
             "federation": self.federation,
             "sex": self.sex,
             "age_group": self.age_group,
@@ -188,6 +255,10 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
         entries = entries.filter(birth_year__gte=year - JUNIOR_AGE_GROUPS[filters.age_group])
     elif filters.age_group in SENIOR_AGE_GROUPS:
         entries = entries.filter(birth_year__gt=0, birth_year__lte=year - SENIOR_AGE_GROUPS[filters.age_group])
+    if filters.min_age is not None:
+        entries = entries.filter(birth_year__gt=0, birth_year__lte=year - filters.min_age)
+    if filters.max_age is not None:
+        entries = entries.filter(birth_year__gte=year - filters.max_age)
     if filters.title:
         title_q = Q(title=filters.title)
         if filters.title in WomenTitle.values:
@@ -198,22 +269,39 @@ def list_entries(rating_list: RatingList, filters: EntryFilters) -> QuerySet[Rat
     entries = entries.order_by(*ENTRY_SORTS[filters.sort])
     count = stored_entry_count(rating_list, filters)
     entries = with_known_count(entries, count)
+    entries.count_key = None if count is not None else selection_count_key(rating_list, filters)  # type: ignore[attr-defined]
     # The paginator reads a page of an unfiltered list sorted by rating as a range of stored positions.
-    entries.by_position = POSITION_SORTS.get(filters.sort) if count is not None else None  # type: ignore[attr-defined]
+    by_position = POSITION_SORTS.get(filters.sort) if not filters.is_filtered and count is not None else None
+    entries.by_position = by_position  # type: ignore[attr-defined]
     return entries
 
 
 def stored_entry_count(rating_list: RatingList, filters: EntryFilters) -> int | None:
-    """The number of rows of an unfiltered list, stored on it at publication (None: count them)."""
+    """The number of rows of an unfiltered list, stored on it at publication; of a selection, as counted
+    before and kept in the cache (a published list never changes); None: count them."""
     if not filters.is_filtered and rating_list.rated_count:
         return rating_list.rated_count
-    return None
+    return cache.get(selection_count_key(rating_list, filters))
+
+
+def selection_count_key(rating_list: RatingList, filters: EntryFilters) -> str:
+    params = sorted((key, value) for key, value in filters.as_params().items() if key != "sort")
+    return f"public:count:{rating_list.pk}:" + hashlib.sha256(repr(params).encode()).hexdigest()[:24]
 
 
 class ListEntryPaginator(KnownCountPaginator):
     """Pages of list_entries(): the count stored with an unfiltered list instead of a COUNT, and a page of
     an unfiltered list sorted by rating read as the range of positions it shows (1..count, stored at
-    publication), so page 12,000 of a two-million-line list costs what page 1 costs."""
+    publication), so page 12,000 of a two-million-line list costs what page 1 costs. A selection's COUNT,
+    once taken, is kept in the cache for the next pages and visitors."""
+
+    @cached_property
+    def count(self) -> int:
+        count = super().count
+        key = getattr(self.object_list, "count_key", None)
+        if key is not None:
+            cache.set(key, count, SELECTION_COUNT_SECONDS)
+        return count
 
     def page(self, number) -> Page:
         by_position = getattr(self.object_list, "by_position", None)

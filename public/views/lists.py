@@ -19,7 +19,9 @@ from public.selectors.ratings import (
     list_movers,
     top_entries,
 )
+from public.selectors.top import rating_histogram
 from public.views.base import public_page
+from public.views.top import CATEGORY_LABELS
 from ratings.models import RatingList
 from ratings.selectors import rating_list_current
 from ratings.services.export import EXPORT_FORMATS, rating_list_export
@@ -58,7 +60,7 @@ def _published_list(list_date: datetime.date, rating_type: str) -> RatingList:
 @public_page
 def list_detail(request, list_date: datetime.date, rating_type: str):
     rating_list = _published_list(list_date, rating_type)
-    filters = EntryFilters.from_params(request.GET)
+    filters = EntryFilters.from_params(request.GET, active_default=False)
     entries = list_entries(rating_list, filters)
     page = ListEntryPaginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
     gains, losses = list_movers(rating_list)
@@ -76,6 +78,8 @@ def list_detail(request, list_date: datetime.date, rating_type: str):
             "titles": TITLES,
             "gains": gains,
             "losses": losses,
+            "histogram": rating_histogram(rating_list),
+            "categories": list(CATEGORY_LABELS.items()),
             "other_lists": RatingList.objects.current().filter(list_date=list_date).exclude(rating_type=rating_type),
         },
     )

@@ -15,12 +15,13 @@ from public.selectors.ratings import (
     player_ratings,
 )
 from public.views.base import public_page
+from public.views.record import TABS, player_record, record_tab
 from ratings.models import PlayerRating
 from ratings.selectors import rating_list_current
 
 
 def _player_or_redirect(id_number: int) -> Player:
-    return get_object_or_404(Player.objects.select_related("federation", "merged_into"), id_number=id_number)
+    return get_object_or_404(Player.objects.select_related("federation", "merged_into", "club"), id_number=id_number)
 
 
 @public_page
@@ -46,6 +47,9 @@ def player_profile(request, id_number: int):
     player = _player_or_redirect(id_number)
     if player.merged_into is not None:  # joined by _player_or_redirect: no query
         return redirect("players:profile", id_number=player.merged_into.id_number, permanent=True)
+    tab = record_tab(request)
+    if tab != "overview":  # the record's tabs (public/views/record.py)
+        return player_record(request, player, tab)
     ratings = player_ratings(player)
     history = player_history_rows(player)
     return render(
@@ -57,6 +61,8 @@ def player_profile(request, id_number: int):
             "history": history,
             "chart_entries": [row["entry"] for row in reversed(history)],
             "live_ratings": player_live_ratings(player, ratings),
+            "tab": tab,
+            "tabs": list(TABS.items()),
         },
     )
 

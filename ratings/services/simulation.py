@@ -1,6 +1,10 @@
 """Write a simulated federation (ratings.simulation's arrays) into the database: players, a starting list, and
 events with results, submitted for rating. Publication is separate (the command queues it through Celery).
 
+A demo that looks real: besides the home federation, a quarter of the players belong to a few others; most
+players are members of a club of their federation; with ``rating_types`` the same players also play rapid and
+blitz events (a starting list of each, their own stream of events, fewer of them).
+
 Rows go in through core.bulk: COPY on PostgreSQL (two million players and a million games a list
 period in minutes), bulk_create on SQLite. Primary keys are reserved from the tables' sequences first, so
 participants and games refer to the rows written before them without reading them back. One month of events
@@ -10,7 +14,7 @@ at a time, so memory stays flat.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from django.conf import settings
@@ -19,20 +23,39 @@ from django.db.models import Max
 from django.utils import timezone
 
 from core.bulk import copy_rows, reserve_ids
-from events.models import Event, EventStatus, Game, Participant
-from players.models import Federation, Player
+from events.models import Event, EventStatus, Game, Participant, RatingType
+from players.models import Club, Federation, Player
+from players.registry import federations_ensure
 from ratings.engine import RulesPreset, get_preset, next_k_factor
 from ratings.engine.inactivity import inactive_flags
 from ratings.engine.months import add_months
-from ratings.models import RatingList, RatingListEntry, RatingListStatus
+from ratings.models import RatingList, RatingListEntry, RatingListStatus, RatingPolicy
 from ratings.services.errors import RatingListRefused
 from ratings.services.list_order import list_order_store
 from ratings.services.schedule import check_rating_type, rating_policy_for
 from ratings.simulation import RESULT_CODES, SimulatedMonth, SimulatedPlayers, simulate_federation
 
 BATCH_SIZE = 2000
+RATING_TYPE_ORDER = list(RatingType.values)
 TITLE_THRESHOLDS = ((2500, "GM"), (2400, "IM"), (2300, "FM"), (2200, "CM"))
 TIME_CONTROL = "90 min + 30 s from move 1"
+TIME_CONTROLS = {"standard": TIME_CONTROL, "rapid": "15 min + 10 s", "blitz": "3 min + 2 s"}
+EVENT_PREFIX = {"standard": "", "rapid": "Rapid ", "blitz": "Blitz "}
+# Rapid and blitz events per player and month, as a share of standard's (one-day events, fewer of them).
+EVENT_SHARE = {"standard": 1.0, "rapid": 0.4, "blitz": 0.3}
+# Other federations of the demo (a quarter of the players), and cities for club names.
+OTHER_FEDERATIONS = (("FRA", "France"), ("POR", "Portugal"), ("ARG", "Argentina"), ("MEX", "Mexico"))
+FOREIGN_SHARE = 0.25
+CITIES = {
+    "ESP": ("Madrid", "Barcelona", "Valencia", "Sevilla", "Bilbao", "Zaragoza", "Malaga", "Oviedo"),
+    "FRA": ("Paris", "Lyon", "Marseille", "Lille"),
+    "POR": ("Lisboa", "Porto", "Braga"),
+    "ARG": ("Buenos Aires", "Rosario", "Cordoba"),
+    "MEX": ("Ciudad de Mexico", "Guadalajara", "Monterrey"),
+}
+PLAYERS_PER_CLUB = 40
+CLUB_SHARE = 0.7  # players with a club
+MAX_CLUBS = 5000
 
 
 @dataclass
@@ -44,6 +67,9 @@ class SimulationSummary:
     events: int = 0
     games: int = 0
     event_ids: list[int] = field(default_factory=list, repr=False)
+    rating_types: list[str] = field(default_factory=list)
+    list_dates_by_type: dict[str, list[datetime.date]] = field(default_factory=dict)
+    clubs: int = 0
 
 
 def federation_simulate(
@@ -54,58 +80,97 @@ def federation_simulate(
     rating_type: str = "standard",
     today: datetime.date | None = None,
     games_per_month: int | None = None,
+    rating_types: tuple[str, ...] | list[str] | None = None,
 ) -> SimulationSummary:
     """Simulate ``players`` players and ``months`` months of events up to the latest list date (<= today).
 
     The federation starts with a published (imported) list at the list date ``months`` months earlier; the
     events are submitted, waiting for the lists ``SimulationSummary.list_dates``. ``games_per_month`` sets how
-    much is played (default: each playing player enters about one event in three months). Refused when the
-    rating type already has lists (a simulation is for an empty database or an unused rating type).
+    much is played (default: each playing player enters about one event in three months). ``rating_types``
+    (default: ``rating_type`` alone): the same players play events of each type, with a starting list of each
+    (``list_dates_by_type``). Refused when a rating type already has lists (a simulation is for an empty
+    database or unused rating types).
     """
-    check_rating_type(rating_type)
-    policy = rating_policy_for(rating_type)
+    types = list(dict.fromkeys(rating_types or [rating_type]))
+    for kind in types:
+        check_rating_type(kind)
+        if RatingList.objects.filter(rating_type=kind).exists():
+            raise RatingListRefused(
+                f"the database already has {kind} rating lists; a simulated federation needs "
+                "an empty database (or an unused rating type)"
+            )
     today = today or timezone.localdate()
-    end = policy.previous_list_date(today + datetime.timedelta(days=1))
-    start = policy.previous_list_date(add_months(end, -months) + datetime.timedelta(days=1))
-    span = (end.year - start.year) * 12 + end.month - start.month
-    if RatingList.objects.filter(rating_type=rating_type).exists():
-        raise RatingListRefused(
-            f"the database already has {rating_type} rating lists; a simulated federation needs "
-            "an empty database (or an unused rating type)"
-        )
+    periods = {kind: _period(rating_policy_for(kind), today, months) for kind in types}
+    start, end, span = periods[types[0]]
     top = Player.objects.aggregate(top=Max("id_number"))["top"] or 0
     first_id = max(10_000_001, top + 1)
     summary = SimulationSummary(
-        rating_type=rating_type,
+        rating_type=types[0],
         starting_list_date=start,
-        list_dates=policy.list_dates_between(start + datetime.timedelta(days=1), end),
+        list_dates=[],
+        rating_types=types,
     )
+    for kind, (kind_start, kind_end, _) in periods.items():
+        summary.list_dates_by_type[kind] = rating_policy_for(kind).list_dates_between(
+            kind_start + datetime.timedelta(days=1), kind_end
+        )
+    summary.list_dates = summary.list_dates_by_type[types[0]]
     federation, _ = Federation.objects.get_or_create(
         code=settings.FEDERATION_CODE or "ESP", defaults={"name": "" if settings.FEDERATION_CODE else "Spain"}
     )
-    rules = get_preset(policy.rules_preset)
-    player_pk: np.ndarray | None = None
     with transaction.atomic():
-        for batch in simulate_federation(
-            players, span, seed, start, first_id=first_id, games_per_month=games_per_month
-        ):
-            if isinstance(batch, SimulatedPlayers):
-                player_pk, titles = _write_players(batch, federation)
-                _write_starting_list(
-                    batch,
-                    player_pk,
-                    titles,
-                    federation,
-                    rating_type,
-                    start,
-                    policy.closing_date(start),
-                    rules,
-                )
-                summary.players = len(batch)
-            else:
-                assert player_pk is not None, "simulate_federation yields the players before the first month"
-                _write_month(batch, player_pk, rating_type, federation, today, summary)
+        for index, kind in enumerate(types):
+            policy = rating_policy_for(kind)
+            kind_start, _, kind_span = periods[kind]
+            player_pk: np.ndarray | None = None
+            batches = simulate_federation(
+                players,
+                kind_span,
+                seed,
+                start,
+                first_id=first_id,
+                games_per_month=None if games_per_month is None else max(int(games_per_month * EVENT_SHARE[kind]), 1),
+                events_per_player_month=0.35 * EVENT_SHARE[kind],
+                event_seed=None if index == 0 else index,  # the first type keeps the seed's one stream
+            )
+            for batch in batches:
+                if isinstance(batch, SimulatedPlayers):
+                    if index == 0:
+                        written = _write_players(batch, federation, seed)
+                        summary.players, summary.clubs = len(batch), written.clubs
+                    player_pk = written.pk
+                    _write_starting_list(
+                        _starting_for(batch, kind, seed),
+                        player_pk,
+                        written.titles,
+                        written.federations,
+                        kind,
+                        kind_start,
+                        policy.closing_date(kind_start),
+                        get_preset(policy.rules_preset),
+                    )
+                else:
+                    assert player_pk is not None, "simulate_federation yields the players before the first month"
+                    _write_month(batch, player_pk, kind, federation, today, summary)
     return summary
+
+
+def _period(policy: RatingPolicy, today: datetime.date, months: int) -> tuple[datetime.date, datetime.date, int]:
+    """The starting list date, the latest list date (<= today) and the months between them."""
+    end = policy.previous_list_date(today + datetime.timedelta(days=1))
+    start = policy.previous_list_date(add_months(end, -months) + datetime.timedelta(days=1))
+    return start, end, (end.year - start.year) * 12 + end.month - start.month
+
+
+def _starting_for(sim: SimulatedPlayers, rating_type: str, seed: int) -> SimulatedPlayers:
+    """The players as a ``rating_type`` starting list shows them: standard as simulated; rapid and blitz
+    ratings the same strength seen through more noise (their own stream of the seed)."""
+    if rating_type == "standard":
+        return sim
+    rng = np.random.default_rng([seed, 100 + RATING_TYPE_ORDER.index(rating_type)])
+    noisy = np.round(sim.starting_rating + rng.normal(0, 70, len(sim)))
+    starting = np.where(noisy >= 1400, noisy, np.nan)  # B.02 rating floor, as on the standard list
+    return replace(sim, starting_rating=starting, rated_games_total=sim.rated_games_total // 2)
 
 
 def _titles(sim: SimulatedPlayers) -> tuple[np.ndarray, np.ndarray]:
@@ -120,8 +185,49 @@ def _titles(sim: SimulatedPlayers) -> tuple[np.ndarray, np.ndarray]:
     return title, women_title
 
 
-def _write_players(sim: SimulatedPlayers, federation: Federation) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
-    """Insert every player; returns the primary key of each simulated player (by index) and the titles."""
+@dataclass
+class WrittenPlayers:
+    pk: np.ndarray  # primary key of each simulated player (by index)
+    titles: tuple[np.ndarray, np.ndarray]  # title, women's title
+    federations: np.ndarray  # federation code of each player
+    clubs: int
+
+
+def _federations_and_clubs(
+    sim: SimulatedPlayers, home: Federation, seed: int
+) -> tuple[np.ndarray, np.ndarray, list[Club]]:
+    """Each player's federation (a quarter abroad) and club (-1: none) from the seed's own stream (the
+    simulation's arrays stay as they were); the clubs, not yet saved."""
+    rng = np.random.default_rng([seed, 99])
+    codes = np.array([home.code, *(code for code, _ in OTHER_FEDERATIONS)], dtype=object)
+    abroad = rng.random(len(sim)) < FOREIGN_SHARE
+    federation = np.where(abroad, codes[1 + rng.integers(0, len(OTHER_FEDERATIONS), len(sim))], home.code)
+    clubs: list[Club] = []
+    club_of = np.full(len(sim), -1, dtype=np.int64)
+    for code in codes.tolist():
+        members = np.flatnonzero(federation == code)
+        count = min(max(1, members.size // PLAYERS_PER_CLUB), MAX_CLUBS // len(codes))
+        cities = CITIES.get(code, CITIES["ESP"])
+        first = len(clubs)
+        for n in range(count):
+            city = cities[n % len(cities)]
+            number = f" {n // len(cities) + 1}" if n >= len(cities) else ""
+            clubs.append(
+                Club(name=f"Club {city}{number}", code=f"{code[:1]}{n + 1:03d}", federation_id=code, city=city)
+            )
+        joined = members[rng.random(members.size) < CLUB_SHARE]
+        club_of[joined] = first + rng.integers(0, count, joined.size)
+    return federation, club_of, clubs
+
+
+def _write_players(sim: SimulatedPlayers, home: Federation, seed: int) -> WrittenPlayers:
+    """Insert the federations, clubs and every player."""
+    federations_ensure(code for code, _ in OTHER_FEDERATIONS)
+    for code, name in OTHER_FEDERATIONS:
+        Federation.objects.filter(code=code, name="").update(name=name)
+    federation, club_of, clubs = _federations_and_clubs(sim, home, seed)
+    Club.objects.bulk_create(clubs, batch_size=BATCH_SIZE)
+    club_pk = np.array([club.pk for club in clubs], dtype=np.int64)
     pk = reserve_ids(Player, len(sim))
     title, women_title = _titles(sim)
     search_names = [f"{s}, {g}".upper() for s, g in zip(sim.surname, sim.given_names, strict=True)]
@@ -136,6 +242,7 @@ def _write_players(sim: SimulatedPlayers, federation: Federation) -> tuple[np.nd
             "sex",
             "birth_year",
             "federation_id",
+            "club_id",
             "title",
             "women_title",
         ),
@@ -147,20 +254,21 @@ def _write_players(sim: SimulatedPlayers, federation: Federation) -> tuple[np.nd
             search_names,
             sim.sex.tolist(),
             sim.birth_year.tolist(),
-            [federation.pk] * len(sim),
+            federation.tolist(),
+            [None if c < 0 else int(club_pk[c]) for c in club_of.tolist()],
             title.tolist(),
             women_title.tolist(),
             strict=True,
         ),
     )
-    return pk, (title, women_title)
+    return WrittenPlayers(pk=pk, titles=(title, women_title), federations=federation, clubs=len(clubs))
 
 
 def _write_starting_list(
     sim: SimulatedPlayers,
     player_pk: np.ndarray,
     titles: tuple[np.ndarray, np.ndarray],
-    federation: Federation,
+    federations: np.ndarray,
     rating_type: str,
     list_date: datetime.date,
     closing_date: datetime.date,
@@ -228,7 +336,7 @@ def _write_starting_list(
             last_games,
             title[rated].tolist(),
             women_title[rated].tolist(),
-            [federation.pk] * rated.size,
+            federations[rated].tolist(),
             sim.sex[rated].tolist(),
             sim.birth_year[rated].tolist(),
             strict=True,
@@ -250,7 +358,7 @@ def _write_month(
     keep = month.event_end <= np.datetime64(today, "D")  # an event still running today is not submitted yet
     events = [
         Event(
-            name=name,
+            name=EVENT_PREFIX.get(rating_type, "") + name,
             city="",
             federation=federation,
             start_date=start,
@@ -258,7 +366,7 @@ def _write_month(
             rating_type=rating_type,
             system=system,
             rounds=int(rounds),
-            time_control=TIME_CONTROL,
+            time_control=TIME_CONTROLS.get(rating_type, TIME_CONTROL),
             status=EventStatus.SUBMITTED,
             submitted_at=now,
         )

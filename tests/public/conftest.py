@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from events.models import Event, EventStatus, Game, Participant, Result
-from players.models import Player
+from players.models import Club, Player
 from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
 from ratings.services.list_order import list_order_store
 from tests.factories import make_federation
@@ -35,6 +35,7 @@ class Federation:
     rated_event: Event
     submitted_event: Event | None
     star: Player  # the first player: on every list, in both events
+    club: Club | None = None  # a club of ESP with two members
     ratings: dict[tuple[int, str, datetime.date], int] = field(default_factory=dict)
 
     @property
@@ -74,6 +75,8 @@ def build_federation(
         Player.objects.filter(id_number__gte=id_start, id_number__lt=id_start + players).order_by("id_number")
     )
     result = Federation(players=created, lists={}, rated_event=None, submitted_event=None, star=created[0])
+    result.club = Club.objects.create(name="Club Madrid", code="MAD", federation=esp, city="Madrid")
+    Player.objects.filter(pk__in=[p.pk for p in created[1:3]]).update(club=result.club)
     for rating_type, count in (("standard", lists), ("rapid", rapid_lists)):
         previous = None
         result.lists[rating_type] = []

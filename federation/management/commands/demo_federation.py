@@ -11,7 +11,8 @@ from ratings.services import rating_policy_for
 class Command(BaseCommand):
     help = (
         "Make sure every rating type has its policy and beat schedule; if the database has no players, "
-        "simulate a small federation (300 players, 12 months) and publish its lists through Celery."
+        "simulate a small federation (300 players, 12 months; standard, rapid and blitz; a few federations "
+        "and clubs) and publish its lists through Celery."
     )
 
     def handle(self, *args, **options):
@@ -21,6 +22,14 @@ class Command(BaseCommand):
             self.stdout.write("database already has players; no demo data added")
             return
         try:
-            call_command("simulate_federation", players=300, months=12, seed=1, publish=True, stdout=self.stdout)
+            call_command(
+                "simulate_federation",
+                players=300,
+                months=12,
+                seed=1,
+                rating_types="standard,rapid,blitz",  # every page shows all three types on a fresh install
+                publish=True,
+                stdout=self.stdout,
+            )
         except Exception as exc:  # the demo must never stop the product from starting
             self.stderr.write(f"demo data not created: {exc}")

@@ -11,6 +11,16 @@ from ratings.services.simulation import federation_simulate
 from ratings.tasks import publish_rating_list_task
 
 
+def rating_type_list(text: str) -> list[str]:
+    types = [item.strip() for item in text.split(",") if item.strip()]
+    unknown = [item for item in types if item not in RatingType.values]
+    if not types or unknown:
+        raise argparse.ArgumentTypeError(
+            f"expected rating types among {', '.join(RatingType.values)} separated by commas, got {text!r}"
+        )
+    return types
+
+
 def positive(text: str) -> int:
     try:
         value = int(text)
@@ -63,6 +73,12 @@ class Command(BaseCommand):
             help="rating type of the events and lists (default standard)",
         )
         parser.add_argument(
+            "--rating-types",
+            type=rating_type_list,
+            metavar="T1,T2",
+            help="several rating types played by the same players, e.g. standard,rapid,blitz (replaces --rating-type)",
+        )
+        parser.add_argument(
             "--publish",
             action="store_true",
             help="publish each list date in order through the Celery worker and wait for it",
@@ -78,20 +94,32 @@ class Command(BaseCommand):
     def handle(self, *args, players, months, seed, rating_type, publish, timeout, games_per_month, **options):
         if players < 10:
             raise CommandError(f"--players must be at least 10, got {players}")
+        rating_types = options.get("rating_types")
+        if isinstance(rating_types, str):  # call_command(rating_types="standard,rapid") skips the type
+            rating_types = rating_type_list(rating_types)
         try:
             summary = federation_simulate(
-                players, months, seed, rating_type=rating_type, games_per_month=games_per_month
+                players,
+                months,
+                seed,
+                rating_type=rating_type,
+                games_per_month=games_per_month,
+                rating_types=rating_types,
             )
         except RatingListRefused as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(
-            f"simulated {summary.players} players, {summary.events} {rating_type} events, "
+            f"simulated {summary.players} players, {summary.events} {'/'.join(summary.rating_types)} events, "
             f"{summary.games} games after the starting list of {summary.starting_list_date}; list dates "
             + (", ".join(d.isoformat() for d in summary.list_dates) or "none")
         )
         if not publish:
             return
-        for list_date in summary.list_dates:
+        for rating_type in summary.rating_types:
+            self.publish(rating_type, summary.list_dates_by_type[rating_type], timeout)
+
+    def publish(self, rating_type: str, list_dates, timeout: int) -> None:
+        for list_date in list_dates:
             result = publish_rating_list_task.delay(rating_type, list_date.isoformat())
             try:
                 outcome = result.get(timeout=timeout)

@@ -1,0 +1,60 @@
+"""Charts of the site's newer pages, drawn as inline SVG (no script, no external asset): a list's rating
+distribution."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+HISTOGRAM_WIDTH, HISTOGRAM_HEIGHT = 720, 220
+H_LEFT, H_RIGHT, H_TOP, H_BOTTOM = 56, 12, 12, 34
+HISTOGRAM_COLOUR = "#1d4ed8"  # the standard colour of the history chart; the browser test looks for it
+
+
+def histogram_geometry(bands: list[dict[str, int]], bucket: int = 100) -> dict:
+    """One bar per rating band (``bands``: {"low", "players"}, lowest first), gaps filled with empty bands."""
+    if not bands:
+        return {"empty": True}
+    counts = {band["low"]: band["players"] for band in bands}
+    lows = list(range(min(counts), max(counts) + bucket, bucket))
+    most = max(counts.values())
+    plot_w, plot_h = HISTOGRAM_WIDTH - H_LEFT - H_RIGHT, HISTOGRAM_HEIGHT - H_TOP - H_BOTTOM
+    slot = plot_w / len(lows)
+    label_every = max(1, round(len(lows) / 8))
+    bars = []
+    for i, low in enumerate(lows):
+        players = counts.get(low, 0)
+        height = round(plot_h * players / most, 1)
+        bars.append(
+            {
+                "x": round(H_LEFT + i * slot + 1, 1),
+                "y": round(H_TOP + plot_h - height, 1),
+                "width": round(max(slot - 2, 1), 1),
+                "height": height,
+                "low": low,
+                "high": low + bucket - 1,
+                "players": players,
+                "label": low if i % label_every == 0 else None,
+                "label_x": round(H_LEFT + i * slot + slot / 2, 1),
+            }
+        )
+    return {
+        "empty": False,
+        "width": HISTOGRAM_WIDTH,
+        "height": HISTOGRAM_HEIGHT,
+        "bars": bars,
+        "left": H_LEFT,
+        "right": HISTOGRAM_WIDTH - H_RIGHT,
+        "top": H_TOP,
+        "bottom": HISTOGRAM_HEIGHT - H_BOTTOM,
+        "label_y": HISTOGRAM_HEIGHT - 12,
+        "most": most,
+        "colour": HISTOGRAM_COLOUR,
+        "total": sum(counts.values()),
+    }
+
+
+@register.inclusion_tag("ratings/_histogram.html")
+def rating_histogram(bands, title=""):
+    return {"chart": histogram_geometry(bands), "title": title}

@@ -1,0 +1,85 @@
+"""A player's full record (the profile's games, opponents and statistics tabs) and the head-to-head page.
+Thin: selectors read, Python pages what a player's record holds, templates render."""
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
+
+from events.models import RatingType
+from players.models import Player
+from public.selectors.record import (
+    attach_opponents,
+    colour_statistics,
+    event_performances,
+    game_rows,
+    head_to_head,
+    opponent_rows,
+    peak_ratings,
+    player_rating_changes,
+)
+from public.views.base import public_page
+
+RECORD_PAGE_SIZE = 50
+# The profile's tabs: "overview" is the profile itself (public/views/players.py).
+TABS = {
+    "overview": _("Overview"),
+    "games": _("Games"),
+    "opponents": _("Opponents"),
+    "statistics": _("Statistics"),
+}
+
+
+def record_tab(request) -> str:
+    tab = request.GET.get("tab", "overview")
+    return tab if tab in TABS else "overview"
+
+
+def _rating_type(request) -> str:
+    value = request.GET.get("rating_type", "")
+    return value if value in RatingType.values else ""
+
+
+def player_record(request, player: Player, tab: str):
+    """The games, opponents or statistics tab of ``player``'s profile (the player is already read)."""
+    rating_type = _rating_type(request)
+    changes = player_rating_changes(player, rating_type or None)
+    games = game_rows(changes)
+    context = {
+        "player": player,
+        "tab": tab,
+        "tabs": list(TABS.items()),
+        "rating_type": rating_type,
+        "rating_types": RatingType.values,
+        "game_count": len(games),
+    }
+    if tab in ("games", "opponents"):
+        rows: list[Any] = games if tab == "games" else opponent_rows(games)
+        page = Paginator(rows, RECORD_PAGE_SIZE).get_page(request.GET.get("page"))
+        attach_opponents(list(page.object_list))
+        context["page"] = page
+    else:
+        context.update(
+            colours=colour_statistics(games),
+            peaks=peak_ratings(player),
+            events=event_performances(changes),
+        )
+    return render(request, "players/record.html", context)
+
+
+def _player(id_number: int) -> Player:
+    return get_object_or_404(Player.objects.select_related("federation", "merged_into"), id_number=id_number)
+
+
+@public_page
+def player_vs(request, id_number: int, other_id_number: int):
+    first, second = _player(id_number), _player(other_id_number)
+    if first.merged_into is not None or second.merged_into is not None:
+        return redirect(
+            "players:vs",
+            id_number=(first.merged_into or first).id_number,
+            other_id_number=(second.merged_into or second).id_number,
+            permanent=True,
+        )
+    return render(request, "players/vs.html", {"first": first, "second": second, **head_to_head(first, second)})
