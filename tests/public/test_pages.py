@@ -354,3 +354,12 @@ def test_spanish_distinguishes_the_rating_change_column_from_the_language_button
     page = text(client.get("/lists/2026-03-01/standard/", HTTP_ACCEPT_LANGUAGE="es"))
     assert '<button type="submit">Cambiar</button>' in page
     assert ">Variación</a></th>" in page
+
+
+def test_profile_history_chart_coordinates_have_decimal_points_in_spanish(client, federation):
+    import re
+
+    page = text(client.get(f"/players/{federation.star.id_number}/", HTTP_ACCEPT_LANGUAGE="es"))
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    centres = re.findall(r'\s(?:cx|cy)="([^"]*)"', svg)  # "226,0" (a decimal comma) is not an SVG number
+    assert centres and all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in centres), centres[:6]
