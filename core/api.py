@@ -19,10 +19,13 @@ PUBLIC_MAX_AGE = 300
 
 
 class ReadOnly(BasePermission):
-    """The public API is read-only (the calculator is the one POST and says so itself)."""
+    """The public API is read-only (the calculator is the one POST and says so itself).
+
+    A method the view does not have at all is let through, so that DRF answers it 405 Method Not Allowed with
+    ``Allow`` (permissions are checked before the method is looked up; refusing here would be a 403)."""
 
     def has_permission(self, request, view) -> bool:
-        return request.method in SAFE_METHODS
+        return request.method in SAFE_METHODS or not hasattr(view, request.method.lower())
 
 
 class PublicPagination(PageNumberPagination):

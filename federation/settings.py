@@ -186,6 +186,11 @@ REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
     "rest_framework.parsers.FormParser",
     "rest_framework.parsers.MultiPartParser",
 ]
+# A lone surrogate is refused by the parser; the renderer never fails on one either (core/security.py).
+REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = [
+    "core.security.SafeJSONRenderer",
+    "rest_framework.renderers.BrowsableAPIRenderer",
+]
 SPECTACULAR_SETTINGS = {
     "TITLE": "Federation rating database API",
     "DESCRIPTION": "Players, rating lists, events and the rating calculator (read-only for the public).",
