@@ -243,7 +243,10 @@ class RequestScreeningMiddleware:
     def refusal(request) -> tuple[int, str] | None:
         declared = request.META.get("CONTENT_LENGTH")
         if not declared and request.META.get("HTTP_TRANSFER_ENCODING", "").strip():
-            return 411, "Length Required: send the request body with a Content-Length header (chunked bodies are not read)."
+            return (
+                411,
+                "Length Required: send the request body with a Content-Length header (chunked bodies are not read).",
+            )
         raw = declared or "0"
         try:
             length = int(raw)
@@ -296,13 +299,13 @@ def lone_surrogate_at(data: object) -> str | None:
             if _has_surrogate(value):
                 return place
         elif isinstance(value, dict):
-            for key, item in value.items():
-                name = key if isinstance(key, str) else str(key)
-                if _has_surrogate(name):
-                    return f"{place}.<key>" if place else "a key"
-                stack.append((item, f"{place}.{name}" if place else name))
+            for key in value:
+                if _has_surrogate(str(key)):
+                    return f"a key of {place}" if place else "a key"
+            # reversed: the stack pops them in the document's order, so the first one is named
+            stack.extend((item, f"{place}.{key}" if place else str(key)) for key, item in reversed(value.items()))
         elif isinstance(value, list):
-            stack.extend((item, f"{place}[{index}]") for index, item in enumerate(value))
+            stack.extend((value[index], f"{place}[{index}]") for index in range(len(value) - 1, -1, -1))
     return None
 
 

@@ -99,6 +99,38 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 else:
     # Test runs set a suffix so that concurrent runs on one server never share a test database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}{env_str('TEST_DATABASE_SUFFIX', '')}"}
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Bounded waits (docs/operations.md §5, from the measured publication: 27 s at 2 M players). 0 turns one off.
+    # - lock_timeout: a publication waiting this long for the rating type's lock is waiting on a stuck holder
+    #   (twice a whole publication); it gives up with an error and its task retries later.
+    # - idle_in_transaction_session_timeout: a session silent inside its transaction this long (a stopped or
+    #   hung worker) is ended by the server, which releases its locks; a publication's longest pause between
+    #   statements (the engine run) is a fraction of its 27 s.
+    # - statement_timeout: no statement of a request or a publication comes near it (ten times a publication).
+    # - TCP keepalives, both ways: a host that vanished is noticed within about a minute, by the server (which
+    #   then ends the session and frees its locks) and by the worker (which then stops waiting for an answer).
+    _waits = {
+        "statement_timeout": env_int("DATABASE_STATEMENT_TIMEOUT", 300, minimum=0),
+        "lock_timeout": env_int("DATABASE_LOCK_TIMEOUT", 60, minimum=0),
+        "idle_in_transaction_session_timeout": env_int("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", 60, minimum=0),
+    }
+    _keepalive = env_int("DATABASE_TCP_KEEPALIVE_SECONDS", 30, minimum=1)
+    _server_options = {
+        **{name: f"{seconds}s" for name, seconds in _waits.items()},
+        "tcp_keepalives_idle": str(_keepalive),
+        "tcp_keepalives_interval": "10",
+        "tcp_keepalives_count": "3",
+    }
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "options": " ".join(f"-c {name}={value}" for name, value in _server_options.items()),
+            "keepalives": 1,
+            "keepalives_idle": _keepalive,
+            "keepalives_interval": 10,
+            "keepalives_count": 3,
+            "connect_timeout": 10,
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -148,8 +180,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     (VAR_DIR / "results").mkdir(parents=True, exist_ok=True)
     _default_backend = f"file://{VAR_DIR / 'results'}"
 else:
-    # Redis redelivers a task whose worker died (acks_late) after this many seconds.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)}
+    # Redis redelivers a task whose worker died (acks_late) after this many seconds. It must exceed the longest
+    # task (a publication: 27 s at 2 M players), or a running task is handed to a second worker (which then
+    # waits on the publication lock and reports "already published"); 300 s is ten times that. A lost
+    # publication is re-sent sooner by ratings.recover_publications (docs/operations.md §5).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=1)}
     _default_backend = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "rpc://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_backend)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
@@ -166,8 +201,16 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Tasks queued by services go through the outbox (outbox.services.enqueue_after_commit); this re-sends what
 # could not reach the broker when its transaction committed.
+# A publication sent but never finished (its worker died) is sent again, and a due list nobody asked for is
+# requested, by ratings.recover_publications (ratings/services/recovery.py; docs/operations.md §5).
+PUBLICATION_RECOVERY_INTERVAL_SECONDS = env_int("PUBLICATION_RECOVERY_INTERVAL_SECONDS", 60, minimum=1)
+PUBLICATION_RECOVERY_AFTER_SECONDS = env_int("PUBLICATION_RECOVERY_AFTER_SECONDS", 120, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "outbox-dispatch-pending-tasks": {"task": "outbox.dispatch_pending_tasks", "schedule": 60.0},
+    "ratings-recover-publications": {
+        "task": "ratings.recover_publications",
+        "schedule": float(PUBLICATION_RECOVERY_INTERVAL_SECONDS),
+    },
 }
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
 

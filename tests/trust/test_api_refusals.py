@@ -17,7 +17,12 @@ from core.security import SafeJSONRenderer, lone_surrogate_at
 
 pytestmark = pytest.mark.django_db
 
-VALID = {"rules": "fide-2024", "rating_type": "standard", "rating": 2000, "games": [{"opponent_rating": 2100, "score": 1}]}
+VALID = {
+    "rules": "fide-2024",
+    "rating_type": "standard",
+    "rating": 2000,
+    "games": [{"opponent_rating": 2100, "score": 1}],
+}
 
 
 def post_calculator(client, body: str):
