@@ -214,13 +214,40 @@ CELERY_BEAT_SCHEDULE = {
 }
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
 
+# --- Cache (DRF's throttle counters, shared by every web process; core/cache.py) ------------------------
+# CACHE_URL (redis://...) if set; else, with a Redis broker, the same Redis server's next database; else (the
+# embedded default) files under var/cache/, which every process on the machine shares without a server.
+_cache_url = env_str("CACHE_URL", "")
+if not _cache_url and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    from core.cache import redis_cache_url
+
+    _cache_url = redis_cache_url(CELERY_BROKER_URL)
+# Test runs set TEST_DATABASE_SUFFIX: their keys never mix with another run's on a shared Redis.
+_cache_prefix = "federation" + env_str("TEST_DATABASE_SUFFIX", "")
+if _cache_url:
+    env_url("CACHE_URL", _cache_url, schemes=("redis", "rediss"))
+    CACHES = {
+        "default": {"BACKEND": "core.cache.PrefixedRedisCache", "LOCATION": _cache_url, "KEY_PREFIX": _cache_prefix}
+    }
+else:
+    (VAR_DIR / "cache").mkdir(parents=True, exist_ok=True)
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "KEY_PREFIX": _cache_prefix,
+            # one file per client address and scope; culled (a third) when there are more
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    }
+
 # --- REST API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.SharedAnonRateThrottle"],  # one count for every web process
     "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_THROTTLE", "600/minute")},
 }
 # Hostile JSON (nested deeper than the recursion limit) is a 400, not a 500 (core/security.py).
