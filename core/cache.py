@@ -61,7 +61,7 @@ def cache_lock(name: str, timeout: float = 2.0) -> Iterator[None]:
         return
     if isinstance(backend, FileBasedCache):
         digest = hashlib.sha256(name.encode()).hexdigest()[:16]
-        path = os.path.join(backend._dir, f"lock-{digest}")
+        path = os.path.join(backend._dir, f"lock-{digest}")  # type: ignore[attr-defined]
         with open(path, "a+b") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:

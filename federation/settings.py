@@ -224,6 +224,7 @@ if not _cache_url and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     _cache_url = redis_cache_url(CELERY_BROKER_URL)
 # Test runs set TEST_DATABASE_SUFFIX: their keys never mix with another run's on a shared Redis.
 _cache_prefix = "federation" + env_str("TEST_DATABASE_SUFFIX", "")
+CACHES: dict[str, dict[str, object]]
 if _cache_url:
     env_url("CACHE_URL", _cache_url, schemes=("redis", "rediss"))
     CACHES = {
