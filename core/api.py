@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from django.templatetags.static import static
 from django.utils.cache import patch_cache_control
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission, OperandHolder, SingleOperandHolder
 
@@ -29,9 +30,31 @@ class ReadOnly(BasePermission):
 
 
 class PublicPagination(PageNumberPagination):
+    """Pages of 100 by default. ``page`` and ``page_size`` are positive integers (anything else is a 400
+    naming the parameter; DRF alone would answer 404 or silently use the default); ``page_size`` above 500
+    is served as 500; a page past the last one is a 404."""
+
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500
+
+    def paginate_queryset(self, queryset, request, view=None):
+        for name in (self.page_query_param, self.page_size_query_param):
+            raw = request.query_params.get(name)
+            if raw is not None and not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+                raise ValidationError({name: [f"expected a whole number of at least 1, got {raw[:40]!r}"]})
+        return super().paginate_queryset(queryset, request, view)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"] = {"type": "integer", "minimum": 1}
+            if parameter["name"] == self.page_size_query_param:
+                parameter["description"] = (
+                    f"Results per page (default {self.page_size}; "
+                    f"above {self.max_page_size} served as {self.max_page_size})"
+                )
+        return parameters
 
 
 class WindowedPagination(PublicPagination):

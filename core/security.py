@@ -30,7 +30,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core import checks
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet, Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from rest_framework.exceptions import ParseError
@@ -236,6 +236,8 @@ class RequestScreeningMiddleware:
         if refusal is not None:
             status, message = refusal
             logger.warning("request refused (%s): %s %s: %s", status, request.method, request.path[:200], message)
+            if "/api/" in request.path:  # the API answers JSON, as its schema documents ({"detail": ...})
+                return JsonResponse({"detail": message}, status=status)
             return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 

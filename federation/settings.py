@@ -244,7 +244,7 @@ else:
 
 # --- REST API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.schema.TruthfulAutoSchema",  # auth, statuses and constraints as served
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -267,6 +267,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Players, rating lists, events and the rating calculator (read-only for the public).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "public.api.ratings.calculator_schema_hook",
+    ],
 }
 
 # --- Security (see `manage.py check --deploy`) ----------------------------------------------------------
