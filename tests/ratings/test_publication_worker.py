@@ -1,12 +1,14 @@
 """Publication end to end through a real Celery worker process, checked number by number with the engine."""
 
 import math
+import uuid
 
 import numpy as np
 import pytest
 from django.db import transaction
 
 from events.models import Event, EventStatus
+from outbox.services import enqueue_after_commit
 from ratings.engine import PeriodGames, PeriodPlayers, get_preset, rate_period
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
 from ratings.selectors import rating_list_current
@@ -194,16 +196,19 @@ def test_a_publication_whose_whole_worker_died_is_published_by_the_next_worker_w
     needs_postgresql_and_redis(settings)
     build_federation()
     expected = undisturbed_snapshot()
-    quick = {"PUBLICATION_RECOVERY_INTERVAL_SECONDS": "2", "PUBLICATION_RECOVERY_AFTER_SECONDS": "3"}
-    # Redis would hand the unacknowledged message to another worker only after an hour: not what recovers it.
-    pausing = start_worker(
-        settings.CELERY_TASK_DEFAULT_QUEUE,
-        app="tests.ratings.pausing_worker",
-        CELERY_VISIBILITY_TIMEOUT="3600",
-        TEST_PUBLICATION_PAUSE_SECONDS="60",
-    )
-    with transaction.atomic():
-        queue_publication("standard", MAR)  # an official's request, through the outbox
+    # Every process of this test on a queue of its own, so that the message the dead worker leaves
+    # unacknowledged in Redis is never handed to a worker of another test.
+    queue = f"recovery-{uuid.uuid4().hex[:8]}"
+    quick = {
+        "PUBLICATION_RECOVERY_INTERVAL_SECONDS": "2",
+        "PUBLICATION_RECOVERY_AFTER_SECONDS": "3",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        # Redis would hand the unacknowledged message to another worker only after an hour: not what recovers it
+        "CELERY_VISIBILITY_TIMEOUT": "3600",
+    }
+    pausing = start_worker(queue, app="tests.ratings.pausing_worker", TEST_PUBLICATION_PAUSE_SECONDS="60", **quick)
+    with transaction.atomic():  # an official's request, through the outbox (as queue_publication does)
+        enqueue_after_commit(publish_rating_list_task.name, "standard", MAR.isoformat(), None, queue=queue)
     wait_for(lambda: PAUSED in pausing.output(), pausing, what="the publication to pause")
     os.kill(pausing.process.pid, signal.SIGKILL)  # the whole worker, main process: nothing acknowledges
     pausing.process.wait(timeout=30)
@@ -213,12 +218,13 @@ def test_a_publication_whose_whole_worker_died_is_published_by_the_next_worker_w
     assert_nothing_published()
 
     started = time.monotonic()
-    second = start_worker(settings.CELERY_TASK_DEFAULT_QUEUE, CELERY_VISIBILITY_TIMEOUT="3600", **quick)
-    beat = launch_beat(tmp_path, CELERY_VISIBILITY_TIMEOUT="3600", **quick)
+    second = start_worker(queue, **quick)
+    beat = launch_beat(tmp_path, **quick)
     try:
         published = wait_for(lambda: rating_list_current("standard", MAR), second, timeout=60, what="the recovery")
     finally:
         stop_worker(beat)
+    print(f"recovered {time.monotonic() - started:.1f} s after the new worker and beat were started")
     assert time.monotonic() - started < 60
     assert "ratings.recover_publications" in second.output()
     assert list_snapshot(published) == expected
@@ -245,7 +251,7 @@ def test_a_stopped_lock_holder_makes_the_waiting_retry_give_up_and_the_list_is_p
     # The holder pauses inside its publication transaction and is then stopped (SIGSTOP): a host that went
     # silent. The server ends its session after the idle-in-transaction timeout, which frees the lock.
     holder = start_worker(
-        f"holder-{os.getpid()}",
+        f"holder-{uuid.uuid4().hex[:8]}",
         app="tests.ratings.pausing_worker",
         TEST_PUBLICATION_PAUSE_SECONDS="120",
         DATABASE_IDLE_IN_TRANSACTION_TIMEOUT="8",
@@ -255,7 +261,7 @@ def test_a_stopped_lock_holder_makes_the_waiting_retry_give_up_and_the_list_is_p
     os.kill(holder.process.pid, signal.SIGSTOP)
     stopped_at = time.monotonic()
     try:
-        waiter = start_worker(f"waiter-{os.getpid()}", DATABASE_LOCK_TIMEOUT="2")
+        waiter = start_worker(f"waiter-{uuid.uuid4().hex[:8]}", DATABASE_LOCK_TIMEOUT="2")
         task = publish_rating_list_task.apply_async(("standard", MAR.isoformat()), queue=waiter.queue)
         wait_for(lambda: "lock timeout" in waiter.output(), waiter, timeout=30, what="the waiter to give up")
         gave_up = re.search(r"Retry in \d+", waiter.output())
