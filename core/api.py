@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from django.templatetags.static import static
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
@@ -42,7 +43,8 @@ class PublicPagination(PageNumberPagination):
         for name in (self.page_query_param, self.page_size_query_param):
             raw = request.query_params.get(name)
             if raw is not None and not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
-                raise ValidationError({name: [f"expected a whole number of at least 1, got {raw[:40]!r}"]})
+                message = gettext("expected a whole number of at least 1, got %(value)r") % {"value": raw[:40]}
+                raise ValidationError({name: [message]})
         return super().paginate_queryset(queryset, request, view)
 
     def get_schema_operation_parameters(self, view):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.openapi import AutoSchema
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
@@ -79,19 +80,26 @@ class TruthfulAutoSchema(AutoSchema):
         has_input = bool(operation.get("parameters")) or "requestBody" in operation
         has_path = any(p.get("in") == "path" for p in operation.get("parameters", []))
         paginated = any(p.get("name") == "page" for p in operation.get("parameters", []))
+        documented = {
+            "403": _json(
+                DETAIL,
+                "Credentials were sent and are not valid (none are needed here)"
+                if public_access(self.view)
+                else "Not signed in, wrong credentials, or not allowed",
+            ),
+            "429": _json(DETAIL, "Too many requests from this address; the detail says when to retry"),
+        }
         if has_input:
-            responses.setdefault("400", _json(FIELD_ERRORS, "Invalid parameters or body"))
-        responses.setdefault(
-            "403", _json(DETAIL, "Credentials were sent and are not valid (none are needed on public operations)")
-        )
+            documented["400"] = _json(FIELD_ERRORS, "Invalid parameters or body")
         if has_path or paginated:
-            not_found = _json(DETAIL, "No such object, or a page past the last one")
+            documented["404"] = _json(DETAIL, "No such object, or a page past the last one")
             if has_path:  # a path no route matches gets the site's 404 page
-                not_found["content"]["text/html"] = {"schema": {"type": "string"}}
-            responses.setdefault("404", not_found)
+                documented["404"]["content"]["text/html"] = {"schema": {"type": "string"}}
         if "requestBody" in operation:
-            responses.setdefault("415", _json(DETAIL, "A body of a media type the operation does not read"))
-        responses.setdefault("429", _json(DETAIL, "Too many requests from this address; the detail says when to retry"))
+            documented["415"] = _json(DETAIL, "A body of a media type the operation does not read")
+        for status, response in documented.items():
+            given = responses.setdefault(status, response)
+            given.setdefault("content", response["content"])  # a view's own description, with its body
         return operation
 
 
@@ -116,22 +124,20 @@ def json_type_error(field: Any, value: object) -> str | None:
         ok = isinstance(value, dict)
     else:
         return None
-    return None if ok else f"expected the documented JSON type, got {_JSON_NAMES.get(type(value), 'another')}"
+    if ok:
+        return None
+    return gettext("expected the JSON type the schema documents for this field, got a JSON %(type)s") % {
+        "type": _JSON_NAMES.get(type(value), "value")
+    }
 
 
-_JSON_NAMES = {
-    bool: "a boolean",
-    int: "a number",
-    float: "a number",
-    str: "a string",
-    list: "an array",
-    dict: "an object",
-}
+_JSON_NAMES = {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}
 
 
 class StrictJSONSerializer(Serializer):
-    """A serializer holding JSON input to the types its schema documents (no "2000" for an integer, no true
-    for a number): one refusal per field at fault, before DRF's own validation."""
+    # A serializer holding JSON input to the types its schema documents (no "2000" for an integer, no true for
+    # a number): one refusal per field at fault, before DRF's own validation. (A comment, not a docstring: the
+    # schema would show an inherited docstring as the description of every subclass.)
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):

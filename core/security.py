@@ -33,6 +33,7 @@ from django.db.models import QuerySet, Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
@@ -247,7 +248,9 @@ class RequestScreeningMiddleware:
         if not declared and request.META.get("HTTP_TRANSFER_ENCODING", "").strip():
             return (
                 411,
-                "Length Required: send the request body with a Content-Length header (chunked bodies are not read).",
+                gettext(
+                    "Length Required: send the request body with a Content-Length header (chunked bodies are not read)."
+                ),
             )
         raw = declared or "0"
         try:
@@ -285,8 +288,11 @@ class BoundedJSONParser(JSONParser):
         place = lone_surrogate_at(data)
         if place is not None:
             raise ParseError(
-                f"JSON parse error - {place or 'the body'} contains a lone UTF-16 surrogate (an escape such as "
-                f"\\ud800 without its pair), which is not a character"
+                gettext(
+                    "JSON parse error - %(place)s contains a lone UTF-16 surrogate (an escape such as \\ud800 "
+                    "without its pair), which is not a character"
+                )
+                % {"place": place or gettext("the body")}
             )
         return data
 
@@ -303,7 +309,7 @@ def lone_surrogate_at(data: object) -> str | None:
         elif isinstance(value, dict):
             for key in value:
                 if _has_surrogate(str(key)):
-                    return f"a key of {place}" if place else "a key"
+                    return f"{place}.<key>" if place else "<key>"
             # reversed: the stack pops them in the document's order, so the first one is named
             stack.extend((item, f"{place}.{key}" if place else str(key)) for key, item in reversed(value.items()))
         elif isinstance(value, list):

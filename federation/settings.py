@@ -264,7 +264,13 @@ REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = [
 ]
 SPECTACULAR_SETTINGS = {
     "TITLE": "Federation rating database API",
-    "DESCRIPTION": "Players, rating lists, events and the rating calculator (read-only for the public).",
+    "DESCRIPTION": (
+        "Players, rating lists, events and the rating calculator (read-only for the public). Every operation "
+        "whose security requirement is empty is open to anonymous callers. A method an operation does not "
+        "list is answered 405 Method Not "
+        'Allowed with an Allow header and {"detail": "..."}; a body without Content-Length (chunked) 411; '
+        "a body above the size limit 413."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "POSTPROCESSING_HOOKS": [

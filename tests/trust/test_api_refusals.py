@@ -35,7 +35,7 @@ def post_calculator(client, body: str):
         ('{"rules": "\\ud800", "rating_type": "\\ud800", "games": []}', "rules"),
         ('{"rating_type": "stan\\udfffdard", "games": [{"opponent_rating": 2100, "score": 1}]}', "rating_type"),
         ('{"games": [{"opponent_rating": 2100, "score": "\\udc00"}]}', "games[0].score"),
-        ('{"\\ud800": 1, "games": []}', "a key"),
+        ('{"\\ud800": 1, "games": []}', "<key>"),
         ('"\\ud83d"', "the body"),
     ],
 )
@@ -45,6 +45,14 @@ def test_a_lone_surrogate_in_json_is_refused_with_400_naming_the_field(client, b
     detail = response.json()["detail"]
     assert "lone UTF-16 surrogate" in detail and place in detail
     detail.encode("utf-8")  # the refusal does not echo the value (a surrogate would not encode)
+
+
+def test_the_refusal_is_in_spanish_for_a_spanish_client(client):
+    response = client.post(
+        "/api/v1/calculator/", data='{"rules": "\\ud800"}', content_type="application/json", HTTP_ACCEPT_LANGUAGE="es"
+    )
+    assert response.status_code == 400
+    assert "sustituto UTF-16 aislado" in response.json()["detail"]
 
 
 def test_a_surrogate_pair_is_a_character_and_accepted(client):
