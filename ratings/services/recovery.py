@@ -42,14 +42,19 @@ from ratings.services.schedule import scheduled_task_name
 log = logging.getLogger(__name__)
 
 PUBLISH_TASK = "ratings.publish_rating_list"
+# A publication that failed this many sends (each with its own retries) fails for a reason a re-send will not
+# cure (a statement timeout at this size, a database that keeps refusing): it is left for an official, who
+# sees it unfinished in Task outbox, instead of being sent again every few minutes for ever.
+MAX_SENDS = 10
 
 
 def rating_list_publications_recover(now: datetime.datetime | None = None) -> dict[str, list[str]]:
     """Re-send lost publications and request due ones (see the module docstring). Returns what it did, as
-    ``{"resent": [...], "closed": [...], "requested": [...], "running": [...]}`` of "type date" strings."""
+    ``{"resent": [...], "closed": [...], "requested": [...], "running": [...], "given_up": [...]}`` of "type
+    date" strings (given up: sent MAX_SENDS times, never finished)."""
     now = now or timezone.now()
     after = datetime.timedelta(seconds=settings.PUBLICATION_RECOVERY_AFTER_SECONDS)
-    report: dict[str, list[str]] = {"resent": [], "closed": [], "requested": [], "running": []}
+    report: dict[str, list[str]] = {"resent": [], "closed": [], "requested": [], "running": [], "given_up": []}
     for row in pending_tasks_unfinished(PUBLISH_TASK, sent_before=now - after)[:100]:
         target = _target(row)
         if target is None:
@@ -62,6 +67,11 @@ def rating_list_publications_recover(now: datetime.datetime | None = None) -> di
             report["closed"].append(label)
         elif rating_list_publication_running(rating_type):
             report["running"].append(label)
+        elif row.attempts >= MAX_SENDS:
+            report["given_up"].append(label)
+            log.error(
+                "publication of the %s list was sent %s times and never finished: not sent again", label, row.attempts
+            )
         else:
             pending_task_resend(row)
             report["resent"].append(label)

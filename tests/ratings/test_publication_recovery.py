@@ -62,7 +62,13 @@ def test_recovery_leaves_a_recent_or_finished_publication_alone_and_closes_a_pub
 ):
     build_federation()
     recent = requested(MAR, settings.PUBLICATION_RECOVERY_AFTER_SECONDS / 2, django_capture_on_commit_callbacks)
-    assert rating_list_publications_recover() == {"resent": [], "closed": [], "requested": [], "running": []}
+    assert rating_list_publications_recover() == {
+        "resent": [],
+        "closed": [],
+        "requested": [],
+        "running": [],
+        "given_up": [],
+    }
     PendingTask.objects.filter(pk=recent.pk).update(sent_at=timezone.now() - datetime.timedelta(hours=1))
     rating_list_publish("standard", MAR)  # published by someone else meanwhile
     assert rating_list_publications_recover()["closed"] == ["standard 2026-03-01"]
@@ -95,3 +101,16 @@ def test_a_due_list_nobody_asked_for_is_requested_once(sent, settings, django_ca
         assert rating_list_publications_recover(now)["requested"] == []
     assert sent == [(PUBLISH_TASK, ("standard", "2026-03-01", None))]
     assert rating_list_publications_recover(now.replace(day=2))["requested"] == []  # not a list date
+
+
+def test_recovery_gives_up_on_a_publication_that_never_finishes_after_max_sends(
+    sent, django_capture_on_commit_callbacks
+):
+    from ratings.services.recovery import MAX_SENDS
+
+    build_federation()
+    row = requested(MAR, 600, django_capture_on_commit_callbacks)
+    PendingTask.objects.filter(pk=row.pk).update(attempts=MAX_SENDS)
+    report = rating_list_publications_recover()
+    assert report["given_up"] == ["standard 2026-03-01"] and report["resent"] == []
+    assert len(sent) == 1
