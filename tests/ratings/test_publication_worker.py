@@ -156,7 +156,7 @@ def needs_postgresql_and_redis(settings):
         pytest.skip(
             "needs PostgreSQL + Redis: kombu's filesystem transport has no acknowledgements (a task taken by a "
             "worker that dies is gone, not held unacknowledged) and SQLite has no advisory lock to observe; "
-            "the recovery's decisions are tested on every database by test_recovery_* below"
+            "the recovery's decisions are tested on every database in tests/ratings/test_publication_recovery.py"
         )
 
 
