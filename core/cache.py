@@ -11,7 +11,10 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import time
 from collections.abc import Iterator
+
+import redis
 
 from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
@@ -47,23 +50,45 @@ class PrefixedRedisCache(RedisCache):
             client.delete(*batch)
 
 
+LOCK_STRIPES = 64  # lock files of the file cache: a fixed set, whatever the number of clients
+
+
+class CacheLockTimeout(Exception):
+    """The shared lock was not free within its timeout."""
+
+
 @contextlib.contextmanager
 def cache_lock(name: str, timeout: float = 2.0) -> Iterator[None]:
     """Hold a lock shared by every process using the default cache while a read-modify-write of a cached value
     runs (DRF's throttle reads a key's history, appends and writes it back: two processes doing that at once
-    lose each other's requests). Redis: a Redis lock; the file cache: an exclusive lock on a file beside the
-    entries; any other cache: no lock."""
+    lose each other's requests). Redis: a Redis lock; the file cache: an exclusive lock on one of
+    LOCK_STRIPES files beside the entries; any other cache: no lock. Raises CacheLockTimeout when the lock is
+    not free within ``timeout`` seconds (never waits longer)."""
     backend = caches["default"]
     if isinstance(backend, RedisCache):
         client = backend._cache.get_client(write=True)
-        with client.lock(backend.make_key(f"lock:{name}"), timeout=timeout, blocking_timeout=timeout):
+        lock = client.lock(backend.make_key(f"lock:{name}"), timeout=timeout, blocking_timeout=timeout)
+        if not lock.acquire():
+            raise CacheLockTimeout(name)
+        try:
             yield
+        finally:
+            with contextlib.suppress(redis.exceptions.LockError):  # expired meanwhile: nothing to release
+                lock.release()
         return
     if isinstance(backend, FileBasedCache):
-        digest = hashlib.sha256(name.encode()).hexdigest()[:16]
-        path = os.path.join(backend._dir, f"lock-{digest}")  # type: ignore[attr-defined]
+        stripe = int(hashlib.sha256(name.encode()).hexdigest(), 16) % LOCK_STRIPES
+        path = os.path.join(backend._dir, f"lock-{stripe:02d}")  # type: ignore[attr-defined]
+        deadline = time.monotonic() + timeout
         with open(path, "a+b") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise CacheLockTimeout(name) from None
+                    time.sleep(0.002)
             try:
                 yield
             finally:

@@ -228,7 +228,13 @@ CACHES: dict[str, dict[str, object]]
 if _cache_url:
     env_url("CACHE_URL", _cache_url, schemes=("redis", "rediss"))
     CACHES = {
-        "default": {"BACKEND": "core.cache.PrefixedRedisCache", "LOCATION": _cache_url, "KEY_PREFIX": _cache_prefix}
+        "default": {
+            "BACKEND": "core.cache.PrefixedRedisCache",
+            "LOCATION": _cache_url,
+            "KEY_PREFIX": _cache_prefix,
+            # a Redis that does not answer costs a request one second, not minutes (core/throttling.py)
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
     }
 else:
     (VAR_DIR / "cache").mkdir(parents=True, exist_ok=True)

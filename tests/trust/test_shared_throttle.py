@@ -95,3 +95,28 @@ def test_clearing_the_cache_leaves_other_keys_of_the_redis_database_alone(settin
     assert cache.get("ours") is None
     assert client.get("someone-else:key") == b"kept"
     client.delete("someone-else:key")
+
+
+def test_an_unreachable_redis_cache_never_turns_the_api_into_server_errors(client, db, settings, caplog):
+    """The throttle fails open: the API keeps answering, the outage is logged, and the process tries the
+    cache again later (core.throttling.CACHE_RETRY_AFTER_SECONDS)."""
+    from django.core.cache import caches
+
+    from core import throttling
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "core.cache.PrefixedRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    assert caches["default"]._servers == ["redis://127.0.0.1:1/0"]  # the settings fixture reset the handler
+    throttling._cache_down_until = 0.0
+    try:
+        statuses = [client.get("/api/v1/rating-lists/").status_code for _ in range(3)]
+        assert statuses == [200, 200, 200]
+        assert "the shared cache failed" in caplog.text
+        assert throttling._cache_down_until > 0
+    finally:
+        throttling._cache_down_until = 0.0
