@@ -15,7 +15,6 @@ import time
 from collections.abc import Iterator
 
 import redis
-
 from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
 from django.core.cache.backends.redis import RedisCache
