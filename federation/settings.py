@@ -121,9 +121,10 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
         "tcp_keepalives_interval": "10",
         "tcp_keepalives_count": "3",
     }
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
+    _given = DATABASES["default"].setdefault("OPTIONS", {}).get("options", "")  # DATABASE_URL's ?options= wins
+    DATABASES["default"]["OPTIONS"].update(
         {
-            "options": " ".join(f"-c {name}={value}" for name, value in _server_options.items()),
+            "options": " ".join([*(f"-c {name}={value}" for name, value in _server_options.items()), _given]).strip(),
             "keepalives": 1,
             "keepalives_idle": _keepalive,
             "keepalives_interval": 10,

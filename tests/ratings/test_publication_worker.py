@@ -262,8 +262,10 @@ def test_a_stopped_lock_holder_makes_the_waiting_retry_give_up_and_the_list_is_p
     stopped_at = time.monotonic()
     try:
         waiter = start_worker(f"waiter-{uuid.uuid4().hex[:8]}", DATABASE_LOCK_TIMEOUT="2")
+        asked = time.monotonic()
         task = publish_rating_list_task.apply_async(("standard", MAR.isoformat()), queue=waiter.queue)
         wait_for(lambda: "lock timeout" in waiter.output(), waiter, timeout=30, what="the waiter to give up")
+        assert time.monotonic() - asked < 2 + 5  # its lock timeout, and the time to pick the task up
         gave_up = re.search(r"Retry in \d+", waiter.output())
         assert gave_up, waiter.output()[-2000:]
         assert not RatingList.objects.filter(list_date=MAR).exists()
