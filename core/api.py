@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 from django.templatetags.static import static
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission, OperandHolder, SingleOperandHolder
 
@@ -19,16 +21,42 @@ PUBLIC_MAX_AGE = 300
 
 
 class ReadOnly(BasePermission):
-    """The public API is read-only (the calculator is the one POST and says so itself)."""
+    """The public API is read-only (the calculator is the one POST and says so itself).
+
+    A method the view does not have at all is let through, so that DRF answers it 405 Method Not Allowed with
+    ``Allow`` (permissions are checked before the method is looked up; refusing here would be a 403)."""
 
     def has_permission(self, request, view) -> bool:
-        return request.method in SAFE_METHODS
+        return request.method in SAFE_METHODS or not hasattr(view, request.method.lower())
 
 
 class PublicPagination(PageNumberPagination):
+    """Pages of 100 by default. ``page`` and ``page_size`` are positive integers (anything else is a 400
+    naming the parameter; DRF alone would answer 404 or silently use the default); ``page_size`` above 500
+    is served as 500; a page past the last one is a 404."""
+
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500
+
+    def paginate_queryset(self, queryset, request, view=None):
+        for name in (self.page_query_param, self.page_size_query_param):
+            raw = request.query_params.get(name)
+            if raw is not None and not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+                message = gettext("expected a whole number of at least 1, got %(value)r") % {"value": raw[:40]}
+                raise ValidationError({name: [message]})
+        return super().paginate_queryset(queryset, request, view)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"] = {"type": "integer", "minimum": 1}
+            if parameter["name"] == self.page_size_query_param:
+                parameter["description"] = (
+                    f"Results per page (default {self.page_size}; "
+                    f"above {self.max_page_size} served as {self.max_page_size})"
+                )
+        return parameters
 
 
 class WindowedPagination(PublicPagination):

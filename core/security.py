@@ -30,11 +30,13 @@ from django.contrib.auth.backends import ModelBackend
 from django.core import checks
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet, Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 
 logger = logging.getLogger("core.security")
 
@@ -219,6 +221,9 @@ class RequestScreeningMiddleware:
     * a declared body above REQUEST_MAX_BYTES (413) — DATA_UPLOAD_MAX_MEMORY_SIZE covers form fields but not
       file parts, which Django streams to disk, so without this an upload endpoint accepts any size;
     * a malformed Content-Length (400);
+    * a chunked body (``Transfer-Encoding: chunked``, no Content-Length) (411): Django reads a body only up to
+      its declared length, so a chunked body would be read as empty and the view would answer as if nothing
+      had been sent;
     * a NUL character in the path, the query string or a header (400): it is never valid there, and
       PostgreSQL refuses it in text, which would turn a search (or the User-Agent that sign-in throttling
       records) into a server error.
@@ -232,12 +237,22 @@ class RequestScreeningMiddleware:
         if refusal is not None:
             status, message = refusal
             logger.warning("request refused (%s): %s %s: %s", status, request.method, request.path[:200], message)
+            if "/api/" in request.path:  # the API answers JSON, as its schema documents ({"detail": ...})
+                return JsonResponse({"detail": message}, status=status)
             return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 
     @staticmethod
     def refusal(request) -> tuple[int, str] | None:
-        raw = request.META.get("CONTENT_LENGTH") or "0"
+        declared = request.META.get("CONTENT_LENGTH")
+        if not declared and request.META.get("HTTP_TRANSFER_ENCODING", "").strip():
+            return (
+                411,
+                gettext(
+                    "Length Required: send the request body with a Content-Length header (chunked bodies are not read)."
+                ),
+            )
+        raw = declared or "0"
         try:
             length = int(raw)
         except ValueError:
@@ -261,13 +276,66 @@ class RequestScreeningMiddleware:
 
 class BoundedJSONParser(JSONParser):
     """DRF's JSON parser, answering 400 (not 500) to JSON nested deeper than Python's recursion limit
-    (``[[[[…]]]]``); DRF itself turns only ValueError into a parse error."""
+    (``[[[[…]]]]``), DRF itself turning only ValueError into a parse error, and to a lone UTF-16 surrogate
+    (``"\\ud800"``): JSON's escapes allow it, but it is no character, UTF-8 cannot encode it, and every
+    refusal that echoes the value (a field's "not a valid choice") would fail to render."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
-            return super().parse(stream, media_type=media_type, parser_context=parser_context)
+            data = super().parse(stream, media_type=media_type, parser_context=parser_context)
         except RecursionError:
             raise ParseError("JSON parse error - nested too deeply") from None
+        place = lone_surrogate_at(data)
+        if place is not None:
+            raise ParseError(
+                gettext(
+                    "JSON parse error - %(place)s contains a lone UTF-16 surrogate (an escape such as \\ud800 "
+                    "without its pair), which is not a character"
+                )
+                % {"place": place or gettext("the body")}
+            )
+        return data
+
+
+def lone_surrogate_at(data: object) -> str | None:
+    """Where a JSON value holds a string with a lone surrogate (``games[0].score``; "" for the value itself),
+    or None. Iterative: the parser has already bounded the depth, this must not recurse either."""
+    stack: list[tuple[object, str]] = [(data, "")]
+    while stack:
+        value, place = stack.pop()
+        if isinstance(value, str):
+            if _has_surrogate(value):
+                return place
+        elif isinstance(value, dict):
+            for key in value:
+                if _has_surrogate(str(key)):
+                    return f"{place}.<key>" if place else "<key>"
+            # reversed: the stack pops them in the document's order, so the first one is named
+            stack.extend((item, f"{place}.{key}" if place else str(key)) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((value[index], f"{place}[{index}]") for index in range(len(value) - 1, -1, -1))
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class SafeJSONRenderer(JSONRenderer):
+    """DRF's JSON renderer, never failing on a string UTF-8 cannot encode (a lone surrogate reaching a
+    response some other way than a JSON body): such a response is written with ASCII escapes instead."""
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        try:
+            return super().render(data, accepted_media_type, renderer_context)
+        except UnicodeEncodeError:
+            ascii_only = JSONRenderer()
+            ascii_only.ensure_ascii = True
+            return ascii_only.render(data, accepted_media_type, renderer_context)
 
 
 # ------------------------------------------------------------------------------------------ deploy checks

@@ -107,6 +107,39 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 else:
     # Test runs set a suffix so that concurrent runs on one server never share a test database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}{env_str('TEST_DATABASE_SUFFIX', '')}"}
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Bounded waits (docs/operations.md §5, from the measured publication: 27 s at 2 M players). 0 turns one off.
+    # - lock_timeout: a publication waiting this long for the rating type's lock is waiting on a stuck holder
+    #   (twice a whole publication); it gives up with an error and its task retries later.
+    # - idle_in_transaction_session_timeout: a session silent inside its transaction this long (a stopped or
+    #   hung worker) is ended by the server, which releases its locks; a publication's longest pause between
+    #   statements (the engine run) is a fraction of its 27 s.
+    # - statement_timeout: no statement of a request or a publication comes near it (ten times a publication).
+    # - TCP keepalives, both ways: a host that vanished is noticed within about a minute, by the server (which
+    #   then ends the session and frees its locks) and by the worker (which then stops waiting for an answer).
+    _waits = {
+        "statement_timeout": env_int("DATABASE_STATEMENT_TIMEOUT", 300, minimum=0),
+        "lock_timeout": env_int("DATABASE_LOCK_TIMEOUT", 60, minimum=0),
+        "idle_in_transaction_session_timeout": env_int("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", 60, minimum=0),
+    }
+    _keepalive = env_int("DATABASE_TCP_KEEPALIVE_SECONDS", 30, minimum=1)
+    _server_options = {
+        **{name: f"{seconds}s" for name, seconds in _waits.items()},
+        "tcp_keepalives_idle": str(_keepalive),
+        "tcp_keepalives_interval": "10",
+        "tcp_keepalives_count": "3",
+    }
+    _given = DATABASES["default"].setdefault("OPTIONS", {}).get("options", "")  # DATABASE_URL's ?options= wins
+    DATABASES["default"]["OPTIONS"].update(
+        {
+            "options": " ".join([*(f"-c {name}={value}" for name, value in _server_options.items()), _given]).strip(),
+            "keepalives": 1,
+            "keepalives_idle": _keepalive,
+            "keepalives_interval": 10,
+            "keepalives_count": 3,
+            "connect_timeout": 10,
+        }
+    )
 # A PostgreSQL streaming replica for public reads (pages and API GETs); writes, the admin and tasks use the
 # primary (core/db_router.py). The replica's connection is REPEATABLE READ so that a page is one snapshot.
 DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL", "")
@@ -183,8 +216,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     (VAR_DIR / "results").mkdir(parents=True, exist_ok=True)
     _default_backend = f"file://{VAR_DIR / 'results'}"
 else:
-    # Redis redelivers a task whose worker died (acks_late) after this many seconds.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)}
+    # Redis redelivers a task whose worker died (acks_late) after this many seconds. It must exceed the longest
+    # task (a publication: 27 s at 2 M players), or a running task is handed to a second worker (which then
+    # waits on the publication lock and reports "already published"); 300 s is ten times that. A lost
+    # publication is re-sent sooner by ratings.recover_publications (docs/operations.md §5).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=1)}
     _default_backend = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "rpc://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_backend)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
@@ -201,10 +237,52 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Tasks queued by services go through the outbox (outbox.services.enqueue_after_commit); this re-sends what
 # could not reach the broker when its transaction committed.
+# A publication sent but never finished (its worker died) is sent again, and a due list nobody asked for is
+# requested, by ratings.recover_publications (ratings/services/recovery.py; docs/operations.md §5).
+PUBLICATION_RECOVERY_INTERVAL_SECONDS = env_int("PUBLICATION_RECOVERY_INTERVAL_SECONDS", 60, minimum=1)
+PUBLICATION_RECOVERY_AFTER_SECONDS = env_int("PUBLICATION_RECOVERY_AFTER_SECONDS", 120, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "outbox-dispatch-pending-tasks": {"task": "outbox.dispatch_pending_tasks", "schedule": 60.0},
+    "ratings-recover-publications": {
+        "task": "ratings.recover_publications",
+        "schedule": float(PUBLICATION_RECOVERY_INTERVAL_SECONDS),
+    },
 }
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
+
+# --- Cache (DRF's throttle counters, shared by every web process; core/cache.py) ------------------------
+# CACHE_URL (redis://...) if set; else, with a Redis broker, the same Redis server's next database; else (the
+# embedded default) files under var/cache/, which every process on the machine shares without a server.
+_cache_url = env_str("CACHE_URL", "")
+if not _cache_url and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    from core.cache import redis_cache_url
+
+    _cache_url = redis_cache_url(CELERY_BROKER_URL)
+# Test runs set TEST_DATABASE_SUFFIX: their keys never mix with another run's on a shared Redis.
+_cache_prefix = "federation" + env_str("TEST_DATABASE_SUFFIX", "")
+CACHES: dict[str, dict[str, object]]
+if _cache_url:
+    env_url("CACHE_URL", _cache_url, schemes=("redis", "rediss"))
+    CACHES = {
+        "default": {
+            "BACKEND": "core.cache.PrefixedRedisCache",
+            "LOCATION": _cache_url,
+            "KEY_PREFIX": _cache_prefix,
+            # a Redis that does not answer costs a request one second, not minutes (core/throttling.py)
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+else:
+    (VAR_DIR / "cache").mkdir(parents=True, exist_ok=True)
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "KEY_PREFIX": _cache_prefix,
+            # one file per client address and scope; culled (a third) when there are more
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    }
 
 # --- REST API -----------------------------------------------------------------------------------------
 # CORS: other sites may read the public API from the browser. Only /api/ paths, only reads (and the preflight),
@@ -214,11 +292,11 @@ CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.schema.TruthfulAutoSchema",  # auth, statuses and constraints as served
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.SharedAnonRateThrottle"],  # one count for every web process
     "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_THROTTLE", "600/minute")},
 }
 # Hostile JSON (nested deeper than the recursion limit) is a 400, not a 500 (core/security.py).
@@ -227,11 +305,26 @@ REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
     "rest_framework.parsers.FormParser",
     "rest_framework.parsers.MultiPartParser",
 ]
+# A lone surrogate is refused by the parser; the renderer never fails on one either (core/security.py).
+REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = [
+    "core.security.SafeJSONRenderer",
+    "rest_framework.renderers.BrowsableAPIRenderer",
+]
 SPECTACULAR_SETTINGS = {
     "TITLE": "Federation rating database API",
-    "DESCRIPTION": "Players, rating lists, events and the rating calculator (read-only for the public).",
+    "DESCRIPTION": (
+        "Players, rating lists, events and the rating calculator (read-only for the public). Every operation "
+        "whose security requirement is empty is open to anonymous callers. A method an operation does not "
+        "list is answered 405 Method Not "
+        'Allowed with an Allow header and {"detail": "..."}; a body without Content-Length (chunked) 411; '
+        "a body above the size limit 413."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "public.api.ratings.calculator_schema_hook",
+    ],
 }
 
 # --- Security (see `manage.py check --deploy`) ----------------------------------------------------------

@@ -25,7 +25,7 @@ class SentFilter(admin.SimpleListFilter):
 
 @admin.register(PendingTask)
 class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
-    list_display = ["name", "args", "created_at", "state", "attempts", "last_attempt_at", "last_error"]
+    list_display = ["name", "args", "created_at", "state", "attempts", "finished_at", "last_attempt_at", "last_error"]
     list_filter = [SentFilter, "name"]
     search_fields = ["name", "task_id"]
     date_hierarchy = "created_at"

@@ -8,7 +8,9 @@ class PendingTask(models.Model):
     """A Celery task to send. Written in the same transaction as the change that calls for it, sent once
     that transaction commits; if the broker cannot be reached it stays here (``sent_at`` empty) until the
     dispatcher (``dispatch_pending_tasks``, every minute) sends it. Tasks must be idempotent: a send whose
-    confirmation was lost is sent again."""
+    confirmation was lost is sent again. A task that reports its end (``pending_task_finished``) gets
+    ``finished_at``; one sent long ago and never finished was lost with its worker and may be sent again
+    (``pending_task_resend``, e.g. ratings' publication recovery)."""
 
     name = models.CharField(max_length=200, help_text="Registered Celery task name")
     args = models.JSONField(default=list, blank=True)
@@ -19,6 +21,11 @@ class PendingTask(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a worker ran the task to an end (done or refused); empty while it may still be lost",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

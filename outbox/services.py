@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
@@ -138,3 +138,41 @@ def _dispatch(
         )
         logger.warning("outbox: task %s (row %s) not sent, it stays pending: %s", failed_row.name, failed_row.pk, error)
         return len(done), 1, error
+
+
+# ------------------------------------------------------------------------------------- lost tasks
+
+
+def pending_task_finished(task_id: str) -> int:
+    """Record that the task sent as ``task_id`` ran to an end (done or refused: not to be sent again).
+    Called by the task itself; a Celery retry keeps its id. Returns the rows marked (0: not an outbox task)."""
+    if not task_id:
+        return 0
+    return PendingTask.objects.filter(task_id=task_id, finished_at__isnull=True).update(finished_at=timezone.now())
+
+
+def pending_tasks_unfinished(name: str, *, sent_before: datetime) -> QuerySet[PendingTask]:
+    """Tasks ``name`` sent before ``sent_before`` and not finished: lost with their worker, or still queued or
+    running (the caller tells which), oldest first."""
+    return PendingTask.objects.filter(
+        name=name, sent_at__isnull=False, sent_at__lt=sent_before, finished_at__isnull=True
+    ).order_by("sent_at", "id")
+
+
+def pending_task_close(row: PendingTask) -> None:
+    """Mark a row finished without running it (its work is known to be done another way)."""
+    PendingTask.objects.filter(pk=row.pk, finished_at__isnull=True).update(finished_at=timezone.now())
+
+
+def pending_task_resend(row: PendingTask) -> DispatchReport:
+    """Send an unfinished task again (a new task id; the row keeps counting attempts). If the broker is down
+    the row becomes pending and the dispatcher sends it later."""
+    with transaction.atomic():
+        marked = PendingTask.objects.filter(pk=row.pk, finished_at__isnull=True, sent_at__isnull=False).update(
+            sent_at=None
+        )
+        if not marked:
+            return DispatchReport(sent=0, failed=0, pending=0)
+        sent, failed, error = _dispatch(PendingTask.objects.filter(pk=row.pk), connect_timeout=DISPATCH_CONNECT_TIMEOUT)
+    logger.warning("outbox: task %s (row %s) was sent but never finished; sent again", row.name, row.pk)
+    return DispatchReport(sent=sent, failed=failed, pending=failed, error=error)

@@ -19,8 +19,9 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from audit.services import Actor
-from outbox.services import enqueue_after_commit
+from outbox.services import enqueue_after_commit, pending_task_finished
 from ratings import services
+from ratings.services.recovery import PUBLISH_TASK, rating_list_publications_recover
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -40,12 +41,30 @@ def _user(user_id: int | None) -> User | None:
     return get_user_model().objects.filter(pk=user_id).first() if user_id else None
 
 
-@shared_task(name="ratings.publish_rating_list", **RETRY)
-def publish_rating_list_task(rating_type: str, list_date_iso: str, user_id: int | None = None) -> dict[str, Any]:
-    """Publish the list of that date (or return the one already published)."""
-    outcome = services.rating_list_publish(rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id))
+@shared_task(name=PUBLISH_TASK, bind=True, **RETRY)
+def publish_rating_list_task(self, rating_type: str, list_date_iso: str, user_id: int | None = None) -> dict[str, Any]:
+    """Publish the list of that date (or return the one already published).
+
+    Its outbox row is marked finished when it ends, published or refused; not when the database failed (a
+    retry follows) nor when the worker died: then the recovery (``recover_publications``) sends it again."""
+    try:
+        outcome = services.rating_list_publish(
+            rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id)
+        )
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:
+        pending_task_finished(self.request.id)  # a refusal (or a bug): sending it again would change nothing
+        raise
+    pending_task_finished(self.request.id)
     log.info("%s %s: %s", rating_type, list_date_iso, outcome.describe())
     return outcome.as_dict()
+
+
+@shared_task(name="ratings.recover_publications")
+def recover_publications_task() -> dict[str, list[str]]:
+    """Run by beat every PUBLICATION_RECOVERY_INTERVAL_SECONDS: re-send lost publications, request due ones."""
+    return rating_list_publications_recover()
 
 
 @shared_task(name="ratings.publish_scheduled_rating_list", **RETRY)

@@ -1,5 +1,7 @@
 """Read-only player endpoints: /api/v1/players/, /api/v1/players/<id>/, /api/v1/players/<id>/history/."""
 
+import re
+
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -9,6 +11,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from core.api import PublicReadMixin, WindowedPagination
+from core.schema import FEDERATION_CODE
 from players.models import Player
 from players.selectors import players_matching
 from public.selectors.ratings import player_history_rows, player_ratings
@@ -30,7 +33,9 @@ def public_player(id_number: int) -> Player:
 @extend_schema(
     parameters=[
         OpenApiParameter("q", OpenApiTypes.STR, description='Name prefix ("SURNAME, Given") or an exact ID number'),
-        OpenApiParameter("federation", OpenApiTypes.STR, description="Three-letter federation code"),
+        OpenApiParameter(
+            "federation", OpenApiTypes.STR, description="Three-letter federation code", pattern=FEDERATION_CODE
+        ),
     ]
 )
 class PlayerListAPI(PublicReadMixin, generics.ListAPIView):
@@ -46,7 +51,7 @@ class PlayerListAPI(PublicReadMixin, generics.ListAPIView):
         )
         federation = self.request.query_params.get("federation", "").strip().upper()
         if federation:
-            if len(federation) != 3 or not federation.isalpha():
+            if not re.fullmatch(FEDERATION_CODE, federation):
                 raise ValidationError({"federation": [f"expected a three-letter code, got {federation!r}"]})
             players = players.filter(federation_id=federation)
         return players

@@ -13,6 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import PublicPagination, PublicReadMixin
+from core.schema import FEDERATION_CODE
+from core.security import BoundedJSONParser
 from events.models import RatingType
 from public.api.glicko2 import calculator_glicko2
 from public.selectors.ratings import (
@@ -68,7 +70,12 @@ class ListEntriesPagination(PublicPagination):
     parameters=[
         OpenApiParameter("list_date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="List date, YYYY-MM-DD"),
         OpenApiParameter("rating_type", OpenApiTypes.STR, OpenApiParameter.PATH, enum=RatingType.values),
-        OpenApiParameter("federation", OpenApiTypes.STR, description="Three-letter federation code (as published)"),
+        OpenApiParameter(
+            "federation",
+            OpenApiTypes.STR,
+            description="Three-letter federation code (as published)",
+            pattern=FEDERATION_CODE,
+        ),
         OpenApiParameter("sex", OpenApiTypes.STR, enum=["M", "F"]),
         OpenApiParameter(
             "age_group",
@@ -121,6 +128,7 @@ class CalculatorAPI(APIView):
     """
 
     permission_classes = [AllowAny]
+    parser_classes = [BoundedJSONParser]  # games are a nested list: only JSON can carry them
 
     @extend_schema(
         request=CalculatorInputSerializer,
@@ -162,3 +170,16 @@ class CalculatorAPI(APIView):
         ) as error:  # the engine refuses what the serializer could not foresee: still a 400
             raise serializers.ValidationError({"non_field_errors": [str(error)]}) from error
         return Response(result)
+
+
+def calculator_schema_hook(result, generator, request, public):
+    """SPECTACULAR_SETTINGS POSTPROCESSING_HOOKS: the calculator's cross-field rule in its request schema (an
+    unrated player, rating absent or null, has no K_factor)."""
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if name.startswith("CalculatorInput"):
+            schema["not"] = {
+                "required": ["k_factor"],
+                "properties": {"k_factor": {"type": "number"}},
+                "anyOf": [{"not": {"required": ["rating"]}}, {"properties": {"rating": {"enum": [None]}}}],
+            }
+    return result

@@ -137,7 +137,7 @@ class EntryFilters:
         filters._read_selection(params, active_default)
         federation = (params.get("federation") or "").strip().upper()
         if federation:
-            if len(federation) == 3 and federation.isalpha():
+            if len(federation) == 3 and federation.isascii() and federation.isalpha():  # the API schema's pattern
                 filters.federation = federation
             else:
                 filters.errors["federation"] = f"expected a three-letter federation code, got {federation!r}"

@@ -3,8 +3,10 @@
 import math
 
 from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.schema import StrictJSONSerializer
 from events.models import RatingType
 from public.serializers.glicko2 import Glicko2CalculationSerializer, validate_glicko2_input
 from ratings.engine.presets import PRESETS
@@ -78,14 +80,19 @@ class RatingListEntrySerializer(serializers.ModelSerializer):
 # --- calculator ----------
 
 
-class CalculatorGameSerializer(serializers.Serializer):
+@extend_schema_field({"type": "number", "enum": [0, 0.5, 1], "description": "1, 0.5 or 0"})
+class ScoreField(serializers.FloatField):
+    """A game's score: the schema says which three values."""
+
+
+class CalculatorGameSerializer(StrictJSONSerializer):
     opponent_rating = serializers.IntegerField(
         min_value=1,
         max_value=4000,
         allow_null=True,
         help_text="The opponent's rating on the list in force; null for an unrated opponent",
     )
-    score = serializers.FloatField(help_text="1, 0.5 or 0")
+    score = ScoreField(help_text="1, 0.5 or 0")
     opponent_deviation = serializers.FloatField(
         min_value=0, max_value=1000, required=False, help_text="Glicko-2 presets: the opponent's rating deviation"
     )
@@ -96,7 +103,7 @@ class CalculatorGameSerializer(serializers.Serializer):
         return value
 
 
-class CalculatorInputSerializer(serializers.Serializer):
+class CalculatorInputSerializer(StrictJSONSerializer):
     rules = serializers.ChoiceField(
         choices=sorted(PRESETS), required=False, help_text="Rules preset slug (default: the federation's)"
     )

@@ -557,6 +557,22 @@ def _lock_rating_type(rating_type: str) -> None:
             cursor.execute("UPDATE ratings_ratingpolicy SET closing_days = closing_days WHERE 1 = 0")
 
 
+def rating_list_publication_running(rating_type: str) -> bool | None:
+    """Whether some session holds the rating type's publication lock now (PostgreSQL: a live advisory lock;
+    a dead session's lock is gone with its transaction). None where that cannot be seen (SQLite)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND classid = %s AND objid = %s AND objsubid = 2)",
+            [LOCK_NAMESPACE, LOCK_IDS[rating_type]],
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
 # --------------------------------------------------------------------------------------------------------
 # Step 1: load in bulk and compute
 # --------------------------------------------------------------------------------------------------------

@@ -1,12 +1,14 @@
 """Publication end to end through a real Celery worker process, checked number by number with the engine."""
 
 import math
+import uuid
 
 import numpy as np
 import pytest
 from django.db import transaction
 
 from events.models import Event, EventStatus
+from outbox.services import enqueue_after_commit
 from ratings.engine import PeriodGames, PeriodPlayers, get_preset, rate_period
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
 from ratings.selectors import rating_list_current
@@ -142,3 +144,136 @@ def test_a_second_trigger_of_the_same_list_returns_it_and_changes_nothing(celery
         RatingChange.objects.count(),
         Event.history.count(),
     ) == counts
+
+
+# ------------------------------------------------------------------------------- recovery (issue 20)
+
+
+def needs_postgresql_and_redis(settings):
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL.startswith("redis"):
+        pytest.skip(
+            "needs PostgreSQL + Redis: kombu's filesystem transport has no acknowledgements (a task taken by a "
+            "worker that dies is gone, not held unacknowledged) and SQLite has no advisory lock to observe; "
+            "the recovery's decisions are tested on every database in tests/ratings/test_publication_recovery.py"
+        )
+
+
+def launch_beat(tmp_path, **env_overrides):
+    """A Celery beat process with the static schedule (CELERY_BEAT_SCHEDULE) only, on the test database."""
+    import os
+    import subprocess
+    import sys
+
+    from django.db import connection
+
+    from tests.conftest import ROOT, WorkerProcess, database_url_for
+
+    env = {**os.environ, **env_overrides, "PYTHONUNBUFFERED": "1"}
+    env["DATABASE_URL"] = database_url_for(connection.settings_dict)
+    log = tmp_path / "beat.log"
+    command = [sys.executable, "-m", "celery", "-A", "federation", "beat", "--loglevel", "INFO"]
+    command += ["-S", "celery.beat:PersistentScheduler", "-s", str(tmp_path / "beat-schedule")]
+    with open(log, "wb") as handle:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
+    return WorkerProcess(process, "", log)
+
+
+def test_a_publication_whose_whole_worker_died_is_published_by_the_next_worker_without_anyone_asking(
+    transactional_db, settings, start_worker, tmp_path
+):
+    import os
+    import signal
+    import time
+
+    from outbox.models import PendingTask
+    from tests.conftest import stop_worker
+    from tests.ratings.pausing_worker import PAUSED
+    from tests.ratings.scenarios import list_snapshot
+    from tests.ratings.test_publication_atomicity import assert_nothing_published, undisturbed_snapshot
+
+    needs_postgresql_and_redis(settings)
+    build_federation()
+    expected = undisturbed_snapshot()
+    # Every process of this test on a queue of its own, so that the message the dead worker leaves
+    # unacknowledged in Redis is never handed to a worker of another test.
+    queue = f"recovery-{uuid.uuid4().hex[:8]}"
+    quick = {
+        "PUBLICATION_RECOVERY_INTERVAL_SECONDS": "2",
+        "PUBLICATION_RECOVERY_AFTER_SECONDS": "3",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        # Redis would hand the unacknowledged message to another worker only after an hour: not what recovers it
+        "CELERY_VISIBILITY_TIMEOUT": "3600",
+    }
+    pausing = start_worker(queue, app="tests.ratings.pausing_worker", TEST_PUBLICATION_PAUSE_SECONDS="60", **quick)
+    with transaction.atomic():  # an official's request, through the outbox (as queue_publication does)
+        enqueue_after_commit(publish_rating_list_task.name, "standard", MAR.isoformat(), None, queue=queue)
+    wait_for(lambda: PAUSED in pausing.output(), pausing, what="the publication to pause")
+    os.kill(pausing.process.pid, signal.SIGKILL)  # the whole worker, main process: nothing acknowledges
+    pausing.process.wait(timeout=30)
+    row = PendingTask.objects.get(name="ratings.publish_rating_list")
+    assert row.sent_at is not None and row.finished_at is None
+    time.sleep(1)
+    assert_nothing_published()
+
+    started = time.monotonic()
+    second = start_worker(queue, **quick)
+    beat = launch_beat(tmp_path, **quick)
+    try:
+        published = wait_for(lambda: rating_list_current("standard", MAR), second, timeout=60, what="the recovery")
+    finally:
+        stop_worker(beat)
+    print(f"recovered {time.monotonic() - started:.1f} s after the new worker and beat were started")
+    assert time.monotonic() - started < 60
+    assert "ratings.recover_publications" in second.output()
+    assert list_snapshot(published) == expected
+    assert RatingList.objects.filter(list_date=MAR).count() == 1
+    row.refresh_from_db()
+    assert row.attempts == 2 and row.finished_at is not None  # sent once by the request, once by the recovery
+
+
+def test_a_stopped_lock_holder_makes_the_waiting_retry_give_up_and_the_list_is_published_once_it_is_gone(
+    transactional_db, settings, start_worker
+):
+    import os
+    import re
+    import signal
+    import time
+
+    from tests.ratings.pausing_worker import PAUSED
+    from tests.ratings.scenarios import list_snapshot
+    from tests.ratings.test_publication_atomicity import undisturbed_snapshot
+
+    needs_postgresql_and_redis(settings)
+    build_federation()
+    expected = undisturbed_snapshot()
+    # The holder pauses inside its publication transaction and is then stopped (SIGSTOP): a host that went
+    # silent. The server ends its session after the idle-in-transaction timeout, which frees the lock.
+    holder = start_worker(
+        f"holder-{uuid.uuid4().hex[:8]}",
+        app="tests.ratings.pausing_worker",
+        TEST_PUBLICATION_PAUSE_SECONDS="120",
+        DATABASE_IDLE_IN_TRANSACTION_TIMEOUT="8",
+    )
+    publish_rating_list_task.apply_async(("standard", MAR.isoformat()), queue=holder.queue)
+    wait_for(lambda: PAUSED in holder.output(), holder, what="the holder to take the lock and pause")
+    os.kill(holder.process.pid, signal.SIGSTOP)
+    stopped_at = time.monotonic()
+    try:
+        waiter = start_worker(f"waiter-{uuid.uuid4().hex[:8]}", DATABASE_LOCK_TIMEOUT="2")
+        asked = time.monotonic()
+        task = publish_rating_list_task.apply_async(("standard", MAR.isoformat()), queue=waiter.queue)
+        wait_for(lambda: "lock timeout" in waiter.output(), waiter, timeout=30, what="the waiter to give up")
+        assert time.monotonic() - asked < 2 + 5  # its lock timeout, and the time to pick the task up
+        gave_up = re.search(r"Retry in \d+", waiter.output())
+        assert gave_up, waiter.output()[-2000:]
+        assert not RatingList.objects.filter(list_date=MAR).exists()
+        outcome = task.get(timeout=120)
+    finally:
+        os.kill(holder.process.pid, signal.SIGKILL)  # SIGKILL ends a stopped process too
+        holder.process.wait(timeout=30)
+    assert outcome["created"]
+    assert time.monotonic() - stopped_at < 120
+    assert list_snapshot(rating_list_current("standard", MAR)) == expected
+    assert RatingList.objects.filter(list_date=MAR).count() == 1

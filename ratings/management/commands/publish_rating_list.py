@@ -1,6 +1,7 @@
 """publish_rating_list --date YYYY-MM-DD [--rating-type T] [--dry-run]: the beat schedule by hand."""
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import OperationalError
 
 from core.cli import DATE_FORM, iso_date
 from events.models import RatingType
@@ -45,6 +46,11 @@ class Command(BaseCommand):
                 continue
             except services.RatingListRefused as exc:
                 raise CommandError(f"{each} {date}: {exc}") from None
+            except OperationalError as exc:  # a bounded wait ran out (DATABASE_LOCK_TIMEOUT, docs/operations.md §5)
+                raise CommandError(
+                    f"{each} {date}: the database gave up ({str(exc).strip()}); another publication of the type "
+                    "may be running: run the command again later"
+                ) from None
             published += 1
             self.stdout.write(f"{each} {date}: {outcome.describe()}")
         if not published:

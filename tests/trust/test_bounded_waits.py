@@ -1,0 +1,89 @@
+"""Every PostgreSQL session waits a bounded time: lock, idle-in-transaction and statement timeouts and TCP
+keepalives are set on the connections (docs/operations.md §5), and the environment can change them."""
+
+import subprocess
+import sys
+
+import pytest
+from django.db import connection
+
+from tests.conftest import ROOT, database_url_for
+
+SHOW = (
+    "from django.db import connection; c = connection.cursor(); "
+    "print([c.execute('SHOW ' + n) and c.fetchone()[0] for n in "
+    "('lock_timeout', 'idle_in_transaction_session_timeout', 'statement_timeout', 'tcp_keepalives_idle')])"
+)
+
+
+@pytest.fixture
+def postgresql(db):
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL settings: SQLite has no server session to bound (CI runs this on PostgreSQL)")
+
+
+def show(**env: str) -> str:
+    import os
+
+    environment = {**os.environ, "DATABASE_URL": database_url_for(connection.settings_dict), **env}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", SHOW], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_postgresql_sessions_have_bounded_waits(postgresql):
+    with connection.cursor() as cursor:
+        values = []
+        for name in ("lock_timeout", "idle_in_transaction_session_timeout", "statement_timeout"):
+            cursor.execute(f"SHOW {name}")
+            values.append(cursor.fetchone()[0])
+    assert values == ["1min", "1min", "5min"]
+    options = connection.settings_dict["OPTIONS"]
+    assert (options["keepalives"], options["keepalives_idle"]) == (1, 30)
+
+
+def test_the_environment_sets_each_wait_and_zero_turns_one_off(postgresql):
+    assert (
+        show(
+            DATABASE_LOCK_TIMEOUT="2",
+            DATABASE_IDLE_IN_TRANSACTION_TIMEOUT="8",
+            DATABASE_STATEMENT_TIMEOUT="0",
+            DATABASE_TCP_KEEPALIVE_SECONDS="45",
+        )
+        == "['2s', '8s', '0', '45']"
+    )
+
+
+def test_a_lock_wait_gives_up_with_an_error_instead_of_waiting_for_ever(postgresql, transactional_db):
+    import threading
+
+    from django.db import OperationalError, connections, transaction
+
+    from ratings.services.publication import LOCK_IDS, LOCK_NAMESPACE, rating_list_publication_running
+
+    held, release = threading.Event(), threading.Event()
+
+    def holder():
+        try:
+            with transaction.atomic(), connections["default"].cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, LOCK_IDS["standard"]])
+                held.set()
+                release.wait(30)
+        finally:
+            connections["default"].close()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert held.wait(30)
+        assert rating_list_publication_running("standard") is True
+        with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '500ms'")
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, LOCK_IDS["standard"]])
+    finally:
+        release.set()
+        thread.join(30)
+    assert rating_list_publication_running("standard") is False
