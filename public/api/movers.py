@@ -11,6 +11,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from core.api import PublicReadMixin
+from core.schema import FEDERATION_CODE
 from events.models import RatingType
 from public.selectors.movers import best_juniors, list_gains_losses, most_improved
 from public.selectors.ratings import CATEGORIES, EntryFilters
@@ -40,7 +41,9 @@ class MoversSerializer(serializers.Serializer):
         OpenApiParameter("list_date", OpenApiTypes.DATE, OpenApiParameter.PATH),
         OpenApiParameter("rating_type", OpenApiTypes.STR, OpenApiParameter.PATH, enum=RatingType.values),
         OpenApiParameter("category", OpenApiTypes.STR, enum=list(CATEGORIES)),
-        OpenApiParameter("federation", OpenApiTypes.STR),
+        OpenApiParameter(
+            "federation", OpenApiTypes.STR, description="Three-letter federation code", pattern=FEDERATION_CODE
+        ),
     ]
 )
 class RatingListMoversAPI(PublicReadMixin, generics.GenericAPIView):

@@ -21,6 +21,7 @@ from public.selectors.ratings import (
     AGE_GROUPS,
     CATEGORIES,
     ENTRY_SORTS,
+    MAX_AGE,
     TITLES,
     EntryFilters,
     ListEntryPaginator,
@@ -60,6 +61,10 @@ class RatingListListAPI(PublicReadMixin, generics.ListAPIView):
         return lists
 
 
+# The ages the selection takes (public.selectors.ratings refuses others with 400).
+AGE_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_AGE}
+
+
 class ListEntriesPagination(PublicPagination):
     """Pages of a list's entries: no COUNT and no OFFSET on an unfiltered list (ListEntryPaginator)."""
 
@@ -90,8 +95,8 @@ class ListEntriesPagination(PublicPagination):
             description="Top-list shortcut: women/girls = sex F; juniors/girls = max_age 20; seniors50/65 = "
             "min_age 50/65; any category leaves inactive players out unless active=0",
         ),
-        OpenApiParameter("min_age", OpenApiTypes.INT, description="Age reached in the list's year, at least"),
-        OpenApiParameter("max_age", OpenApiTypes.INT, description="Age reached in the list's year, at most"),
+        OpenApiParameter("min_age", AGE_SCHEMA, description="Age reached in the list's year, at least"),
+        OpenApiParameter("max_age", AGE_SCHEMA, description="Age reached in the list's year, at most"),
         OpenApiParameter("title", OpenApiTypes.STR, enum=TITLES),
         OpenApiParameter("active", OpenApiTypes.BOOL, description="1: leave inactive players out"),
         OpenApiParameter("sort", OpenApiTypes.STR, enum=list(ENTRY_SORTS), description="Default -rating"),

@@ -49,6 +49,8 @@ from ratings.models import (
 JUNIOR_AGE_GROUPS = {f"U{age}": age for age in (8, 10, 12, 14, 16, 18, 20)}
 SENIOR_AGE_GROUPS = {"50+": 50, "65+": 65}
 AGE_GROUPS = [*JUNIOR_AGE_GROUPS, *SENIOR_AGE_GROUPS]
+NOBODY = "-"  # a sex no entry has: contradictory filters select nobody
+
 # The categories of the top lists, as shortcuts for the filters below (sex, and the age reached in the list's
 # calendar year as above): juniors are under 20 (U20, born in year - 20 or later), seniors 50+ and 65+.
 CATEGORIES: dict[str, dict[str, Any]] = {
@@ -195,16 +197,16 @@ class EntryFilters:
                 self.min_age = max(self.min_age or 0, shortcut["min_age"])
             if "max_age" in shortcut:
                 self.max_age = shortcut["max_age"] if self.max_age is None else min(self.max_age, shortcut["max_age"])
-        if self.min_age is not None and self.max_age is not None and self.min_age > self.max_age:
-            self.errors["min_age"] = f"min_age {self.min_age} is above max_age {self.max_age}"
+        # min_age above max_age selects nobody (the birth-year range is empty), like any other empty selection.
         if not (params.get("active") or "").strip() and (active_default or (active_default is None and self.category)):
             self.active = True
 
     def _apply_category_sex(self) -> None:
-        """A category's sex after the ``sex`` parameter was read: women and girls are F (sex=M is refused)."""
+        """A category's sex after the ``sex`` parameter was read: women and girls are F; with sex=M they
+        select nobody (no entry has the sex NOBODY), an empty selection as the schema allows, not a refusal."""
         wanted = CATEGORIES.get(self.category, {}).get("sex")
         if wanted and self.sex and self.sex != wanted:
-            self.errors["sex"] = f"category {self.category} is sex {wanted}, got {self.sex!r}"
+            self.sex = NOBODY
         elif wanted:
             self.sex = wanted
 

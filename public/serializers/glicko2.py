@@ -5,32 +5,34 @@ from typing import Any
 
 from rest_framework import serializers
 
+# Glickman 2013, step 1: a player (or opponent) without a rating starts at 1500 with deviation 350.
+UNRATED_RATING, UNRATED_DEVIATION = 1500.0, 350.0
+
 
 def validate_glicko2_input(data: dict[str, Any], glicko2: bool) -> None:
-    """A Glicko-2 preset needs every opponent's rating and deviation and takes no K; an Elo preset takes no
-    deviation or volatility. Errors name the field at fault."""
-    games = data.get("games", [])
+    """Every request the schema describes is answered (the schema tells the truth): an Elo preset ignores the
+    Glicko-2 fields (deviation, volatility, opponent_deviation), a Glicko-2 preset ignores K, and under
+    Glicko-2 an opponent given without a rating or deviation is taken as unrated (1500, 350; Glickman 2013,
+    step 1). Errors name the field at fault."""
     if not glicko2:
         for key in ("deviation", "volatility"):
-            if data.get(key) is not None:
-                raise serializers.ValidationError({key: [f"only Glicko-2 presets take {key}"]})
-        if any(game.get("opponent_deviation") is not None for game in games):
-            raise serializers.ValidationError({"games": ["opponent_deviation is only for Glicko-2 presets"]})
+            data.pop(key, None)
+        for game in data.get("games", []):
+            game.pop("opponent_deviation", None)
         return
-    if data.get("k_factor") is not None:
-        raise serializers.ValidationError({"k_factor": ["Glicko-2 has no K factor; leave k_factor out"]})
+    data.pop("k_factor", None)
     for key in ("deviation", "volatility"):
         value = data.get(key)
-        if value is not None and not (math.isfinite(value) and value > 0):
-            raise serializers.ValidationError({key: [f"{key} must be a number above 0"]})
-    for number, game in enumerate(games, start=1):
+        if value is not None and not math.isfinite(value):
+            raise serializers.ValidationError({key: [f"{key} must be a finite number"]})
+    for number, game in enumerate(data.get("games", []), start=1):
         if game.get("opponent_rating") is None:
-            raise serializers.ValidationError({"games": [f"game {number}: Glicko-2 needs the opponent's rating"]})
+            game["opponent_rating"], game["opponent_deviation"] = UNRATED_RATING, UNRATED_DEVIATION
         deviation = game.get("opponent_deviation")
-        if deviation is None or not (math.isfinite(deviation) and deviation > 0):
-            raise serializers.ValidationError(
-                {"games": [f"game {number}: Glicko-2 needs opponent_deviation, a number above 0"]}
-            )
+        if deviation is None:
+            game["opponent_deviation"] = UNRATED_DEVIATION
+        elif not math.isfinite(deviation):
+            raise serializers.ValidationError({"games": [f"game {number}: opponent_deviation must be a finite number"]})
 
 
 class Glicko2LineSerializer(serializers.Serializer):

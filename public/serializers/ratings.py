@@ -94,7 +94,10 @@ class CalculatorGameSerializer(StrictJSONSerializer):
     )
     score = ScoreField(help_text="1, 0.5 or 0")
     opponent_deviation = serializers.FloatField(
-        min_value=0, max_value=1000, required=False, help_text="Glicko-2 presets: the opponent's rating deviation"
+        min_value=1,
+        max_value=1000,
+        required=False,
+        help_text="Glicko-2 presets: the opponent's rating deviation (absent: 350, unrated); ignored by Elo presets",
     )
 
     def validate_score(self, value: float) -> float:
@@ -124,10 +127,16 @@ class CalculatorInputSerializer(StrictJSONSerializer):
     )
     rated_games_total = serializers.IntegerField(min_value=0, max_value=100000, default=30)
     deviation = serializers.FloatField(
-        min_value=0, max_value=1000, required=False, help_text="Glicko-2 presets: the player's rating deviation"
+        min_value=1,
+        max_value=1000,
+        required=False,
+        help_text="Glicko-2 presets: the player's rating deviation; ignored by Elo presets",
     )
     volatility = serializers.FloatField(
-        min_value=0, max_value=1, required=False, help_text="Glicko-2 presets: the player's volatility"
+        min_value=0.0001,
+        max_value=1,
+        required=False,
+        help_text="Glicko-2 presets: the player's volatility; ignored by Elo presets",
     )
     birth_year = serializers.IntegerField(min_value=1850, max_value=2100, allow_null=True, required=False)
     # many=True hands max_length to the ListSerializer, whose stub has it; BaseSerializer.__init__'s stub

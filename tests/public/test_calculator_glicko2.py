@@ -48,17 +48,41 @@ def test_an_unrated_player_starts_from_the_preset(client, db):
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"games": [{"opponent_rating": 1400, "score": 1}]}, "games"),
-        ({"games": [{"opponent_rating": None, "opponent_deviation": 30, "score": 1}]}, "games"),
-        ({"games": [{"opponent_rating": 1400, "opponent_deviation": 0, "score": 1}]}, "games"),
         ({"deviation": 0}, "deviation"),
         ({"volatility": 0}, "volatility"),
         ({"volatility": 5}, "volatility"),
-        ({"k_factor": 20}, "k_factor"),
-        ({"rules": "fide-2024"}, "deviation"),
+        ({"games": [{"opponent_rating": 1400, "opponent_deviation": 0, "score": 1}]}, "games"),
     ],
 )
 def test_bad_glicko2_input_names_the_field(client, db, change, field):
     response = post(client, {**EXAMPLE, **change})
     assert response.status_code == 400
     assert field in response.json()
+
+
+def test_glicko2_takes_an_opponent_without_rating_or_deviation_as_unrated_and_ignores_k(client, db):
+    # Glickman 2013, step 1: unrated = 1500 with deviation 350; every request the schema describes is answered.
+    given = {
+        **EXAMPLE,
+        "k_factor": 20,
+        "games": [{"opponent_rating": None, "score": 1}, {"opponent_rating": 1400, "score": 0}],
+    }
+    explicit = {
+        **EXAMPLE,
+        "games": [
+            {"opponent_rating": 1500, "opponent_deviation": 350, "score": 1},
+            {"opponent_rating": 1400, "opponent_deviation": 350, "score": 0},
+        ],
+    }
+    assert post(client, given).json()["glicko2"] == post(client, explicit).json()["glicko2"]
+
+
+def test_an_elo_preset_ignores_the_glicko2_fields(client, db):
+    elo = {"rules": "fide-2024", "rating": 1500, "k_factor": 20, "games": [{"opponent_rating": 1400, "score": 1}]}
+    with_glicko_fields = {
+        **elo,
+        "deviation": 200,
+        "volatility": 0.06,
+        "games": [{"opponent_rating": 1400, "opponent_deviation": 30, "score": 1}],
+    }
+    assert post(client, with_glicko_fields).json() == post(client, elo).json()
