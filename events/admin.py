@@ -327,11 +327,13 @@ class EventAdmin(admin.ModelAdmin):
         }
 
     def get_urls(self):
+        from events.admin_rounds import round_admin_urls  # the round entry screen (events/admin_rounds.py)
         from events.admin_upload import trf_admin_urls  # TRF upload / download views (events/admin_upload.py)
 
         prefix = f"{self.opts.app_label}_{self.opts.model_name}"
         return [
             *trf_admin_urls(self),
+            *round_admin_urls(self),
             path(
                 "<path:object_id>/submit/",
                 self.admin_site.admin_view(self.submit_view),
