@@ -170,7 +170,15 @@ def _number(value: str) -> int | None:
 
 def _posted_board(data, index: int, sheet: RoundSheet, problems: list[RoundProblem]) -> BoardEntry:
     field = f"b{index}-"
-    board = _number(data.get(field + "board", "").strip()) or index + 1
+    # board;game;version;white|black|result as shown (SheetBoard.meta): one field, so that a 250-board round
+    # stays under Django's DATA_UPLOAD_MAX_NUMBER_FIELDS with its players and result.
+    meta = (data.get(field + "meta", "").split(";") + ["", "", "", ""])[:4]
+    board = _number(meta[0].strip()) or index + 1
+    game_id, version = _number(meta[1]), _number(meta[2])
+    original = None
+    if meta[3].count("|") == 2:
+        white, black, shown_result = meta[3].split("|")
+        original = (_number(white), _number(black), shown_result)
     ranks: list[int | None] = []
     for side in ("white", "black"):
         token = data.get(field + side, "").strip()
@@ -186,12 +194,6 @@ def _posted_board(data, index: int, sheet: RoundSheet, problems: list[RoundProbl
         else:
             ranks.append(found)
     result = data.get(field + "result", Result.PENDING) or Result.PENDING
-    original = None
-    game_id, version = _number(data.get(field + "game", "")), _number(data.get(field + "version", ""))
-    shown = data.get(field + "orig", "")
-    if shown.count("|") == 2:
-        white, black, shown_result = shown.split("|")
-        original = (_number(white), _number(black), shown_result)
     return BoardEntry(board, ranks[0], ranks[1], result, game_id, version, original)
 
 

@@ -7,6 +7,7 @@ A higher layer (ratings) registers a projection with ``round_projection_register
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from events.models import RESULT_POINTS, Event, Game, Participant, Result
 from events.selectors import GameLine, PlayerLine, Standings, standings_compute
@@ -48,6 +49,11 @@ class SheetBoard:
     version: int | None = None
 
     @property
+    def meta(self) -> str:
+        """What the row posts back besides the players and result: ``board;game;version;white|black|result``."""
+        return f"{self.board};{self.game_id or ''};{self.version or ''};{self.original}"
+
+    @property
     def original(self) -> str:
         """(white, black, result) as shown, posted back so that an untouched board is not written."""
         if self.game_id is None:
@@ -68,7 +74,7 @@ class RoundSheet:
     def pending(self) -> int:
         return sum(1 for board in self.boards if board.white is not None and board.result == Result.PENDING)
 
-    @property
+    @cached_property
     def roster(self) -> dict[int, RosterLine]:
         return {rank: RosterLine(rank, p.id_number, p.name) for rank, p in self.players.items()}
 

@@ -25,7 +25,7 @@
   }
   function parts(row) {
     return {
-      board: row.querySelector("input[name$='-board']").value,
+      board: row.querySelector("input[name$='-meta']").value.split(";")[0],
       white: row.querySelector("input[name$='-white']"),
       black: row.querySelector("input[name$='-black']"),
       result: row.querySelector("select.result"),

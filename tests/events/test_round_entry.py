@@ -35,6 +35,9 @@ def url(event, round_=1):
 def post_boards(client, event, boards, round_=1, known="", extra=None):
     data = {"rows": str(len(boards)), "known": known, "_save": "Save"}
     for index, board in enumerate(boards):
+        board = dict(board)
+        meta = [board.pop(key, "") for key in ("board", "game", "version", "orig")]
+        data[f"b{index}-meta"] = ";".join(str(value) for value in meta)
         for key, value in board.items():
             data[f"b{index}-{key}"] = str(value)
     data.update(extra or {})
