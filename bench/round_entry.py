@@ -2,12 +2,13 @@
 
 Run from the repository root (a fresh SQLite file under /tmp unless DATABASE_URL is set):
 
-    python bench/round_entry.py                 # 300 players, 9 rounds, 5 repeats
-    python bench/round_entry.py --players 284 --repeat 10
+    python bench/round_entry.py                 # 300 players, 9 rounds, a list of 20,000 players, 5 repeats
+    python bench/round_entry.py --players 284 --repeat 10 --registry 0
 
 Builds one event with its participants and eight rounds of results, then times through the whole Django stack
 (django.test.Client, signed in as the event's arbiter): the event's admin page, the round entry page of
-round 9, and saving round 9 (every board's result, one POST, as the screen sends it). Prints the best and
+round 9 (with its standings), the projected rating changes the page fetches next (computed from the
+published list), and saving round 9 (every board's result, one POST, as the screen sends it). Prints the best and
 median time and the size of each page.
 """
 
@@ -26,7 +27,45 @@ from bench_database import prepare_database  # noqa: E402
 TARGET_MS, TARGET_KB = 300.0, 500.0
 
 
-def build(players: int, rounds: int):
+def starting_list(registry: int, federation, list_date: datetime.date):
+    """A published (imported) standard list of ``registry`` players: what the projection reads in full."""
+    from django.utils import timezone
+
+    from players.models import Player
+    from ratings.engine import get_preset
+    from ratings.models import RatingList, RatingListEntry, RatingListStatus
+
+    people = Player.objects.bulk_create(
+        (
+            Player(id_number=8_000_000 + n, surname=f"Reg{n:06d}", given_names="X", sex="M", federation=federation)
+            for n in range(registry)
+        ),
+        batch_size=2000,
+    )
+    rating_list = RatingList.objects.create(
+        rating_type="standard",
+        list_date=list_date,
+        closing_date=list_date - datetime.timedelta(days=7),
+        status=RatingListStatus.PUBLISHED,
+        rules_preset="fide-2024",
+        rules=get_preset("fide-2024").to_json(),
+        is_imported=True,
+        published_at=timezone.now(),
+        entry_count=registry,
+    )
+    RatingListEntry.objects.bulk_create(
+        (
+            RatingListEntry(
+                rating_list=rating_list, player=p, rating=1400 + n % 1200, k_factor=20, rated_games_total=50
+            )
+            for n, p in enumerate(people)
+        ),
+        batch_size=2000,
+    )
+    return people
+
+
+def build(players: int, rounds: int, registry: int):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
@@ -45,10 +84,15 @@ def build(players: int, rounds: int):
         rounds=rounds,
         chief_arbiter=arbiter,
     )
-    people = Player.objects.bulk_create(
-        Player(id_number=9_100_000 + n, surname=f"Bench{n:03d}", given_names="Player", sex="M", federation=federation)
-        for n in range(1, players + 1)
-    )
+    if registry:  # the event's players come from a registry with a published list (rated: projections)
+        people = starting_list(max(registry, players), federation, datetime.date(2026, 1, 1))[:players]
+    else:
+        people = Player.objects.bulk_create(
+            Player(
+                id_number=9_100_000 + n, surname=f"Bench{n:03d}", given_names="Player", sex="M", federation=federation
+            )
+            for n in range(1, players + 1)
+        )
     parts = Participant.objects.bulk_create(
         Participant(event=event, player=p, start_rank=n, rating=2400 - 3 * n) for n, p in enumerate(people, 1)
     )
@@ -99,6 +143,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--registry", type=int, default=20_000, help="players on the published list the projection reads (0: none)"
+    )
     args = parser.parse_args()
     url = prepare_database("bench_round_entry_")
     from django.conf import settings
@@ -110,10 +157,11 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["testserver"]
     setup_test_environment()
-    arbiter, event = build(args.players, args.rounds)
+    arbiter, event = build(args.players, args.rounds, args.registry)
     client = Client()
     client.force_login(arbiter)
-    print(f"{url}: {args.players} players, {args.rounds} rounds, {Game.objects.filter(event=event).count()} games")
+    games = Game.objects.filter(event=event).count()
+    print(f"{url}: {args.players} players, {args.rounds} rounds, {games} games, a list of {args.registry} players")
     change = reverse("admin:events_event_change", args=[event.pk])
     round_url = reverse("admin:events_event_round", args=[event.pk, args.rounds])
     client.get(change), client.get(round_url)  # warm up (templates, first queries)
@@ -121,6 +169,11 @@ def main() -> None:
     report("event admin page (GET)", times, len(response.content))
     times, response = timed(lambda: client.get(round_url), args.repeat)
     report(f"round {args.rounds} entry page (GET)", times, len(response.content))
+    projection_url = reverse("admin:events_event_round_projection", args=[event.pk, args.rounds])
+    times, response = timed(lambda: client.get(projection_url), args.repeat)
+    print(
+        f"{'projected rating changes (JSON)':<38} best {min(times):7.1f} ms  median {statistics.median(times):7.1f} ms"
+    )
 
     codes = ["1-0", "1/2-1/2", "0-1"]
     save_times = []

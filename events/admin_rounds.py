@@ -9,7 +9,7 @@ event admin: whoever may view the event sees the round; whoever may edit its res
 from django.contrib import messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponseRedirect
+from django.http import HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from core.admin import admin_user
 from events.models import BYE_RESULTS, Result
 from events.roles import event_results_editable_by
-from events.selectors_rounds import RoundSheet, SheetBoard, event_projection, round_sheet
+from events.selectors_rounds import RoundSheet, SheetBoard, event_projection, projection_available, round_sheet
 from events.services_rounds import (
     BoardEntry,
     RoundProblem,
@@ -73,7 +73,28 @@ def round_admin_urls(model_admin):
             ),
             name=f"{prefix}_round",
         ),
+        path(
+            "<path:object_id>/round/<int:round_>/projection/",
+            model_admin.admin_site.admin_view(
+                lambda request, object_id, round_: projection_view(model_admin, request, object_id)
+            ),
+            name=f"{prefix}_round_projection",
+        ),
     ]
+
+
+def projection_view(model_admin, request, object_id):
+    """The projected rating changes of the event's participants as JSON, fetched by the round page once it is
+    shown (the projection reads the published list: the boards never wait for it)."""
+    event = model_admin.get_object(request, unquote(object_id))
+    if event is None:
+        return JsonResponse({"error": _("No such event.")}, status=404)
+    projection = event_projection(event)
+    if projection is None:
+        return JsonResponse({"projection": None})
+    return JsonResponse(
+        {"projection": {str(pk): None if change is None else round(change, 1) for pk, change in projection.items()}}
+    )
 
 
 def round_url(event_pk: int, round_: int) -> str:
@@ -201,7 +222,6 @@ def _context(model_admin, request, sheet: RoundSheet, editable: bool, problems, 
     event = sheet.event
     players = sheet.players
     by_board = {p.board for p in problems if p.board is not None}
-    projection = event_projection(event)
     rows = []
     for index, board in enumerate(sheet.boards):
         rows.append(
@@ -213,10 +233,6 @@ def _context(model_admin, request, sheet: RoundSheet, editable: bool, problems, 
                 "problem": board.board in by_board,
             }
         )
-    standings = [
-        {"row": row, "projection": projection.get(row.participant_id) if projection is not None else None}
-        for row in sheet.standings.rows
-    ]
     return {
         **model_admin.admin_site.each_context(request),
         "title": _("%(event)s — round %(round)s") % {"event": event.name, "round": sheet.round},
@@ -225,8 +241,8 @@ def _context(model_admin, request, sheet: RoundSheet, editable: bool, problems, 
         "event": event,
         "sheet": sheet,
         "rows": rows,
-        "standings": standings,
-        "has_projection": projection is not None,
+        "standings": sheet.standings.rows,
+        "has_projection": projection_available(),
         "problems": problems,
         "paste_text": paste_text,
         "editable": editable,

@@ -24,6 +24,10 @@ def round_projection_register(projection: Projection) -> None:
         _PROJECTIONS.append(projection)
 
 
+def projection_available() -> bool:
+    return bool(_PROJECTIONS)
+
+
 def event_projection(event: Event) -> dict[int, float | None] | None:
     """The registered projection for ``event`` (None when no ratings layer is installed)."""
     return _PROJECTIONS[-1](event) if _PROJECTIONS else None

@@ -16,3 +16,9 @@ class RatingsConfig(AppConfig):
         player_rows_register(PlayerRows("rating_changes", RatingChange))
         player_rows_register(PlayerRows("list_entries", RatingListEntry, shared="rating_list"))
         player_rows_register(PlayerRows("player_ratings", PlayerRating, moves=False))
+
+        # The round entry screen (events) shows the rating change the next list would give each player.
+        from events.selectors_rounds import round_projection_register
+        from ratings.services.projection import event_rating_projection
+
+        round_projection_register(event_rating_projection)

@@ -3,6 +3,23 @@
    The server checks everything again (events/services_rounds.py); this only saves the arbiter a round trip. */
 (function () {
   "use strict";
+  // The projected rating changes (same computation as the publication) arrive after the page is shown.
+  var standings = document.getElementById("standings");
+  if (standings && standings.dataset.projection && window.fetch) {
+    fetch(standings.dataset.projection, {credentials: "same-origin"})
+      .then(function (response) { return response.ok ? response.json() : {projection: null}; })
+      .then(function (data) {
+        var changes = data.projection || {};
+        standings.querySelectorAll("td.proj").forEach(function (cell) {
+          var change = changes[cell.dataset.p];
+          cell.textContent = change === null || change === undefined ? "" : (change > 0 ? "+" : "") + change.toFixed(1);
+        });
+        standings.classList.add("projected");
+      });
+  }
+})();
+(function () {
+  "use strict";
   var form = document.getElementById("round-form");
   var texts = document.getElementById("round-texts");
   if (!form || !texts) return;

@@ -17,6 +17,9 @@ EVENT_PAGE_QUERIES = 13
 # Session, user, permissions (user and group), the event, participants, games, whether the user is an
 # official (core.roles.is_official, for who may edit the results): measured.
 ROUND_PAGE_QUERIES = 8
+# The projected rating changes, fetched by the round page afterwards: session, user, permissions (2), the event,
+# then ratings.services.projection (policy, lists, the publication's bulk reads), participants: measured.
+PROJECTION_QUERIES = 16
 
 
 def swiss(players: int, rounds: int = 5):
@@ -76,3 +79,16 @@ def test_the_round_page_runs_the_same_queries_for_twelve_or_a_hundred_and_twenty
         response = client.get(url)
     assert response.status_code == 200
     assert len(response.context["sheet"].standings.rows) == players
+
+
+@pytest.mark.parametrize("players", [12, 120])
+def test_the_projection_runs_the_same_queries_for_twelve_or_a_hundred_and_twenty_players(
+    players, django_assert_num_queries
+):
+    arbiter, event = swiss(players)
+    client = client_for(arbiter)
+    url = reverse("admin:events_event_round_projection", args=[event.pk, 5])
+    client.get(url)
+    with django_assert_num_queries(PROJECTION_QUERIES):
+        response = client.get(url)
+    assert len(response.json()["projection"]) == players
