@@ -229,3 +229,6 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
     list_select_related = ["player"]
     search_fields = ["=player__id_number"]
     raw_id_fields = ["player", "rating_list"]
+
+
+from ratings import admin_dashboard  # noqa: E402, F401  (the admin start page: ratings/admin_dashboard.py)
