@@ -5,6 +5,7 @@ number of queries."""
 import datetime
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from events.models import Event, EventStatus, RatingType
@@ -24,11 +25,12 @@ NEXT_LIST = datetime.date(2026, 3, 1)
 # Session, user, permissions (user and group), is_official, event statuses, events waiting, last publications,
 # publication tasks, players to review (count, names), outbox (unsent, failing), and per rating type (3): policy,
 # newest list, draft, events pending / later, then the live preview (the publication's bulk reads) and the
-# movers' names; the admin's app list. Measured, and the same for 60 or 200 simulated players.
-OFFICER_INDEX_QUERIES = 59
-# Session, user, permissions (user and group), is_official, the events with their counts, their rounds, the
-# admin's app list (the user's permissions are cached after the first): measured, the same for 3 or 13 events.
-ARBITER_INDEX_QUERIES = 8
+# movers' names; the admin's app list. Measured, and the same for 120 or 200 simulated players. Per database:
+# on PostgreSQL the preview's bulk reads are partly COPY statements, which the query counter does not see.
+OFFICER_INDEX_QUERIES = {"sqlite": 58, "postgresql": 53}
+# Session, user, permissions (user and group), is_official, the events with their counts, their rounds:
+# measured, the same for 3 or 13 events.
+ARBITER_INDEX_QUERIES = 7
 
 
 def simulated(players: int):
@@ -92,7 +94,7 @@ def test_the_live_preview_says_what_the_published_list_then_says(federation):
 def test_the_officials_start_page_shows_the_dashboard(federation, django_assert_num_queries):
     client = client_for(make_officer())
     client.get(reverse("admin:index"))
-    with django_assert_num_queries(OFFICER_INDEX_QUERIES):
+    with django_assert_num_queries(OFFICER_INDEX_QUERIES[connection.vendor]):
         response = client.get(reverse("admin:index"))
     html = response.content.decode()
     assert response.status_code == 200
@@ -105,7 +107,7 @@ def test_the_officials_dashboard_runs_the_same_queries_on_a_bigger_federation(dj
     simulated(200)
     client = client_for(make_officer())
     client.get(reverse("admin:index"))
-    with django_assert_num_queries(OFFICER_INDEX_QUERIES):
+    with django_assert_num_queries(OFFICER_INDEX_QUERIES[connection.vendor]):
         assert client.get(reverse("admin:index")).status_code == 200
 
 
