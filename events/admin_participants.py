@@ -6,6 +6,9 @@ A page only holds some of the participants, so the formset also checks what is e
 (a player entered twice, a start rank given twice) with one more query, before the database would refuse it.
 """
 
+import datetime
+from collections.abc import Callable
+
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -14,6 +17,16 @@ from events.forms import BaseParticipantFormSet, marked_for_deletion
 from events.models import Participant
 
 PARTICIPANTS_PER_PAGE = 25
+
+# (rating type, day, player ids) -> player id -> rating in force that day; registered by the ratings app.
+RatingLookup = Callable[[str, datetime.date, list[int]], dict[int, int | None]]
+_RATING_LOOKUPS: list[RatingLookup] = []
+
+
+def participant_rating_lookup_register(lookup: RatingLookup) -> None:
+    """Called by the ratings app at start-up: the ratings a new participant's row is filled in with."""
+    if lookup not in _RATING_LOOKUPS:
+        _RATING_LOOKUPS.append(lookup)
 
 
 def participant_page(request) -> int:
@@ -102,3 +115,18 @@ class PagedParticipantFormSet(BaseParticipantFormSet):
                 )
         if problems:
             raise ValidationError(problems)
+        self._fill_ratings([form for form in entered if form.instance.pk is None])
+
+    def _fill_ratings(self, new_forms) -> None:
+        """A new participant entered without a rating gets the rating in force at the event's start (one query)."""
+        missing = [form for form in new_forms if form.cleaned_data.get("rating") is None]
+        if not missing or not _RATING_LOOKUPS:
+            return
+        event = self.instance
+        found = _RATING_LOOKUPS[-1](
+            event.rating_type, event.start_date, [form.cleaned_data["player"].pk for form in missing]
+        )
+        for form in missing:
+            rating = found.get(form.cleaned_data["player"].pk)
+            if rating is not None:
+                form.cleaned_data["rating"] = form.instance.rating = rating

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from events.models import Event, Participant
 from ratings.engine import get_preset
-from ratings.models import RatingPolicy
+from ratings.models import RatingList, RatingListEntry, RatingPolicy
 from ratings.selectors import events_pending_rating, rating_list_newest, rating_list_next_version, rating_list_previous
 from ratings.services.errors import NothingToPublish, RatingListRefused, UnknownRatingType
 from ratings.services.publication import ComputedList, ListPlan, rating_list_compute
@@ -88,6 +88,19 @@ def event_rating_projection(event: Event, *, today: datetime.date | None = None)
         change = change_of.get(player_id)
         projection[participant_id] = None if change is None or np.isnan(change) else float(change)
     return projection
+
+
+def ratings_in_force(rating_type: str, day: datetime.date, player_ids: list[int]) -> dict[int, int | None]:
+    """Player id -> rating on the newest current list of ``rating_type`` dated on or before ``day`` (rules 1.3:
+    the list in force at the event's start); one query for the list, one for the entries."""
+    in_force = RatingList.objects.current(rating_type).filter(list_date__lte=day).order_by("-list_date").first()
+    if in_force is None or not player_ids:
+        return {}
+    return dict(
+        RatingListEntry.objects.filter(rating_list=in_force, player_id__in=player_ids).values_list(
+            "player_id", "rating"
+        )
+    )
 
 
 def rating_list_preview_live(rating_type: str, today: datetime.date) -> ComputedList | None:

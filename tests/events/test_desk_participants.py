@@ -2,6 +2,8 @@
 through the admin's autocomplete, checked against the participants of the other pages too; a newcomer
 registered from the participant box waits for the duplicate check."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
@@ -108,3 +110,27 @@ def test_a_player_registered_from_the_participant_box_waits_for_the_duplicate_ch
     )
     assert response.status_code == 200, response.content[:500]
     assert Player.objects.get(id_number=6_600_001).needs_review is True
+
+
+def test_a_new_participant_gets_the_rating_in_force_at_the_events_start(event):
+    from tests.ratings.scenarios import starting_list
+
+    newcomer = make_player(surname="Rated")
+    later = make_player(surname="Later")
+    starting_list(datetime.date(2026, 1, 1), {newcomer: 2105, later: 1999})
+    client = client_for(event.chief_arbiter)
+    url = reverse("admin:events_event_change", args=[event.pk]) + "?participants=2"
+    data = change_page_data(client.get(url))
+    index = int(data["participants-TOTAL_FORMS"])
+    data.update({f"participants-{index}-start_rank": "31", f"participants-{index}-player": str(newcomer.pk)})
+    data.update(
+        {
+            f"participants-{index + 1}-start_rank": "32",
+            f"participants-{index + 1}-player": str(later.pk),
+            f"participants-{index + 1}-rating": "2010",  # as the arbiter reports it: kept
+        }
+    )
+    data["participants-TOTAL_FORMS"] = str(index + 2)
+    assert client.post(url, data).status_code == 302
+    assert Participant.objects.get(event=event, start_rank=31).rating == 2105
+    assert Participant.objects.get(event=event, start_rank=32).rating == 2010
