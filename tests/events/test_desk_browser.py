@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 
 from tests.events.test_admin_roles import make_arbiter, make_officer
@@ -29,6 +30,9 @@ def browser(monkeypatch):
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         yield browser
+        # ORM calls made while Playwright's loop runs get their own connection (asgiref's context-local
+        # storage); close it here, in the same context, or PostgreSQL cannot drop the test database.
+        connections.close_all()
         browser.close()
 
 
