@@ -19,11 +19,16 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from core.admin import ReadOnly, admin_user
+from events.admin_participants import (
+    CachedAutocompleteSelect,
+    PagedParticipantFormSet,
+    participant_page,
+    participant_pages,
+    participant_rank_range,
+)
 from events.forms import (
     BaseGameFormSet,
-    BaseParticipantFormSet,
     CachedModelChoiceField,
-    CachedRawIdWidget,
     CorrectionForm,
     EventForm,
     GameAdminForm,
@@ -43,7 +48,6 @@ from events.roles import (
     events_visible_to,
     user_sees_all_events,
 )
-from events.selectors import event_standings
 from events.services import event_correct, event_games_update, event_return_to_draft, event_submit
 from players.models import Player
 
@@ -91,14 +95,16 @@ class EventChildInline:
 class ParticipantInline(EventChildInline, admin.TabularInline):
     model = Participant
     form = ParticipantForm
-    formset = BaseParticipantFormSet
+    formset = PagedParticipantFormSet  # a page of start ranks at a time (events/admin_participants.py)
     extra = 0
-    raw_id_fields = ["player"]
+    autocomplete_fields = ["player"]  # by name or ID number (PlayerAdmin.search_fields); "+" registers one
     fields = ["start_rank", "player", "rating"]
     ordering = ["start_rank"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("player")  # each row is labelled with its player
+        first, last = participant_rank_range(participant_page(request))
+        # each row is labelled with its player
+        return super().get_queryset(request).select_related("player").filter(start_rank__range=(first, last))
 
     def get_formset(self, request, obj=None, **kwargs):
         request._entry_event = obj
@@ -106,15 +112,19 @@ class ParticipantInline(EventChildInline, admin.TabularInline):
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "player":
-            # Labels and validation from one query for the event's players, not one per row.
+            # Labels and validation from one query for the page's players, not one per row.
             event = getattr(request, "_entry_event", None)
             cache = {}
             if event is not None and event.pk:
-                cache = {str(p.pk): p for p in Player.objects.filter(participations__event=event)}
+                first, last = participant_rank_range(participant_page(request))
+                players = Player.objects.filter(
+                    participations__event=event, participations__start_rank__range=(first, last)
+                )
+                cache = {str(p.pk): p for p in players}
             return db_field.formfield(
                 form_class=CachedModelChoiceField,
                 cache=cache,
-                widget=CachedRawIdWidget(db_field.remote_field, self.admin_site, cache=cache),
+                widget=CachedAutocompleteSelect(db_field, self.admin_site, cache=cache),
             )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -253,7 +263,10 @@ class EventAdmin(admin.ModelAdmin):
 
     def get_inline_instances(self, request, obj=None):
         inlines = super().get_inline_instances(request, obj)
-        if obj is None:  # games are entered by starting rank, once the participants are saved
+        if obj is None or not (entry_round(request) or request.GET.get("round") == "all"):
+            # Games are entered by starting rank once the participants are saved: on the round entry screen
+            # (events/admin_rounds.py), or here only when asked for (?round=N, ?round=all); the event page
+            # itself stays light whatever the size of the event.
             inlines = [inline for inline in inlines if not isinstance(inline, GameInline)]
         return inlines
 
@@ -319,7 +332,7 @@ class EventAdmin(admin.ModelAdmin):
         return {
             "entry_round": entry_round(request),
             "entry_rounds": rounds,
-            "standings": event_standings(event),
+            "participant_pages": participant_pages(event, participant_page(request)),
             "corrections": list(event.corrections.select_related("user")[:20]),
             "can_submit": event_submittable_by(event, user),
             "can_return_to_draft": event_returnable_to_draft_by(event, user),
@@ -327,11 +340,13 @@ class EventAdmin(admin.ModelAdmin):
         }
 
     def get_urls(self):
+        from events.admin_rounds import round_admin_urls  # the round entry screen (events/admin_rounds.py)
         from events.admin_upload import trf_admin_urls  # TRF upload / download views (events/admin_upload.py)
 
         prefix = f"{self.opts.app_label}_{self.opts.model_name}"
         return [
             *trf_admin_urls(self),
+            *round_admin_urls(self),
             path(
                 "<path:object_id>/submit/",
                 self.admin_site.admin_view(self.submit_view),

@@ -9,6 +9,7 @@ from contextvars import ContextVar
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.options import IS_POPUP_VAR
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -125,8 +126,9 @@ class PlayerAdmin(admin.ModelAdmin):
         return fields
 
     def save_model(self, request, obj, form, change):
-        if not change and not request.user.has_perm("players.change_player"):
-            # A newcomer registered by an arbiter waits for the rating officer's duplicate check.
+        if not change and (not request.user.has_perm("players.change_player") or IS_POPUP_VAR in request.POST):
+            # A newcomer registered by an arbiter, or from an event's participant box (the "+" popup, as the
+            # TRF import registers newcomers), waits for the rating officer's duplicate check.
             obj.needs_review = True
         super().save_model(request, obj, form, change)
 

@@ -231,4 +231,5 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
     raw_id_fields = ["player", "rating_list"]
 
 
-from ratings import admin_lab  # noqa: E402, F401  (the laboratory's admin registers itself)
+# The admin start page (admin_dashboard) and the laboratory's admin (admin_lab) register themselves.
+from ratings import admin_dashboard, admin_lab  # noqa: E402, F401

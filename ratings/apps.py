@@ -18,3 +18,12 @@ class RatingsConfig(AppConfig):
         player_rows_register(PlayerRows("player_ratings", PlayerRating, moves=False))
         # Shadow lists (ratings.services.shadow) follow the entries' rule.
         player_rows_register(PlayerRows("shadow_entries", ShadowRatingEntry, shared="shadow_list"))
+
+        # The round entry screen (events) shows the rating change the next list would give each player.
+        # and a new participant's row on the event page is filled in with the rating in force at its start.
+        from events.admin_participants import participant_rating_lookup_register
+        from events.selectors_rounds import round_projection_register
+        from ratings.services.projection import event_rating_projection, ratings_in_force
+
+        round_projection_register(event_rating_projection)
+        participant_rating_lookup_register(ratings_in_force)

@@ -25,8 +25,9 @@ def entry():
 
 
 def event_url(event, round_=None) -> str:
+    """The event page with the games of one round, or of all (the games inline is shown only when asked for)."""
     url = reverse("admin:events_event_change", args=[event.pk])
-    return f"{url}?round={round_}" if round_ else url
+    return f"{url}?round={round_ or 'all'}"
 
 
 def page_data(client, event, round_=None) -> dict:
@@ -220,12 +221,14 @@ def test_a_merged_player_cannot_be_entered(entry):
     assert f"was merged into another record (player #{kept.pk})" in text
 
 
-def test_the_event_page_shows_rounds_and_the_standings_preview(entry):
+def test_the_event_page_links_each_round_and_the_round_page_shows_the_standings(entry):
     event, people, client = entry
-    response = client.get(event_url(event))
+    response = client.get(reverse("admin:events_event_change", args=[event.pk]))
     content = response.content.decode()
-    assert "Standings preview" in content
-    standings = response.context["standings"]
-    assert [(row.start_rank, row.points) for row in standings.rows][:2] == [(1, 1.0), (5, 1.0)]
     assert [r["games"] for r in response.context["entry_rounds"]] == [3, 0, 0]
-    assert "Round 1" in content
+    assert "games-TOTAL_FORMS" not in content  # the games are entered on the round pages
+    for number in (1, 2, 3):
+        assert reverse("admin:events_event_round", args=[event.pk, number]) in content
+    round_page = client.get(reverse("admin:events_event_round", args=[event.pk, 1]))
+    standings = round_page.context["sheet"].standings
+    assert [(row.start_rank, row.points) for row in standings.rows][:2] == [(1, 1.0), (5, 1.0)]

@@ -1,0 +1,132 @@
+"""The participants of the event page, light at any size: shown a page of start ranks at a time
+(``?participants=N``), the player chosen by name or ID number through the admin's autocomplete (PlayerAdmin's
+search), labelled from one query per page rather than one per row.
+
+A page only holds some of the participants, so the formset also checks what is entered against the others
+(a player entered twice, a start rank given twice) with one more query, before the database would refuse it.
+"""
+
+import datetime
+from collections.abc import Callable
+
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from events.forms import BaseParticipantFormSet, marked_for_deletion
+from events.models import Participant
+
+PARTICIPANTS_PER_PAGE = 25
+
+# (rating type, day, player ids) -> player id -> rating in force that day; registered by the ratings app.
+RatingLookup = Callable[[str, datetime.date, list[int]], dict[int, int | None]]
+_RATING_LOOKUPS: list[RatingLookup] = []
+
+
+def participant_rating_lookup_register(lookup: RatingLookup) -> None:
+    """Called by the ratings app at start-up: the ratings a new participant's row is filled in with."""
+    if lookup not in _RATING_LOOKUPS:
+        _RATING_LOOKUPS.append(lookup)
+
+
+def participant_page(request) -> int:
+    """The page of participants shown (``?participants=N``, from 1)."""
+    value = request.GET.get("participants", "")
+    return int(value) if value.isascii() and value.isdigit() and 0 < int(value) < 10**6 else 1
+
+
+def participant_rank_range(page: int) -> tuple[int, int]:
+    """The start ranks of page ``page`` (inclusive): pages are by start rank, so a saved page stays put."""
+    return (page - 1) * PARTICIPANTS_PER_PAGE + 1, page * PARTICIPANTS_PER_PAGE
+
+
+def participant_pages(event, page: int) -> dict:
+    """Links of the participant pages of ``event`` (one query)."""
+    last_rank = Participant.objects.filter(event=event).order_by("-start_rank").values_list("start_rank", flat=True)
+    highest = next(iter(last_rank), 0)
+    count = max(1, -(-highest // PARTICIPANTS_PER_PAGE))
+    first, last = participant_rank_range(page)
+    return {
+        "numbers": range(1, count + 1),
+        "current": page,
+        "first": first,
+        "last": last,
+        "per_page": PARTICIPANTS_PER_PAGE,
+    }
+
+
+class CachedAutocompleteSelect(AutocompleteSelect):
+    """The admin's autocomplete, its selected options labelled from a dict loaded once for the page."""
+
+    def __init__(self, field, admin_site, *, cache: dict[str, object], **kwargs):
+        super().__init__(field, admin_site, **kwargs)
+        self.cache = cache
+
+    def optgroups(self, name, value, attr=None):
+        selected = [str(v) for v in value if str(v) not in self.choices.field.empty_values]
+        if not all(key in self.cache for key in selected):
+            return super().optgroups(name, value, attr)
+        default = (None, [], 0)
+        groups = [default]
+        if not self.is_required and not self.allow_multiple_selected:
+            default[1].append(self.create_option(name, "", "", False, 0))
+        for index, key in enumerate(selected):
+            default[1].append(self.create_option(name, key, str(self.cache[key]), True, index))
+        return groups
+
+
+class PagedParticipantFormSet(BaseParticipantFormSet):
+    """The participants of one page, checked against the event's other participants too."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors) or self.non_form_errors():
+            return
+        entered = [
+            form
+            for form in self.forms
+            if getattr(form, "cleaned_data", None)
+            and not marked_for_deletion(self, form)
+            and form.cleaned_data.get("player") is not None
+            and form.cleaned_data.get("start_rank") is not None
+        ]
+        if not entered or self.instance.pk is None:
+            return
+        shown = [form.instance.pk for form in self.forms if form.instance.pk]
+        players = {form.cleaned_data["player"].pk: form.cleaned_data["player"] for form in entered}
+        ranks = {form.cleaned_data["start_rank"]: form.cleaned_data["player"] for form in entered}
+        others = (
+            Participant.objects.filter(event=self.instance)
+            .exclude(pk__in=shown)
+            .filter(Q(player_id__in=players) | Q(start_rank__in=ranks))
+            .select_related("player")
+        )
+        problems = []
+        for other in others:
+            if other.player_id in players:
+                problems.append(
+                    f"{players[other.player_id]} already takes part with starting rank {other.start_rank} "
+                    "(on another page of participants); a player takes part in an event once."
+                )
+            if other.start_rank in ranks:
+                problems.append(
+                    f"Starting rank {other.start_rank} is already given to {other.player} (on another page of "
+                    f"participants); ranks are unique."
+                )
+        if problems:
+            raise ValidationError(problems)
+        self._fill_ratings([form for form in entered if form.instance.pk is None])
+
+    def _fill_ratings(self, new_forms) -> None:
+        """A new participant entered without a rating gets the rating in force at the event's start (one query)."""
+        missing = [form for form in new_forms if form.cleaned_data.get("rating") is None]
+        if not missing or not _RATING_LOOKUPS:
+            return
+        event = self.instance
+        found = _RATING_LOOKUPS[-1](
+            event.rating_type, event.start_date, [form.cleaned_data["player"].pk for form in missing]
+        )
+        for form in missing:
+            rating = found.get(form.cleaned_data["player"].pk)
+            if rating is not None:
+                form.cleaned_data["rating"] = form.instance.rating = rating
