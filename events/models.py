@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 if TYPE_CHECKING:
@@ -25,10 +26,17 @@ class EventSystem(models.TextChoices):
 
 
 class EventStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
+    """Where an event stands: registered → results received (draft) → checked → submitted → rated on a list
+    (→ corrected → re-rated), or refused with a reason. Every move goes through
+    ``events.services.events_status_change`` and leaves an ``EventStatusChange`` (the timeline)."""
+
+    REGISTERED = "registered", "Registered"
+    DRAFT = "draft", "Draft"  # results received, being entered or checked by the arbiter
+    CHECKED = "checked", "Checked"
     SUBMITTED = "submitted", "Submitted for rating"
     RATED = "rated", "Rated"
     CORRECTED = "corrected", "Corrected, awaiting re-rating"
+    REFUSED = "refused", "Refused"
 
 
 class Event(models.Model):
@@ -80,6 +88,7 @@ class Event(models.Model):
             ("submit_event", "Can submit an event for rating"),
             ("correct_event", "Can correct the results of a rated event"),
             ("manage_all_events", "Can see and edit every event, not only those assigned to them"),
+            ("review_event", "Can approve or refuse events and clear their integrity flags"),
         ]
 
     def __str__(self) -> str:
@@ -214,3 +223,36 @@ class EventCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"Correction of {self.event} on {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class EventStatusChange(models.Model):
+    """One step of an event's timeline: who moved it, when, from which status to which, why, and on which list
+    (rated / re-rated). Written only by ``events.services.events_status_change``; never edited."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="status_changes")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    from_status = models.CharField(max_length=10, choices=EventStatus.choices, blank=True)
+    to_status = models.CharField(max_length=10, choices=EventStatus.choices)
+    reason = models.TextField(blank=True)
+    rating_list = models.ForeignKey(
+        "ratings.RatingList",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The list the event was rated on (rated / re-rated steps)",
+    )
+
+    class Meta:
+        ordering = ["event", "at", "id"]
+        indexes = [models.Index(fields=["event", "at"], name="event_status_change_timeline")]
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {self.from_status or '—'} → {self.to_status} ({self.at:%Y-%m-%d %H:%M})"
+
+    @property
+    def is_rerating(self) -> bool:
+        return self.to_status == EventStatus.RATED and self.from_status in (EventStatus.RATED, EventStatus.CORRECTED)

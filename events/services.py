@@ -1,4 +1,8 @@
-"""Writes to events: entering games, the status flow (draft → submitted → rated → corrected) and corrections.
+"""Writes to events: entering games, the status flow and corrections.
+
+The status flow (issue 15): registered → draft (results received) → checked → submitted → rated on a list
+(→ corrected → re-rated), or refused with a reason. Every move goes through ``events_status_change``, the
+one function that writes an event's status and its timeline (``EventStatusChange``).
 
 Every function is one transaction and refuses bad requests with ``django.core.exceptions.ValidationError``
 whose message names the event, round and players. Permissions (who may call) are the caller's business —
@@ -8,22 +12,33 @@ the admin checks them with events/roles.py — except that each function refuses
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
-from events.models import Event, EventCorrection, EventStatus, Game, Participant, Result
+from events.models import Event, EventCorrection, EventStatus, EventStatusChange, Game, Participant, Result
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-ENTRY_STATUSES = (EventStatus.DRAFT, EventStatus.SUBMITTED)
+ENTRY_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED, EventStatus.SUBMITTED)
+# Which status may follow which (issue 15). rated → rated: re-rated on a new version of its list.
+STATUS_TRANSITIONS: dict[str, tuple[str, ...]] = {
+    EventStatus.REGISTERED: (EventStatus.DRAFT, EventStatus.REFUSED),
+    EventStatus.DRAFT: (EventStatus.CHECKED, EventStatus.SUBMITTED, EventStatus.REFUSED),
+    EventStatus.CHECKED: (EventStatus.DRAFT, EventStatus.SUBMITTED, EventStatus.REFUSED),
+    EventStatus.SUBMITTED: (EventStatus.DRAFT, EventStatus.RATED, EventStatus.REFUSED),
+    EventStatus.RATED: (EventStatus.RATED, EventStatus.CORRECTED),
+    EventStatus.CORRECTED: (EventStatus.RATED, EventStatus.CORRECTED),
+    EventStatus.REFUSED: (EventStatus.DRAFT,),
+}
 CORRECTABLE_STATUSES = (EventStatus.RATED, EventStatus.CORRECTED)
 GAME_FIELDS = ("round", "board", "white", "black", "result", "date")
 # Rounds parked out of the way while pairings are rewritten (see _games_apply); smallint max is 32767.
@@ -58,8 +73,71 @@ class GamesUpdate:
     changes: list[dict[str, Any]] = field(default_factory=list)
 
 
+def events_status_change(
+    events: Sequence[Event],
+    to: str,
+    *,
+    user: Actor,
+    reason: str = "",
+    rating_list_id: int | None = None,
+) -> list[EventStatusChange]:
+    """THE status transition: move ``events`` (read in the caller's transaction, locked for a single event) to
+    ``to``, with one timeline row each (who, when, from, to, why, on which list) and a history record each.
+
+    Refused (ValidationError naming the event) when a status may not follow the current one
+    (``STATUS_TRANSITIONS``). ``submitted_at`` is set on submission and cleared on a return to draft;
+    ``rated_on`` is set to ``rating_list_id`` when the event becomes rated. A fixed number of queries whatever
+    the number of events (the publication moves all of a list's events in batches).
+    """
+    assert connection.in_atomic_block, "events_status_change must run inside the caller's transaction"
+    if to not in EventStatus.values:
+        raise ValidationError(f"Unknown event status {to!r}.")
+    refused = [event for event in events if to not in STATUS_TRANSITIONS[event.status]]
+    if refused:
+        raise ValidationError(
+            [
+                f"{event.name} is {event.get_status_display().lower()}; it cannot become "
+                f"{EventStatus(to).label.lower()}."
+                for event in refused
+            ]
+        )
+    if not events:
+        return []
+    now = timezone.now()
+    actor = acting_user(user)
+    values: dict[str, Any] = {"status": to, "updated_at": now}
+    if to == EventStatus.SUBMITTED:
+        values["submitted_at"] = now
+    elif to in (EventStatus.DRAFT, EventStatus.REGISTERED):
+        values["submitted_at"] = None
+    if to == EventStatus.RATED:
+        values["rated_on_id"] = rating_list_id
+    Event.objects.filter(pk__in=[event.pk for event in events]).update(**values)
+    changes = [
+        EventStatusChange(
+            event_id=event.pk,
+            at=now,
+            user=actor,
+            from_status=event.status,
+            to_status=to,
+            reason=reason,
+            rating_list_id=rating_list_id if to == EventStatus.RATED else None,
+        )
+        for event in events
+    ]
+    for event in events:
+        for name, value in values.items():
+            setattr(event, name, value)
+    Event.history.bulk_history_create(
+        list(events), update=True, default_user=actor, default_change_reason=reason or f"status: {to}"
+    )
+    return EventStatusChange.objects.bulk_create(changes)
+
+
 def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> GamesUpdate:
-    """Apply entered games (draft or submitted events). Rated results change only via ``event_correct``."""
+    """Apply entered games (registered, draft, checked or submitted events). Rated results change only via
+    ``event_correct``. Results entered for a registered event mean they were received (→ draft); a change to a
+    checked event undoes the check (→ draft)."""
     with transaction.atomic():
         locked = _event_lock(event)
         if locked.status not in ENTRY_STATUSES:
@@ -67,76 +145,127 @@ def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> G
                 f"{locked.name} is {locked.get_status_display().lower()}: its results change only through a "
                 "correction (with the reason recorded)."
             )
-        return _games_apply(locked, edits, user=acting_user(user), reason="")
+        update = _games_apply(locked, edits, user=acting_user(user), reason="")
+        if locked.status in (EventStatus.REGISTERED, EventStatus.CHECKED) and update.changes:
+            why = "results received" if locked.status == EventStatus.REGISTERED else "results changed after the check"
+            events_status_change([locked], EventStatus.DRAFT, user=user, reason=why)
+    _copy_state(locked, event)
+    return update
+
+
+def event_problems(event: Event) -> list[str]:
+    """What stops ``event`` from being submitted for rating, each naming where it must be fixed (none: ready).
+
+    Games: at least one, every one with a result. Plus the problems an import left on the event
+    (``Event.open_problems``) until they are fixed.
+    """
+    games = list(
+        Game.objects.filter(event=event)
+        .select_related("white__player", "black__player")
+        .order_by("round", "board", "pk")
+        .only(
+            "round",
+            "board",
+            "result",
+            "white__start_rank",
+            "white__player__surname",
+            "white__player__given_names",
+            "black__start_rank",
+            "black__player__surname",
+            "black__player__given_names",
+        )
+    )
+    if not games:
+        return [f"{event.name} has no games yet; enter the results before submitting."]
+    pending = [game for game in games if game.result == Result.PENDING]
+    if pending:
+        shown = "; ".join(_game_label(game) for game in pending[:10])
+        more = f" and {len(pending) - 10} more" if len(pending) > 10 else ""
+        return [f"{event.name} cannot be submitted: {len(pending)} game(s) have no result — {shown}{more}."]
+    return []
+
+
+def event_check(event: Event, *, user: Actor) -> list[str]:
+    """draft → checked when nothing stops the event from being submitted; otherwise the problems (the status
+    stays). A checked event is submitted by ``event_submit``; a change to its games undoes the check."""
+    with transaction.atomic():
+        locked = _event_lock(event)
+        if locked.status not in (EventStatus.DRAFT, EventStatus.CHECKED):
+            raise ValidationError(
+                f"{locked.name} is {locked.get_status_display().lower()}; only a draft is checked before submission."
+            )
+        problems = event_problems(locked)
+        if not problems and locked.status == EventStatus.DRAFT:
+            events_status_change([locked], EventStatus.CHECKED, user=user, reason="checked: ready for submission")
+    _copy_state(locked, event)
+    return problems
 
 
 def event_submit(event: Event, *, user: Actor) -> Event:
-    """draft → submitted: the event goes to the rating officer. Refused while any game has no result."""
+    """draft → checked → submitted: the event goes to the rating officer. Refused while anything stops it
+    (``event_problems``: no games, a game without a result, an import problem not fixed yet)."""
     with transaction.atomic():
         locked = _event_lock(event)
-        if locked.status != EventStatus.DRAFT:
+        if locked.status not in (EventStatus.DRAFT, EventStatus.CHECKED):
             raise ValidationError(
                 f"{locked.name} is {locked.get_status_display().lower()}; only a draft can be submitted for rating."
             )
-        games = list(
-            Game.objects.filter(event=locked)
-            .select_related("white__player", "black__player")
-            .order_by("round", "board", "pk")
-            .only(
-                "round",
-                "board",
-                "result",
-                "white__start_rank",
-                "white__player__surname",
-                "white__player__given_names",
-                "black__start_rank",
-                "black__player__surname",
-                "black__player__given_names",
-            )
-        )
-        if not games:
-            raise ValidationError(f"{locked.name} has no games yet; enter the results before submitting.")
-        pending = [game for game in games if game.result == Result.PENDING]
-        if pending:
-            shown = "; ".join(_game_label(game) for game in pending[:10])
-            more = f" and {len(pending) - 10} more" if len(pending) > 10 else ""
-            raise ValidationError(
-                f"{locked.name} cannot be submitted: {len(pending)} game(s) have no result — {shown}{more}."
-            )
-        locked.status = EventStatus.SUBMITTED
-        locked.submitted_at = timezone.now()
-        locked._history_user = acting_user(user)
-        locked.save(update_fields=["status", "submitted_at", "updated_at"])
+        problems = event_problems(locked)
+        if problems:
+            raise ValidationError(problems)
+        status_before = locked.status
+        if locked.status == EventStatus.DRAFT:
+            events_status_change([locked], EventStatus.CHECKED, user=user, reason="checked on submission")
+        events_status_change([locked], EventStatus.SUBMITTED, user=user)
         audit_record(
             user,
             AuditAction.EVENT_SUBMIT,
             locked,
-            before={"status": EventStatus.DRAFT},
-            after={"status": locked.status, "submitted_at": locked.submitted_at, "games": len(games)},
+            before={"status": status_before},
+            after={"status": locked.status, "submitted_at": locked.submitted_at, "games": locked.games.count()},
         )
     _copy_state(locked, event)
     return event
 
 
 def event_return_to_draft(event: Event, *, user: Actor) -> Event:
-    """submitted → draft: the arbiter (or the rating officer sending it back) can edit again."""
+    """submitted, checked or refused → draft: the arbiter (or the rating officer sending it back) can edit
+    again."""
     with transaction.atomic():
         locked = _event_lock(event)
-        if locked.status != EventStatus.SUBMITTED:
+        if locked.status not in (EventStatus.SUBMITTED, EventStatus.CHECKED, EventStatus.REFUSED):
             raise ValidationError(
                 f"{locked.name} is {locked.get_status_display().lower()}; only a submitted event returns to draft."
             )
-        submitted_at = locked.submitted_at
-        locked.status = EventStatus.DRAFT
-        locked.submitted_at = None
-        locked._history_user = acting_user(user)
-        locked.save(update_fields=["status", "submitted_at", "updated_at"])
+        status_before, submitted_at = locked.status, locked.submitted_at
+        events_status_change([locked], EventStatus.DRAFT, user=user, reason="returned to draft")
         audit_record(
             user,
             "event.return_to_draft",
             locked,
-            before={"status": EventStatus.SUBMITTED, "submitted_at": submitted_at},
+            before={"status": status_before, "submitted_at": submitted_at},
             after={"status": EventStatus.DRAFT},
+        )
+    _copy_state(locked, event)
+    return event
+
+
+def event_refuse(event: Event, *, user: Actor, reason: str) -> Event:
+    """registered, draft, checked or submitted → refused, with the reason the arbiter is shown (officials)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("A refusal needs a reason (the arbiter is shown it).")
+    with transaction.atomic():
+        locked = _event_lock(event)
+        status_before = locked.status
+        events_status_change([locked], EventStatus.REFUSED, user=user, reason=reason)
+        audit_record(
+            user,
+            "event.refuse",
+            locked,
+            reason=reason,
+            before={"status": status_before},
+            after={"status": EventStatus.REFUSED},
         )
     _copy_state(locked, event)
     return event
@@ -172,10 +301,7 @@ def event_correct(event: Event, *, user: User, reason: str, edits: list[GameEdit
             changes={"games": update.changes},
         )
         status_before = locked.status
-        locked.status = EventStatus.CORRECTED
-        locked._history_user = user
-        locked._change_reason = f"correction: {reason}"
-        locked.save(update_fields=["status", "updated_at"])
+        events_status_change([locked], EventStatus.CORRECTED, user=user, reason=f"correction: {reason}")
         audit_record(
             user,
             AuditAction.EVENT_CORRECT,

@@ -8,7 +8,7 @@ from core.api import DocsView, RedocView, SchemaView
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
-from public.views import events, lists, players
+from public.views import event_status, events, lists, players
 
 
 class ListDateConverter:
@@ -67,10 +67,12 @@ list_pages = [
         path(f"<list_date:list_date>/<rating_type:rating_type>.{fmt}", lists.list_download, {"fmt": fmt}, name=fmt)
         for fmt in ("txt", "csv", "xml")
     ),
+    path("<list_date:list_date>/<rating_type:rating_type>/events/", event_status.rated_events, name="rated-events"),
 ]
 
 event_pages = [
     path("", events.event_list, name="list"),
+    path("awaiting-rating/", event_status.awaiting_rating, name="awaiting"),
     path("<key:pk>/", events.event_detail, name="detail"),
 ]
 

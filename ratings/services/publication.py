@@ -50,6 +50,7 @@ from audit.models import AuditAction
 from audit.services import audit_record
 from core.bulk import JsonText, copy_columns, read_columns
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant, RatingType
+from events.services import events_status_change
 from players.models import Player
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
 from ratings.engine.game_line import (
@@ -1173,13 +1174,13 @@ def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
     """The rated events: status rated, rated_on this list (with a history record each). Every event gets the
     same values, so one UPDATE per batch (no per-event CASE as bulk_update would build)."""
     ids = computed.event_ids
-    now = timezone.now()
     for start in range(0, len(ids), EVENT_BATCH_SIZE):
         batch = ids[start : start + EVENT_BATCH_SIZE]
-        Event.objects.filter(id__in=batch).update(status=EventStatus.RATED, rated_on=rating_list, updated_at=now)
-        Event.history.bulk_history_create(
+        # Through the one status transition of events: history record and timeline row (issue 15) each.
+        events_status_change(
             list(Event.objects.filter(id__in=batch)),
-            update=True,
-            default_user=rating_list.published_by,
-            default_change_reason=f"rated on {rating_list}",
+            EventStatus.RATED,
+            user=rating_list.published_by,
+            reason=f"rated on {rating_list}",
+            rating_list_id=rating_list.pk,
         )

@@ -1,0 +1,122 @@
+"""The event lifecycle in the admin (issue 15): the timeline, "check", and the officials' refusal with a reason.
+
+Wired into ``EventAdmin`` by ``lifecycle_admin_urls(model_admin)`` and ``lifecycle_context(request, event)``.
+Permissions come from events/roles.py: an arbiter checks only their own events; only officials
+(``events.review_event``) refuse. Writes go through events/services.py (``events_status_change``).
+"""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from core.admin import admin_user
+from events.models import Event, EventStatusChange
+from events.roles import event_checkable_by, event_refusable_by
+from events.services import event_check, event_refuse
+
+TIMELINE_ROWS = 100
+
+
+class RefusalForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
+        help_text="Why the event is refused; the arbiter is shown it on the event's timeline.",
+    )
+
+    def clean_reason(self):
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("Give the reason for the refusal.")
+        return reason
+
+
+def event_timeline(event: Event) -> list[EventStatusChange]:
+    """The event's status changes, oldest first, with who and the list (one query)."""
+    return list(
+        EventStatusChange.objects.filter(event=event)
+        .select_related("user", "rating_list")
+        .order_by("at", "id")[:TIMELINE_ROWS]
+    )
+
+
+def lifecycle_context(request, event: Event) -> dict:
+    return {
+        "timeline": event_timeline(event),
+        "can_check": event_checkable_by(event, request.user),
+        "can_refuse": event_refusable_by(event, request.user),
+    }
+
+
+def lifecycle_admin_urls(model_admin) -> list:
+    prefix = f"{model_admin.opts.app_label}_{model_admin.opts.model_name}"
+    site = model_admin.admin_site
+    return [
+        path(
+            "<path:object_id>/check/",
+            site.admin_view(lambda request, object_id: check_view(model_admin, request, object_id)),
+            name=f"{prefix}_check",
+        ),
+        path(
+            "<path:object_id>/refuse/",
+            site.admin_view(lambda request, object_id: refuse_view(model_admin, request, object_id)),
+            name=f"{prefix}_refuse",
+        ),
+    ]
+
+
+def _change_url(model_admin, event: Event) -> str:
+    return reverse(f"admin:{model_admin.opts.app_label}_{model_admin.opts.model_name}_change", args=[event.pk])
+
+
+def check_view(model_admin, request, object_id):
+    """draft → checked when nothing stops a submission; otherwise every problem as a message."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    event = model_admin.get_object(request, unquote(object_id))
+    if event is None:
+        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    if not event_checkable_by(event, request.user):
+        raise PermissionDenied
+    try:
+        problems = event_check(event, user=admin_user(request))
+    except ValidationError as exc:
+        problems = exc.messages
+    if problems:
+        for problem in problems:
+            model_admin.message_user(request, problem, messages.ERROR)
+    else:
+        model_admin.log_change(request, event, "Checked")
+        model_admin.message_user(request, f"{event.name}: checked, ready for submission.", messages.SUCCESS)
+    return HttpResponseRedirect(_change_url(model_admin, event))
+
+
+def refuse_view(model_admin, request, object_id):
+    """Officials refuse a registered, draft, checked or submitted event, with the reason the arbiter sees."""
+    event = model_admin.get_object(request, unquote(object_id))
+    if event is None:
+        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    if not event_refusable_by(event, request.user):
+        raise PermissionDenied
+    form = RefusalForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event_refuse(event, user=admin_user(request), reason=form.cleaned_data["reason"])
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            model_admin.log_change(request, event, f"Refused: {form.cleaned_data['reason']}")
+            model_admin.message_user(request, f"{event.name}: refused.", messages.SUCCESS)
+            return HttpResponseRedirect(_change_url(model_admin, event))
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": f"Refuse {event.name}",
+        "opts": model_admin.opts,
+        "original": event,
+        "event": event,
+        "form": form,
+    }
+    return TemplateResponse(request, "admin/events/event/refuse.html", context)
