@@ -635,3 +635,7 @@ class EventCorrectionAdmin(ReadOnly, admin.ModelAdmin):
             "<tbody>{}</tbody></table>",
             rows,
         )
+
+
+# Personal API tokens (events/admin_tokens.py): registered with the admin when this module is.
+from events import admin_tokens  # noqa: E402, F401

@@ -32,6 +32,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -72,9 +73,12 @@ from players.registry import federations_ensure, is_fide_federation_code
 __all__ = [
     "RESERVED_ID_START",
     "DuplicateSuggestion",
+    "PlayerMatch",
+    "UnratedGame",
     "TrfImportOutcome",
     "event_export_trf",
     "event_import_trf",
+    "trf_check_report",
 ]
 
 # Players without an ID get id_number above this (and above every id_number in use); see the module doc.
@@ -133,6 +137,44 @@ class DuplicateSuggestion:
         return list(zip(self.candidates, self.reasons, strict=True))
 
 
+@dataclass(frozen=True)
+class PlayerMatch:
+    """How one line of the file meets the registry: a registered player (``created`` False) or a new one."""
+
+    start_rank: int
+    name: str
+    file_id: str  # the ID number column as written ("" when empty)
+    player: Player
+    created: bool
+
+
+@dataclass(frozen=True)
+class UnratedGame:
+    """A game of the file that is not rated, and why (B.02 1.2: only played games are rated)."""
+
+    round: int
+    white: int
+    black: int | None
+    result: str
+    why: str
+
+
+# Why a result is not rated (B.02 1.2: games not played, forfeits and byes included, are not rated).
+UNRATED_WHY: dict[str, str] = {
+    Result.WHITE_FORFEIT_WIN: "forfeit",
+    Result.BLACK_FORFEIT_WIN: "forfeit",
+    Result.DOUBLE_FORFEIT: "double forfeit",
+    Result.WHITE_WIN_UNPLAYED: "less than one move played",
+    Result.DRAW_UNPLAYED: "less than one move played",
+    Result.BLACK_WIN_UNPLAYED: "less than one move played",
+    Result.HALF_POINT_BYE: "bye",
+    Result.FULL_POINT_BYE: "bye",
+    Result.PAIRING_BYE: "bye",
+    Result.ZERO_POINT_BYE: "bye",
+    Result.PENDING: "no result yet",
+}
+
+
 @dataclass
 class TrfImportOutcome(ProblemsBySeverity):
     event: Event | None
@@ -143,6 +185,10 @@ class TrfImportOutcome(ProblemsBySeverity):
     version: str = ""  # TRF16 / TRF-2026 as read
     encoding: str = ""
     games: int = 0
+    rated_games: int = 0
+    unrated_games: list[UnratedGame] = field(default_factory=list)
+    player_matches: list[PlayerMatch] = field(default_factory=list)
+    check_only: bool = False  # the report of a check: nothing was written (event stays None)
 
     @property
     def ok(self) -> bool:
@@ -161,6 +207,12 @@ class TrfImportOutcome(ProblemsBySeverity):
         return f"refused, nothing imported: {errors[0]}{more}"
 
     def summary(self) -> str:
+        if self.check_only and not self.errors:
+            return (
+                f"checked, nothing imported: {self.player_count} players ({len(self.matched_players)} matched by ID "
+                f"number, {len(self.created_players)} to be created), {self.games} games ({self.rated_games} rated); "
+                f"{len(self.warnings)} warning(s), {len(self.likely_duplicates)} likely duplicate(s)"
+            )
         if self.event is None:
             return self.refusal_message()
         return (
@@ -177,6 +229,10 @@ class _Refused(Exception):
     """Raised inside the import transaction to roll it back; the problems are already in the outcome."""
 
 
+class _CheckOnly(Exception):
+    """Raised at the end of a check's transaction: the whole import is rolled back, the report is kept."""
+
+
 # ------------------------------------------------------------------------------------------------ import
 
 
@@ -187,8 +243,14 @@ def event_import_trf(
     user: Actor,
     rating_type: str | None = None,
     submit: bool = False,
+    check_only: bool = False,
 ) -> TrfImportOutcome:
     """Create a draft event (submitted with ``submit``) from a TRF16 / TRF-2026 / TRF06 file.
+
+    ``check_only`` (issue 15, "check before submitting"): the same import, every check and match included,
+    inside a transaction that is then rolled back: the outcome is the full report (problems by line and
+    column, players matched / to be created / likely duplicates, games rated and not rated with why) and
+    nothing is written; ``outcome.event`` stays None.
 
     ``rating_type``: standard, rapid or blitz; None reads it from the file's words (092 "…(rapid)",
     "Blitz" in the name) and otherwise takes standard, with a warning saying so. ``user``: the uploader
@@ -197,7 +259,11 @@ def event_import_trf(
     """
     parsed = parse_trf(data, source_name=file_name)
     outcome = TrfImportOutcome(
-        event=None, problems=list(parsed.problems), version=parsed.version, encoding=parsed.encoding
+        event=None,
+        problems=list(parsed.problems),
+        version=parsed.version,
+        encoding=parsed.encoding,
+        check_only=check_only,
     )
     if rating_type is not None and rating_type not in RatingType.values:
         outcome.problems.append(
@@ -210,6 +276,10 @@ def event_import_trf(
             try:
                 with transaction.atomic():
                     plan.write(user)
+                    if check_only:
+                        raise _CheckOnly
+            except _CheckOnly:
+                outcome.event = None  # rolled back with everything else
             except _Refused:
                 pass
             except (IntegrityError, DataError) as exc:
@@ -221,9 +291,47 @@ def event_import_trf(
             if outcome.errors:
                 outcome.event = None
                 outcome.created_players, outcome.matched_players, outcome.likely_duplicates = [], [], []
-                outcome.games = 0
+                outcome.games = outcome.rated_games = 0
+                outcome.unrated_games, outcome.player_matches = [], []
     outcome.problems.sort(key=lambda p: (p.line, p.column or 0))
     return outcome
+
+
+def trf_check_report(outcome: TrfImportOutcome) -> dict[str, Any]:
+    """The outcome of a check (or an import) as JSON values: what ``POST /api/v1/events/check-trf/`` answers."""
+
+    def problem(p: TrfProblem) -> dict[str, Any]:
+        return {"line": p.line or None, "column": p.column, "message": p.message}
+
+    duplicates = {id(s.player): s for s in outcome.likely_duplicates}
+
+    def match(m: PlayerMatch) -> dict[str, Any]:
+        suggestion = duplicates.get(id(m.player))
+        return {
+            "start_rank": m.start_rank,
+            "name": m.name,
+            "id_number": int(m.file_id) if m.file_id else None,
+            "status": "new" if m.created else "matched",
+            "player": None if m.created else {"id_number": m.player.id_number, "name": m.player.name},
+            "likely_duplicates": [
+                {"id_number": candidate.id_number, "name": candidate.name, "reason": reason}
+                for candidate, reason in (suggestion.matches if suggestion else [])
+            ],
+        }
+
+    return {
+        "errors": [problem(p) for p in outcome.errors],
+        "warnings": [problem(p) for p in outcome.warnings],
+        "players": outcome.player_count,
+        "games": outcome.games,
+        "rated_games": outcome.rated_games,
+        "matches": [match(m) for m in outcome.player_matches],
+        "not_rated": [
+            {"round": g.round, "white": g.white, "black": g.black, "result": g.result, "why": g.why}
+            for g in outcome.unrated_games
+        ],
+        "version": outcome.version,
+    }
 
 
 def _fold(text: str) -> str:
@@ -370,6 +478,16 @@ class _Plan:
             event_submit(event, user=user)
         outcome.event = event
         outcome.games = len(games)
+        outcome.rated_games = sum(game.is_rated for game in self.games)
+        outcome.unrated_games = [
+            UnratedGame(game.round, game.white, game.black, game.result, UNRATED_WHY.get(game.result, "not rated"))
+            for game in self.games
+            if not game.is_rated
+        ]
+        outcome.player_matches = [
+            PlayerMatch(p.start_rank, p.name, p.fide_id, by_rank[p.start_rank], p.start_rank not in matched)
+            for p in t.players
+        ]
         outcome.matched_players = [matched[p.start_rank] for p in t.players if p.start_rank in matched]
         outcome.created_players = list(created)
         new_by_identity = {id(player): player for player in created}

@@ -5,6 +5,7 @@ import datetime
 from django.urls import include, path, register_converter
 
 from core.api import DocsView, RedocView, SchemaView
+from public.api.check_trf import CheckTrfAPI
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
@@ -87,6 +88,7 @@ api_v1 = [
         name="api-rating-list-entries",
     ),
     path("events/", EventListAPI.as_view(), name="api-events"),
+    path("events/check-trf/", CheckTrfAPI.as_view(), name="api-events-check-trf"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
     path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),
     path("schema/", SchemaView.as_view(), name="api-schema"),
