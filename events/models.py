@@ -45,9 +45,10 @@ class Event(models.Model):
     federation = models.ForeignKey(
         "players.Federation", on_delete=models.PROTECT, null=True, blank=True, related_name="events"
     )
-    start_date = models.DateField()
-    end_date = models.DateField()
-    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD)
+    # Empty only on a draft imported from a file that lacks them (issue 15): submission is refused until set.
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD, blank=True)
     system = models.CharField(max_length=12, choices=EventSystem.choices, default=EventSystem.SWISS)
     rounds = models.PositiveSmallIntegerField(default=1)
     time_control = models.CharField(max_length=100, blank=True, help_text="e.g. 90 min + 30 s from move 1")
@@ -92,7 +93,7 @@ class Event(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.start_date:%Y-%m-%d})"
+        return f"{self.name} ({self.start_date:%Y-%m-%d})" if self.start_date else f"{self.name} (no dates yet)"
 
 
 class Participant(models.Model):

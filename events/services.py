@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -156,9 +157,11 @@ def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> G
 def event_problems(event: Event) -> list[str]:
     """What stops ``event`` from being submitted for rating, each naming where it must be fixed (none: ready).
 
-    Games: at least one, every one with a result. Plus the problems an import left on the event
-    (``Event.open_problems``) until they are fixed.
+    What rating needs (issue 15: an incomplete file imports as a draft): the dates, the rating type, the birth
+    year and sex of every new player (``needs_review``: created by an import or an arbiter); and games: at
+    least one, every one with a result.
     """
+    problems = event_missing_for_rating(event)
     games = list(
         Game.objects.filter(event=event)
         .select_related("white__player", "black__player")
@@ -176,13 +179,51 @@ def event_problems(event: Event) -> list[str]:
         )
     )
     if not games:
-        return [f"{event.name} has no games yet; enter the results before submitting."]
+        return [*problems, f"{event.name} has no games yet; enter the results before submitting."]
     pending = [game for game in games if game.result == Result.PENDING]
     if pending:
         shown = "; ".join(_game_label(game) for game in pending[:10])
         more = f" and {len(pending) - 10} more" if len(pending) > 10 else ""
-        return [f"{event.name} cannot be submitted: {len(pending)} game(s) have no result — {shown}{more}."]
-    return []
+        problems.append(f"{event.name} cannot be submitted: {len(pending)} game(s) have no result — {shown}{more}.")
+    return problems
+
+
+# New players shown by name in the list of what is missing; the rest are counted.
+_MISSING_PLAYERS_SHOWN = 20
+
+
+def event_missing_for_rating(event: Event) -> list[str]:
+    """The event's fields and new players' data rating needs and the event lacks, each naming where to fix it."""
+    problems = []
+    if event.start_date is None:
+        problems.append(
+            f"{event.name}: the start date is missing (TRF record 042); enter it in the event's Start date."
+        )
+    if event.end_date is None:
+        problems.append(f"{event.name}: the end date is missing (TRF record 052); enter it in the event's End date.")
+    if not event.rating_type:
+        problems.append(
+            f"{event.name}: the rating type is not given (TRF record 092); choose it in the event's Rating type."
+        )
+    incomplete = list(
+        Participant.objects.filter(event=event, player__needs_review=True)
+        .filter(Q(player__birth_year__isnull=True) | Q(player__sex=""))
+        .select_related("player")
+        .order_by("start_rank")
+    )
+    for participant in incomplete[:_MISSING_PLAYERS_SHOWN]:
+        player = participant.player
+        missing = " and ".join(
+            what for what, absent in (("birth year", player.birth_year is None), ("sex", not player.sex)) if absent
+        )
+        problems.append(
+            f"Player {participant.start_rank}, {player.name} (ID {player.id_number}), is new and has no {missing}: "
+            "enter it in the player's record (the list carries year of birth and gender, B.02 7.1.2; "
+            "K depends on age, B.02 8.3.3)."
+        )
+    if len(incomplete) > _MISSING_PLAYERS_SHOWN:
+        problems.append(f"... and {len(incomplete) - _MISSING_PLAYERS_SHOWN} more new players without them.")
+    return problems
 
 
 def event_check(event: Event, *, user: Actor) -> list[str]:

@@ -20,7 +20,10 @@ registry, decides what the file means for it and writes it in one transaction, i
 - **Federations**: a player's federation is set when the column holds a FIDE federation code (or one the
   registry knows); a column of mostly other codes (ICU exports write club codes such as KIL, DUB) is read
   as club codes: left empty, with a warning.
-- **Dates** are needed to rate an event: 042/052, else the first/last round date (132); otherwise refused.
+- **Dates** are needed to rate an event: 042/052, else the first/last round date (132); otherwise the event
+  is imported as a draft without them (issue 15), as it is without a rating type or with new players lacking
+  birth year or sex: each is a warning naming its place, and ``events.services.event_problems`` refuses
+  the submission until it is fixed. Only an unreadable file (an ``error``) is refused whole.
 - **Games**: every pairing once (``events.trf.games``): 1/=/0 are rated results, +/- forfeits, W/D/L
   unplayed results, H/F/U/Z and blank byes (blank = Z); a round with no entry creates nothing.
 """
@@ -52,11 +55,12 @@ from events.models import (
     Result,
 )
 from events.roles import user_sees_all_events
-from events.services import event_submit
+from events.services import event_problems, event_submit
 from events.trf import (
     ERROR,
     WARNING,
     ProblemsBySeverity,
+    TrfEventChecks,
     TrfGame,
     TrfParseResult,
     TrfPlayer,
@@ -377,11 +381,24 @@ class _Plan:
     def check(self) -> None:
         """The checks that need no database are the pure module's (``events.trf.check_event``)."""
         checks = check_event(self.parsed, submit=self.submit)
-        self.outcome.problems += checks.problems
+        self.outcome.problems += [self.as_draft_problem(problem, checks) for problem in checks.problems]
         self.start_date, self.end_date = checks.start_date, checks.end_date
         self.federation = checks.federation
         self.games = checks.games
         self.rating_type = self.rating_type or self.infer_rating_type()
+
+    def as_draft_problem(self, problem: TrfProblem, checks: TrfEventChecks) -> TrfProblem:
+        """A missing date refuses nothing (issue 15): the event is imported as a draft without it, and its
+        submission is refused until the arbiter enters it (``events.services.event_problems``)."""
+        for what, value in (("start", checks.start_date), ("end", checks.end_date)):
+            if problem.severity == ERROR and value is None and problem.message.startswith(f"no {what} date"):
+                return TrfProblem(
+                    problem.line,
+                    problem.column,
+                    WARNING,
+                    f"{problem.message}: imported as a draft; enter the {what} date in the event before submitting",
+                )
+        return problem
 
     def infer_rating_type(self) -> str:
         t = self.t
@@ -395,8 +412,13 @@ class _Plan:
                             f"rating type not given: read as {rating_type} from record {code} {text!r}",
                         )
                     return rating_type
-        self.warn(0, None, "rating type not given and not named in the file: standard assumed")
-        return RatingType.STANDARD
+        self.warn(
+            0,
+            None,
+            "rating type not given and not named in the file (record 092): imported as a draft; choose the "
+            "rating type in the event before submitting",
+        )
+        return ""
 
     def system(self) -> str:
         t = self.t
@@ -475,7 +497,12 @@ class _Plan:
             },
         )
         if self.submit:
-            event_submit(event, user=user)
+            missing = event_problems(event)
+            if missing:  # an incomplete file is imported as a draft, not refused (issue 15)
+                for problem in missing:
+                    self.warn(0, None, f"not submitted for rating: {problem}")
+            else:
+                event_submit(event, user=user)
         outcome.event = event
         outcome.games = len(games)
         outcome.rated_games = sum(game.is_rated for game in self.games)
@@ -620,6 +647,7 @@ class _Plan:
                 id_number, next_id = next_id, next_id + 1
             title = trf_player.title if trf_player.title in _TITLES else ""
             birth = trf_player.birth_date
+            self.warn_missing_registry_data(trf_player)
             players.append(
                 Player(
                     id_number=id_number,
@@ -636,6 +664,25 @@ class _Plan:
                 )
             )
         return players
+
+    def warn_missing_registry_data(self, trf_player: TrfPlayer) -> None:
+        """A new player without birth year or sex is registered all the same; the event stays a draft until
+        they are entered (``events.services.event_problems``; B.02 7.1.2)."""
+        missing = [
+            what
+            for what, absent in (
+                ("sex (column 10)", trf_player.sex not in ("m", "w")),
+                ("birth year (columns 70-79)", not (trf_player.birth_year or trf_player.birth_date)),
+            )
+            if absent
+        ]
+        if missing:
+            self.warn(
+                trf_player.line,
+                10 if trf_player.sex not in ("m", "w") else 70,
+                f"player {trf_player.start_rank} ({trf_player.name or 'no name'}) is new and has no "
+                f"{' and no '.join(missing)}: enter it in the player's record before submitting",
+            )
 
     def likely_duplicates(self, new_players: list[Player]) -> list[DuplicateSuggestion]:
         """Registered players with the same surname and given names, or the same surname and birth year."""
@@ -671,9 +718,7 @@ class _Plan:
         if not t.name:
             self.warn(0, None, f"no tournament name (record 012): the event is called {name!r}")
         rounds = max(t.number_of_rounds, 1)
-        start_date, end_date, rating_type = self.start_date, self.end_date, self.rating_type
-        if start_date is None or end_date is None or rating_type is None:
-            raise RuntimeError("check() refuses a file without dates; it sets the rating type")
+        start_date, end_date, rating_type = self.start_date, self.end_date, self.rating_type or ""
         event = Event(
             name=name[:200],
             city=t.city[:100],

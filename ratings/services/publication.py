@@ -682,10 +682,12 @@ class _RatedGames:
 
 def _load_events(plan: ListPlan) -> _Events:
     rows = list(plan.events.order_by("end_date", "id").values_list("id", "start_date", "end_date"))
+    # Events to rate have their dates: a submission without them is refused (events.services.event_problems).
+    assert all(r[1] is not None and r[2] is not None for r in rows), "an event to rate has no dates"
     return _Events(
         ids=np.array([r[0] for r in rows], dtype=np.int64),
-        start=_dates([r[1] for r in rows]),
-        end=_dates([r[2] for r in rows]),
+        start=_dates([r[1] for r in rows if r[1] is not None]),
+        end=_dates([r[2] for r in rows if r[2] is not None]),
     )
 
 
