@@ -15,8 +15,15 @@ from django.urls import path, reverse
 
 from core.admin import admin_user
 from events.models import Event, EventStatus, EventStatusChange
-from events.roles import event_checkable_by, event_refusable_by
-from events.services import event_check, event_missing_for_rating, event_refuse
+from events.roles import event_checkable_by, event_refusable_by, event_reviewable_by
+from events.services import (
+    Registration,
+    event_check,
+    event_missing_for_rating,
+    event_refuse,
+    event_register,
+    event_registration_approve,
+)
 
 TIMELINE_ROWS = 100
 EDITABLE_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED, EventStatus.REFUSED)
@@ -35,6 +42,59 @@ class RefusalForm(forms.Form):
         return reason
 
 
+class RegistrationForm(forms.ModelForm):
+    """What a rating authority asks when an event is registered before play (issue 15)."""
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "city",
+            "federation",
+            "start_date",
+            "end_date",
+            "rounds",
+            "rating_type",
+            "time_control",
+            "system",
+            "arbiters",
+            "organiser",
+            "expected_players",
+            "strong_field",
+        ]
+        labels = {"arbiters": "Deputy arbiters"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("start_date", "end_date", "rating_type", "city"):
+            self.fields[name].required = True
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", f"The event ends ({end:%Y-%m-%d}) before it starts ({start:%Y-%m-%d}).")
+        return data
+
+    def registration(self) -> Registration:
+        data = self.cleaned_data
+        return Registration(
+            name=data["name"],
+            city=data["city"],
+            federation_id=data["federation"].pk if data.get("federation") else None,
+            start_date=data["start_date"],
+            end_date=data["end_date"],
+            rounds=data["rounds"],
+            rating_type=data["rating_type"],
+            system=data["system"],
+            time_control=data["time_control"],
+            organiser=data["organiser"],
+            expected_players=data["expected_players"],
+            strong_field=data["strong_field"],
+            deputies=tuple(user.pk for user in data.get("arbiters") or []),
+        )
+
+
 def event_timeline(event: Event) -> list[EventStatusChange]:
     """The event's status changes, oldest first, with who and the list (one query)."""
     return list(
@@ -49,6 +109,7 @@ def lifecycle_context(request, event: Event) -> dict:
         "timeline": event_timeline(event),
         "can_check": event_checkable_by(event, request.user),
         "can_refuse": event_refusable_by(event, request.user),
+        "can_approve_registration": event_registration_approvable_by(event, request.user),
         # What an incomplete import left to fix before submission (issue 15), while it can still be fixed.
         "missing": event_missing_for_rating(event) if event.status in EDITABLE_STATUSES else [],
     }
@@ -58,6 +119,16 @@ def lifecycle_admin_urls(model_admin) -> list:
     prefix = f"{model_admin.opts.app_label}_{model_admin.opts.model_name}"
     site = model_admin.admin_site
     return [
+        path(
+            "register/",
+            site.admin_view(lambda request: register_view(model_admin, request)),
+            name=f"{prefix}_register",
+        ),
+        path(
+            "<path:object_id>/approve-registration/",
+            site.admin_view(lambda request, object_id: approve_registration_view(model_admin, request, object_id)),
+            name=f"{prefix}_approve_registration",
+        ),
         path(
             "<path:object_id>/check/",
             site.admin_view(lambda request, object_id: check_view(model_admin, request, object_id)),
@@ -123,3 +194,66 @@ def refuse_view(model_admin, request, object_id):
         "form": form,
     }
     return TemplateResponse(request, "admin/events/event/refuse.html", context)
+
+
+def event_registration_approvable_by(event: Event, user) -> bool:
+    return (
+        event.status == EventStatus.REGISTERED
+        and event.registration_approved_at is None
+        and event_reviewable_by(event, user)
+    )
+
+
+def register_view(model_admin, request):
+    """An arbiter registers an event before play; they become its chief arbiter."""
+    if not model_admin.has_add_permission(request):
+        raise PermissionDenied
+    form = RegistrationForm(request.POST or None)
+    form.fields["arbiters"].queryset = _staff_for_events()
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = event_register(form.registration(), user=admin_user(request))
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            model_admin.log_addition(request, event, "Registered")
+            late = "; ".join(f"late: {flag['rule']} ({flag['detail']})" for flag in event.deadline_flags)
+            model_admin.message_user(
+                request,
+                f"{event.name}: registered; a rating officer confirms it (you will be e-mailed)."
+                + (f" Flagged {late}." if late else ""),
+                messages.WARNING if late else messages.SUCCESS,
+            )
+            return HttpResponseRedirect(_change_url(model_admin, event))
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": "Register an event",
+        "opts": model_admin.opts,
+        "form": form,
+        "media": model_admin.media + form.media,
+    }
+    return TemplateResponse(request, "admin/events/event/register.html", context)
+
+
+def approve_registration_view(model_admin, request, object_id):
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    event = model_admin.get_object(request, unquote(object_id))
+    if event is None:
+        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    if not event_registration_approvable_by(event, request.user):
+        raise PermissionDenied
+    try:
+        event_registration_approve(event, user=admin_user(request))
+    except ValidationError as exc:
+        model_admin.message_user(request, " ".join(exc.messages), messages.ERROR)
+    else:
+        model_admin.log_change(request, event, "Registration approved")
+        model_admin.message_user(request, f"{event.name}: registration confirmed.", messages.SUCCESS)
+    return HttpResponseRedirect(_change_url(model_admin, event))
+
+
+def _staff_for_events():
+    from events.admin import _staff_for_events as staff  # the same choice of users as the event form
+
+    return staff()

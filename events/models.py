@@ -70,6 +70,18 @@ class Event(models.Model):
         help_text="The (current version of the) rating list this event was rated on",
     )
     source_file_name = models.CharField(max_length=255, blank=True)
+    # Registration before play (issue 15): what a rating authority asks, and the deadlines' verdicts.
+    organiser = models.CharField(max_length=200, blank=True)
+    expected_players = models.PositiveIntegerField(null=True, blank=True)
+    strong_field = models.BooleanField(
+        default=False,
+        help_text="A player rated over 2700 or a woman over 2500 takes part (FIDE: register 30 days before the start)",
+    )
+    registered_at = models.DateTimeField(null=True, blank=True)
+    registration_approved_at = models.DateTimeField(null=True, blank=True)
+    deadline_flags = models.JSONField(
+        default=list, blank=True, help_text='Deadlines missed: [{"rule": ..., "detail": ..., "at": ...}]'
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()

@@ -24,7 +24,10 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 
 from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
+from events.deadlines import DeadlineFlag, registration_flag, submission_flags
 from events.models import Event, EventCorrection, EventStatus, EventStatusChange, Game, Participant, Result
+from events.notifications import EMAIL_TASK
+from outbox.services import enqueue_after_commit
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -32,7 +35,8 @@ if TYPE_CHECKING:
 ENTRY_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED, EventStatus.SUBMITTED)
 # Which status may follow which (issue 15). rated → rated: re-rated on a new version of its list.
 STATUS_TRANSITIONS: dict[str, tuple[str, ...]] = {
-    EventStatus.REGISTERED: (EventStatus.DRAFT, EventStatus.REFUSED),
+    # registered → registered: the registration approved by an official (a step of its own on the timeline)
+    EventStatus.REGISTERED: (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.REFUSED),
     EventStatus.DRAFT: (EventStatus.CHECKED, EventStatus.SUBMITTED, EventStatus.REFUSED),
     EventStatus.CHECKED: (EventStatus.DRAFT, EventStatus.SUBMITTED, EventStatus.REFUSED),
     EventStatus.SUBMITTED: (EventStatus.DRAFT, EventStatus.RATED, EventStatus.REFUSED),
@@ -255,6 +259,7 @@ def event_submit(event: Event, *, user: Actor) -> Event:
         if problems:
             raise ValidationError(problems)
         status_before = locked.status
+        _deadline_flags_add(locked, submission_flags(locked.rating_type, _dated(locked.end_date), timezone.localdate()))
         if locked.status == EventStatus.DRAFT:
             events_status_change([locked], EventStatus.CHECKED, user=user, reason="checked on submission")
         events_status_change([locked], EventStatus.SUBMITTED, user=user)
@@ -291,6 +296,103 @@ def event_return_to_draft(event: Event, *, user: Actor) -> Event:
     return event
 
 
+@dataclass(frozen=True)
+class Registration:
+    """What a rating authority asks when an event is registered before play (issue 15)."""
+
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date
+    rounds: int
+    rating_type: str
+    system: str
+    city: str = ""
+    federation_id: str | None = None
+    time_control: str = ""
+    organiser: str = ""
+    expected_players: int | None = None
+    strong_field: bool = False
+    deputies: tuple[int, ...] = ()  # user ids of the deputy arbiters
+
+
+def event_register(registration: Registration, *, user: User, today: datetime.date | None = None) -> Event:
+    """Register an event before it starts: status registered, ``user`` its chief arbiter. A late registration
+    is accepted and flagged with the rule it broke (``events.deadlines``); an official approves or refuses it."""
+    today = today or timezone.localdate()
+    if registration.end_date < registration.start_date:
+        raise ValidationError(
+            f"The event ends ({registration.end_date:%Y-%m-%d}) before it starts ({registration.start_date:%Y-%m-%d})."
+        )
+    flag = registration_flag(registration.rating_type, registration.start_date, registration.strong_field, today)
+    now = timezone.now()
+    with transaction.atomic():
+        event = Event(
+            name=registration.name,
+            city=registration.city,
+            federation_id=registration.federation_id,
+            start_date=registration.start_date,
+            end_date=registration.end_date,
+            rounds=registration.rounds,
+            rating_type=registration.rating_type,
+            system=registration.system,
+            time_control=registration.time_control,
+            organiser=registration.organiser,
+            expected_players=registration.expected_players,
+            strong_field=registration.strong_field,
+            chief_arbiter=user,
+            status=EventStatus.REGISTERED,
+            registered_at=now,
+            deadline_flags=[flag.as_json(now)] if flag else [],
+        )
+        event._history_user = user
+        event.save()
+        if registration.deputies:
+            event.arbiters.set(registration.deputies)
+        # The first step of the timeline: no status before it.
+        EventStatusChange.objects.create(
+            event=event,
+            at=now,
+            user=user,
+            from_status="",
+            to_status=EventStatus.REGISTERED,
+            reason=f"registered late: {flag.rule}" if flag else "registered",
+        )
+        audit_record(user, "event.register", event, after={"late": flag.rule if flag else None})
+    return event
+
+
+def event_registration_approve(event: Event, *, user: Actor) -> Event:
+    """An official confirms a registration; the arbiter is told by e-mail (the confirmation FIDE organisers
+    miss). A late registration is confirmed with its flag kept."""
+    with transaction.atomic():
+        locked = _event_lock(event)
+        if locked.status != EventStatus.REGISTERED or locked.registration_approved_at is not None:
+            raise ValidationError(f"{locked.name} is not a registration waiting for approval.")
+        events_status_change([locked], EventStatus.REGISTERED, user=user, reason="registration approved")
+        locked.registration_approved_at = timezone.now()
+        Event.objects.filter(pk=locked.pk).update(registration_approved_at=locked.registration_approved_at)
+        audit_record(user, "event.registration_approve", locked, after={"flags": locked.deadline_flags})
+        enqueue_after_commit(EMAIL_TASK, locked.pk, "registration_confirmed")
+    event.registration_approved_at = locked.registration_approved_at
+    _copy_state(locked, event)
+    return event
+
+
+def _dated(value: datetime.date | None) -> datetime.date:
+    assert value is not None, "event_problems refuses a submission without dates"
+    return value
+
+
+def _deadline_flags_add(event: Event, flags: list[DeadlineFlag]) -> None:
+    """Record missed deadlines on the locked event (each once: a resubmission does not repeat them)."""
+    now = timezone.now()
+    known = {flag["rule"] for flag in event.deadline_flags}
+    new = [flag.as_json(now) for flag in flags if flag.rule not in known]
+    if new:
+        event.deadline_flags = [*event.deadline_flags, *new]
+        Event.objects.filter(pk=event.pk).update(deadline_flags=event.deadline_flags)
+
+
 def event_refuse(event: Event, *, user: Actor, reason: str) -> Event:
     """registered, draft, checked or submitted → refused, with the reason the arbiter is shown (officials)."""
     reason = (reason or "").strip()
@@ -308,6 +410,7 @@ def event_refuse(event: Event, *, user: Actor, reason: str) -> Event:
             before={"status": status_before},
             after={"status": EventStatus.REFUSED},
         )
+        enqueue_after_commit(EMAIL_TASK, locked.pk, "refused", reason)
     _copy_state(locked, event)
     return event
 

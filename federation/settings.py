@@ -124,6 +124,24 @@ STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else 
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 TRF_UPLOAD_MAX_BYTES = env_int("TRF_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+
+# --- Event lifecycle (issue 15) ------------------------------------------------------------------------
+# Deadlines per rating type, in days; FIDE's by default (rating-rules / FIDE Rating Regulations: registration
+# 30 days before the start when a player rated over 2700 or a woman over 2500 takes part, otherwise 3; the
+# chief arbiter's report within 7 days of the end; the rating officer's upload within 30 days).
+_FIDE_DEADLINES = {
+    "registration_days": 3,
+    "registration_days_strong": 30,
+    "strong_rating": 2700,
+    "strong_women_rating": 2500,
+    "report_days": 7,
+    "upload_days": 30,
+}
+EVENT_DEADLINES = {rating_type: dict(_FIDE_DEADLINES) for rating_type in ("standard", "rapid", "blitz")}
+# Arbiters' confirmations (registration confirmed / refused) go through Django's e-mail backend: the console
+# by default (embedded set-up), SMTP or a file backend in production through the environment.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ratings@federation.invalid")
 # Whole request bodies above this are refused with 413 before anything reads them (file parts included,
 # which DATA_UPLOAD_MAX_MEMORY_SIZE does not cover). Leaves room for the form fields around an upload.
 REQUEST_MAX_BYTES = env_int(

@@ -1,0 +1,13 @@
+"""Celery tasks for events: thin wrappers over events.notifications, taking ids (queued through the outbox)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from events.notifications import event_email_send
+
+
+@shared_task(name="events.tasks.send_event_email", autoretry_for=(OSError,), retry_backoff=30, max_retries=5)
+def send_event_email(event_id: int, kind: str, reason: str = "") -> int:
+    """Idempotent enough: a message sent twice is a duplicate e-mail, never a changed record."""
+    return event_email_send(event_id, kind, reason)
