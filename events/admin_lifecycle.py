@@ -14,7 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from core.admin import admin_user
-from events.models import Event, EventStatus, EventStatusChange
+from events.models import Event, EventStatus, EventStatusChange, IntegrityFlag
 from events.roles import event_checkable_by, event_refusable_by, event_reviewable_by
 from events.services import (
     Registration,
@@ -23,6 +23,7 @@ from events.services import (
     event_refuse,
     event_register,
     event_registration_approve,
+    integrity_flag_clear,
 )
 
 TIMELINE_ROWS = 100
@@ -110,6 +111,8 @@ def lifecycle_context(request, event: Event) -> dict:
         "can_check": event_checkable_by(event, request.user),
         "can_refuse": event_refusable_by(event, request.user),
         "can_approve_registration": event_registration_approvable_by(event, request.user),
+        "integrity_flags": list(IntegrityFlag.objects.filter(event=event).select_related("cleared_by")),
+        "can_clear_flags": _may_clear_flags(event, request.user),
         # What an incomplete import left to fix before submission (issue 15), while it can still be fixed.
         "missing": event_missing_for_rating(event) if event.status in EDITABLE_STATUSES else [],
     }
@@ -128,6 +131,13 @@ def lifecycle_admin_urls(model_admin) -> list:
             "<path:object_id>/approve-registration/",
             site.admin_view(lambda request, object_id: approve_registration_view(model_admin, request, object_id)),
             name=f"{prefix}_approve_registration",
+        ),
+        path(
+            "<path:object_id>/clear-flag/<int:flag_id>/",
+            site.admin_view(
+                lambda request, object_id, flag_id: clear_flag_view(model_admin, request, object_id, flag_id)
+            ),
+            name=f"{prefix}_clear_flag",
         ),
         path(
             "<path:object_id>/check/",
@@ -257,3 +267,31 @@ def _staff_for_events():
     from events.admin import _staff_for_events as staff  # the same choice of users as the event form
 
     return staff()
+
+
+def _may_clear_flags(event: Event, user) -> bool:
+    """Officials clear flags (``events.clear_integrityflag``); never the event's arbiters."""
+    return event_reviewable_by(event, user) and user.has_perm("events.clear_integrityflag")
+
+
+def clear_flag_view(model_admin, request, object_id, flag_id):
+    """An official clears one integrity flag with a reason (the refusal is the Refuse button)."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    event = model_admin.get_object(request, unquote(object_id))
+    if event is None:
+        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    if not _may_clear_flags(event, request.user):
+        raise PermissionDenied
+    flag = IntegrityFlag.objects.filter(event=event, pk=flag_id).first()
+    if flag is None:
+        model_admin.message_user(request, f"Flag #{flag_id} is not a flag of {event.name}.", messages.ERROR)
+        return HttpResponseRedirect(_change_url(model_admin, event))
+    try:
+        integrity_flag_clear(flag, user=admin_user(request), reason=request.POST.get("reason", ""))
+    except ValidationError as exc:
+        model_admin.message_user(request, " ".join(exc.messages), messages.ERROR)
+    else:
+        model_admin.log_change(request, event, f"Integrity flag cleared: {flag.rule}")
+        model_admin.message_user(request, f"{event.name}: flag cleared.", messages.SUCCESS)
+    return HttpResponseRedirect(_change_url(model_admin, event))

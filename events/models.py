@@ -115,6 +115,7 @@ class Participant(models.Model):
     rating = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Rating reported by the arbiter (information; the list in force is used)"
     )
+    club = models.CharField(max_length=60, blank=True, help_text="The club the player represents in this event")
     history = HistoricalRecords()
 
     class Meta:
@@ -269,3 +270,38 @@ class EventStatusChange(models.Model):
     @property
     def is_rerating(self) -> bool:
         return self.to_status == EventStatus.RATED and self.from_status in (EventStatus.RATED, EventStatus.CORRECTED)
+
+
+class IntegrityCheck(models.TextChoices):
+    """The automatic screening of a submitted event (issue 15); thresholds in ``settings.INTEGRITY_THRESHOLDS``."""
+
+    PERFORMANCE = "performance", "Performance far above rating in a small closed event"
+    REPEATED_PAIRING = "repeated_pairing", "The same two players meet repeatedly across events"
+    LOPSIDED_LOSSES = "lopsided_losses", "A player loses most games to one opponent"
+    CONTRADICTION = "contradiction", "Results contradict the declared rounds or dates"
+    DUPLICATE_EVENT = "duplicate_event", "The event duplicates another"
+    SINGLE_CLUB = "single_club", "One club, results far from the ratings"
+
+
+class IntegrityFlag(models.Model):
+    """A finding of the integrity screening: its rule and evidence. An official clears it (with a reason) or
+    refuses the event; an event with a flag not cleared is not rated (the publication skips it)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="integrity_flags")
+    kind = models.CharField(max_length=20, choices=IntegrityCheck.choices)
+    rule = models.TextField(help_text="The rule that fired, with its threshold")
+    evidence = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+    cleared_at = models.DateTimeField(null=True, blank=True)
+    cleared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    clear_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "id"]
+        indexes = [models.Index(fields=["event", "cleared_at"], name="integrity_flag_open")]
+        permissions = [("clear_integrityflag", "Can clear an integrity flag")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({'cleared' if self.cleared_at else 'open'})"

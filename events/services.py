@@ -12,7 +12,7 @@ the admin checks them with events/roles.py — except that each function refuses
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,16 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
 from events.deadlines import DeadlineFlag, registration_flag, submission_flags
-from events.models import Event, EventCorrection, EventStatus, EventStatusChange, Game, Participant, Result
+from events.models import (
+    Event,
+    EventCorrection,
+    EventStatus,
+    EventStatusChange,
+    Game,
+    IntegrityFlag,
+    Participant,
+    Result,
+)
 from events.notifications import EMAIL_TASK
 from outbox.services import enqueue_after_commit
 
@@ -137,6 +146,69 @@ def events_status_change(
         list(events), update=True, default_user=actor, default_change_reason=reason or f"status: {to}"
     )
     return EventStatusChange.objects.bulk_create(changes)
+
+
+@dataclass(frozen=True)
+class IntegrityFinding:
+    """What a screen found: the check, the rule with its threshold, the evidence (JSON values)."""
+
+    kind: str  # an IntegrityCheck
+    rule: str
+    evidence: dict[str, Any]
+
+
+# Screens run on submission (issue 15). Registered by higher layers (ratings: they need the rating rules),
+# as players' merge registers rows: ``submission_screen_register`` in their AppConfig.ready.
+SUBMISSION_SCREENS: list[Callable[[Event], list[IntegrityFinding]]] = []
+
+
+def submission_screen_register(screen: Callable[[Event], list[IntegrityFinding]]) -> None:
+    if screen not in SUBMISSION_SCREENS:
+        SUBMISSION_SCREENS.append(screen)
+
+
+def event_screen(event: Event, *, user: Actor) -> list[IntegrityFlag]:
+    """Run every registered screen on ``event`` (in the caller's transaction); each finding becomes a flag and
+    an audit record with its rule and evidence. Flags already open for the same check are not repeated."""
+    findings = [finding for screen in SUBMISSION_SCREENS for finding in screen(event)]
+    open_checks = set(IntegrityFlag.objects.filter(event=event, cleared_at__isnull=True).values_list("kind", "rule"))
+    flags = IntegrityFlag.objects.bulk_create(
+        IntegrityFlag(event=event, kind=f.kind, rule=f.rule, evidence=f.evidence)
+        for f in findings
+        if (f.kind, f.rule) not in open_checks
+    )
+    for flag in flags:
+        audit_record(
+            user,
+            "event.integrity_flag",
+            event,
+            reason=flag.rule,
+            after={"check": flag.kind, "rule": flag.rule, "evidence": flag.evidence},
+        )
+    return flags
+
+
+def integrity_flag_clear(flag: IntegrityFlag, *, user: Actor, reason: str) -> IntegrityFlag:
+    """An official clears a flag after looking at its evidence (the reason is kept and audited)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("Clearing a flag needs a reason (it is kept with the event's record).")
+    with transaction.atomic():
+        locked = IntegrityFlag.objects.select_for_update().select_related("event").get(pk=flag.pk)
+        if locked.cleared_at is not None:
+            raise ValidationError(f"The flag '{locked.rule}' was already cleared.")
+        locked.cleared_at, locked.cleared_by, locked.clear_reason = timezone.now(), acting_user(user), reason
+        locked.save(update_fields=["cleared_at", "cleared_by", "clear_reason"])
+        audit_record(
+            user,
+            "event.integrity_clear",
+            locked.event,
+            reason=reason,
+            before={"check": locked.kind, "rule": locked.rule, "evidence": locked.evidence},
+            after={"cleared": True},
+        )
+    flag.cleared_at, flag.cleared_by, flag.clear_reason = locked.cleared_at, locked.cleared_by, reason
+    return flag
 
 
 def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> GamesUpdate:
@@ -263,6 +335,7 @@ def event_submit(event: Event, *, user: Actor) -> Event:
         if locked.status == EventStatus.DRAFT:
             events_status_change([locked], EventStatus.CHECKED, user=user, reason="checked on submission")
         events_status_change([locked], EventStatus.SUBMITTED, user=user)
+        event_screen(locked, user=user)
         audit_record(
             user,
             AuditAction.EVENT_SUBMIT,

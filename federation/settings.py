@@ -138,6 +138,18 @@ _FIDE_DEADLINES = {
     "upload_days": 30,
 }
 EVENT_DEADLINES = {rating_type: dict(_FIDE_DEADLINES) for rating_type in ("standard", "rapid", "blitz")}
+# Integrity screening of submitted events (issue 15): the thresholds of ratings/services/integrity.py.
+INTEGRITY_THRESHOLDS = {
+    "performance_margin": 400,  # performance more than this above the player's rating ...
+    "performance_min_games": 5,  # ... over at least this many rated games ...
+    "small_event_players": 10,  # ... in a closed (round-robin) event of at most this many players
+    "repeat_meetings": 3,  # the same two players meeting this often ...
+    "period_days": 365,  # ... within this many days (across events)
+    "lopsided_min_games": 3,  # a player with at least this many games against one opponent ...
+    "lopsided_loss_share": 0.75,  # ... losing at least this share of them
+    "duplicate_player_share": 0.8,  # events with overlapping dates sharing this share of players
+    "single_club_deviation": 0.25,  # one club: mean |score - expected| per rated game at least this
+}
 # Arbiters' confirmations (registration confirmed / refused) go through Django's e-mail backend: the console
 # by default (embedded set-up), SMTP or a file backend in production through the environment.
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.django_db
 EVENT_CHANGELIST_QUERIES = 11
 GAME_CHANGELIST_QUERIES = 7
 # Those, plus participants (one query for their players), games, standings (2), rounds summary, corrections,
-# the status timeline and the new players still missing birth year or sex (issue 15).
-EVENT_PAGE_QUERIES = 20
+# the status timeline, the new players still missing birth year or sex and the integrity flags (issue 15).
+EVENT_PAGE_QUERIES = 21
 
 
 @pytest.fixture
