@@ -37,6 +37,7 @@ from events.models import (
 )
 from events.notifications import EMAIL_TASK
 from outbox.services import enqueue_after_commit
+from outbox.webhooks import webhooks_notify
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -145,7 +146,16 @@ def events_status_change(
     Event.history.bulk_history_create(
         list(events), update=True, default_user=actor, default_change_reason=reason or f"status: {to}"
     )
-    return EventStatusChange.objects.bulk_create(changes)
+    written = EventStatusChange.objects.bulk_create(changes)
+    # Other software is told (webhooks, issue 15): every status change, and ratings as event.rated.
+    payloads = [
+        {"event": event.pk, "name": event.name, "from": change.from_status, "to": to, "reason": reason}
+        for event, change in zip(events, changes, strict=True)
+    ]
+    webhooks_notify("event.status_changed", payloads)
+    if to == EventStatus.RATED:
+        webhooks_notify("event.rated", [{**payload, "rating_list": rating_list_id} for payload in payloads])
+    return written
 
 
 @dataclass(frozen=True)

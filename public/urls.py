@@ -10,6 +10,7 @@ from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
 from public.views import event_status, events, lists, players
+from public.views.feeds import PlayerRatingChangesFeed, RatedEventsFeed, RatingListsFeed
 
 
 class ListDateConverter:
@@ -103,4 +104,8 @@ urlpatterns = [
     path("lists/", include((list_pages, "ratings"))),
     path("events/", include((event_pages, "events"))),
     path("api/v1/", include(api_v1)),
+    # Atom feeds (issue 15)
+    path("feeds/lists/<rating_type:rating_type>/", RatingListsFeed(), name="feed-lists"),
+    path("feeds/events/rated/", RatedEventsFeed(), name="feed-rated-events"),
+    path("feeds/players/<key:id_number>/", PlayerRatingChangesFeed(), name="feed-player"),
 ]

@@ -51,6 +51,7 @@ from audit.services import audit_record
 from core.bulk import JsonText, copy_columns, read_columns
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant, RatingType
 from events.services import events_status_change
+from outbox.webhooks import webhooks_notify
 from players.models import Player
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
 from ratings.engine.game_line import (
@@ -1122,6 +1123,18 @@ def rating_list_write(
         rating_list.save(update_fields=["status", "version", "published_at", "published_by"])
         _write_events(rating_list, computed)
         phases.done("write events")
+        webhooks_notify(
+            "list.published",
+            [
+                {
+                    "rating_list": rating_list.pk,
+                    "rating_type": rating_list.rating_type,
+                    "list_date": rating_list.list_date,
+                    "version": rating_list.version,
+                    "entries": computed.summary["entries"],
+                }
+            ],
+        )
         # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
         audit_record(
             user,
