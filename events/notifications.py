@@ -16,6 +16,7 @@ from events.models import Event
 log = logging.getLogger(__name__)
 
 EMAIL_TASK = "events.tasks.send_event_email"
+EMAILS_TASK = "events.tasks.send_events_email"  # the same message about many events (a publication)
 SUBJECTS = {
     "registration_confirmed": "Registration confirmed: {name}",
     "refused": "Event refused: {name}",

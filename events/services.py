@@ -35,7 +35,7 @@ from events.models import (
     Participant,
     Result,
 )
-from events.notifications import EMAIL_TASK
+from events.notifications import EMAIL_TASK, EMAILS_TASK
 from outbox.services import enqueue_after_commit
 from outbox.webhooks import webhooks_notify
 
@@ -155,6 +155,7 @@ def events_status_change(
     webhooks_notify("event.status_changed", payloads)
     if to == EventStatus.RATED:
         webhooks_notify("event.rated", [{**payload, "rating_list": rating_list_id} for payload in payloads])
+        enqueue_after_commit(EMAILS_TASK, [event.pk for event in events], "rated")  # the arbiters are told
     return written
 
 

@@ -11,9 +11,11 @@ from django.utils import timezone
 from events.deadlines import registration_flag, submission_flags
 from events.models import Event, EventStatus, EventStatusChange
 from events.services import Registration, event_refuse, event_register, event_registration_approve
-from events.tasks import send_event_email
+from events.tasks import send_event_email, send_events_email
 from outbox.models import PendingTask
+from ratings.services import rating_list_publish
 from tests.events.test_admin_roles import client_for, make_arbiter, make_officer
+from tests.ratings.scenarios import MAR, build_federation
 
 pytestmark = pytest.mark.django_db
 
@@ -169,3 +171,16 @@ def test_a_registration_is_confirmed_once():
     event_registration_approve(event, user=officer)
     with pytest.raises(Exception, match="not a registration waiting for approval"):
         event_registration_approve(event, user=officer)
+
+
+def test_the_arbiters_are_mailed_when_their_events_are_rated():
+    _, _, (winter, cup) = build_federation()
+    arbiter = make_arbiter()
+    arbiter.email = "arbiter@example.org"
+    arbiter.save()
+    Event.objects.filter(pk=winter.pk).update(chief_arbiter=arbiter)
+    rating_list_publish("standard", MAR)
+    (task,) = PendingTask.objects.filter(name="events.tasks.send_events_email")
+    assert sorted(task.args[0]) == sorted([winter.pk, cup.pk])
+    assert send_events_email(*task.args) == 1  # the cup's chief arbiter has no address
+    assert mail.outbox[0].subject == "Event rated: Winter Open" and "rated on the" in mail.outbox[0].body
