@@ -15,7 +15,12 @@ from django.urls import path, reverse
 
 from core.admin import admin_user
 from events.models import Event, EventStatus, EventStatusChange, IntegrityFlag
-from events.roles import event_checkable_by, event_refusable_by, event_reviewable_by
+from events.roles import (
+    event_checkable_by,
+    event_refusable_by,
+    event_registration_approvable_by,
+    event_reviewable_by,
+)
 from events.services import (
     Registration,
     event_check,
@@ -204,14 +209,6 @@ def refuse_view(model_admin, request, object_id):
         "form": form,
     }
     return TemplateResponse(request, "admin/events/event/refuse.html", context)
-
-
-def event_registration_approvable_by(event: Event, user) -> bool:
-    return (
-        event.status == EventStatus.REGISTERED
-        and event.registration_approved_at is None
-        and event_reviewable_by(event, user)
-    )
 
 
 def register_view(model_admin, request):

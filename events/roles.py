@@ -156,6 +156,14 @@ def event_reviewable_by(event: Event, user) -> bool:
     return bool(user.is_active and user.has_perm("events.review_event") and event_is_visible_to(event, user))
 
 
+def event_registration_approvable_by(event: Event, user) -> bool:
+    return (
+        event.status == EventStatus.REGISTERED
+        and event.registration_approved_at is None
+        and event_reviewable_by(event, user)
+    )
+
+
 def event_refusable_by(event: Event, user) -> bool:
     return event.status in REFUSABLE_STATUSES and event_reviewable_by(event, user)
 

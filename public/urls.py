@@ -6,6 +6,7 @@ from django.urls import include, path, register_converter
 
 from core.api import DocsView, RedocView, SchemaView
 from public.api.check_trf import CheckTrfAPI
+from public.api.event_transitions import EventTransitionAPI
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
@@ -90,6 +91,7 @@ api_v1 = [
     ),
     path("events/", EventListAPI.as_view(), name="api-events"),
     path("events/check-trf/", CheckTrfAPI.as_view(), name="api-events-check-trf"),
+    path("events/<key:pk>/transitions/", EventTransitionAPI.as_view(), name="api-event-transitions"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
     path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),
     path("schema/", SchemaView.as_view(), name="api-schema"),
