@@ -432,17 +432,22 @@ def event_register(registration: Registration, *, user: User, today: datetime.da
         event.save()
         if registration.deputies:
             event.arbiters.set(registration.deputies)
-        # The first step of the timeline: no status before it.
-        EventStatusChange.objects.create(
-            event=event,
-            at=now,
-            user=user,
-            from_status="",
-            to_status=EventStatus.REGISTERED,
-            reason=f"registered late: {flag.rule}" if flag else "registered",
-        )
+        event_timeline_start(event, user=user, reason=f"registered late: {flag.rule}" if flag else "registered")
         audit_record(user, "event.register", event, after={"late": flag.rule if flag else None})
     return event
+
+
+def event_timeline_start(event: Event, *, user: Actor, reason: str) -> EventStatusChange:
+    """The first step of a new event's timeline (no status before it): registered, or results received when
+    an event is created with its results (a TRF import). Every later step is ``events_status_change``'s."""
+    return EventStatusChange.objects.create(
+        event=event,
+        at=event.created_at or timezone.now(),
+        user=acting_user(user),
+        from_status="",
+        to_status=event.status,
+        reason=reason,
+    )
 
 
 def event_registration_approve(event: Event, *, user: Actor) -> Event:

@@ -55,7 +55,7 @@ from events.models import (
     Result,
 )
 from events.roles import user_sees_all_events
-from events.services import event_problems, event_submit
+from events.services import event_problems, event_submit, event_timeline_start
 from events.trf import (
     ERROR,
     WARNING,
@@ -737,6 +737,7 @@ class _Plan:
             event.chief_arbiter = user  # an arbiter's upload is theirs to check and submit (events/roles.py)
         event._history_user = acting_user(user)  # simple_history's author of the history row
         event.save()
+        event_timeline_start(event, user=user, reason=f"results received: imported from {self.file_name}"[:500])
         return event
 
 

@@ -109,3 +109,12 @@ def test_only_an_unreadable_file_is_refused_whole_with_nothing_written():
     outcome = event_import_trf(data, file_name="bad.trf", user=None)
     assert outcome.event is None and row_counts() == before
     assert all(p.severity == ERROR and p.line and p.column for p in outcome.errors)
+
+
+def test_an_imported_event_starts_its_timeline_with_results_received():
+    arbiter = make_arbiter()
+    event = event_import_trf(build_trf(four_players()), file_name="open.trf", user=arbiter).event
+    event_submit(event, user=arbiter)
+    steps = list(event.status_changes.order_by("at", "id").values_list("from_status", "to_status", "reason"))
+    assert steps[0] == ("", "draft", "results received: imported from open.trf")
+    assert [step[:2] for step in steps[1:]] == [("draft", "checked"), ("checked", "submitted")]
