@@ -19,6 +19,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from core.admin import ReadOnly, admin_user
+from events.admin_lifecycle import lifecycle_admin_urls, lifecycle_context
 from events.admin_participants import (
     CachedAutocompleteSelect,
     PagedParticipantFormSet,
@@ -337,6 +338,7 @@ class EventAdmin(admin.ModelAdmin):
             "can_submit": event_submittable_by(event, user),
             "can_return_to_draft": event_returnable_to_draft_by(event, user),
             "can_correct": event_correctable_by(event, user),
+            **lifecycle_context(request, event),
         }
 
     def get_urls(self):
@@ -347,6 +349,7 @@ class EventAdmin(admin.ModelAdmin):
         return [
             *trf_admin_urls(self),
             *round_admin_urls(self),
+            *lifecycle_admin_urls(self),
             path(
                 "<path:object_id>/submit/",
                 self.admin_site.admin_view(self.submit_view),
@@ -647,3 +650,7 @@ class EventCorrectionAdmin(ReadOnly, admin.ModelAdmin):
             "<tbody>{}</tbody></table>",
             rows,
         )
+
+
+# Personal API tokens (events/admin_tokens.py): registered with the admin when this module is.
+from events import admin_tokens  # noqa: E402, F401

@@ -35,6 +35,12 @@ class TrfUploadForm(forms.Form):
         label="Submit for rating",
         help_text="Send the event to the rating officer at once (every game needs a result).",
     )
+    check_only = forms.BooleanField(
+        required=False,
+        label="Check only",
+        help_text="The full report (problems, players matched or to be created, games rated or not and why) "
+        "without importing anything. With 'Submit for rating', checks it as a submission.",
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -88,6 +94,7 @@ def upload_trf_view(model_admin, request):
                 user=request.user,
                 rating_type=form.cleaned_data["rating_type"] or None,
                 submit=form.cleaned_data["submit"],
+                check_only=form.cleaned_data["check_only"],
             )
             if outcome.event is not None:
                 model_admin.log_addition(request, outcome.event, f"Imported from the TRF file {upload.name}")
@@ -100,6 +107,7 @@ def upload_trf_view(model_admin, request):
     context = {
         **model_admin.admin_site.each_context(request),
         "title": "Upload a TRF file",
+        "check_only": outcome is not None and outcome.check_only,
         "opts": opts,
         "form": form,
         "outcome": outcome,

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 if TYPE_CHECKING:
@@ -25,10 +26,17 @@ class EventSystem(models.TextChoices):
 
 
 class EventStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
+    """Where an event stands: registered → results received (draft) → checked → submitted → rated on a list
+    (→ corrected → re-rated), or refused with a reason. Every move goes through
+    ``events.services.events_status_change`` and leaves an ``EventStatusChange`` (the timeline)."""
+
+    REGISTERED = "registered", "Registered"
+    DRAFT = "draft", "Draft"  # results received, being entered or checked by the arbiter
+    CHECKED = "checked", "Checked"
     SUBMITTED = "submitted", "Submitted for rating"
     RATED = "rated", "Rated"
     CORRECTED = "corrected", "Corrected, awaiting re-rating"
+    REFUSED = "refused", "Refused"
 
 
 class Event(models.Model):
@@ -37,9 +45,10 @@ class Event(models.Model):
     federation = models.ForeignKey(
         "players.Federation", on_delete=models.PROTECT, null=True, blank=True, related_name="events"
     )
-    start_date = models.DateField()
-    end_date = models.DateField()
-    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD)
+    # Empty only on a draft imported from a file that lacks them (issue 15): submission is refused until set.
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD, blank=True)
     system = models.CharField(max_length=12, choices=EventSystem.choices, default=EventSystem.SWISS)
     rounds = models.PositiveSmallIntegerField(default=1)
     time_control = models.CharField(max_length=100, blank=True, help_text="e.g. 90 min + 30 s from move 1")
@@ -61,6 +70,18 @@ class Event(models.Model):
         help_text="The (current version of the) rating list this event was rated on",
     )
     source_file_name = models.CharField(max_length=255, blank=True)
+    # Registration before play (issue 15): what a rating authority asks, and the deadlines' verdicts.
+    organiser = models.CharField(max_length=200, blank=True)
+    expected_players = models.PositiveIntegerField(null=True, blank=True)
+    strong_field = models.BooleanField(
+        default=False,
+        help_text="A player rated over 2700 or a woman over 2500 takes part (FIDE: register 30 days before the start)",
+    )
+    registered_at = models.DateTimeField(null=True, blank=True)
+    registration_approved_at = models.DateTimeField(null=True, blank=True)
+    deadline_flags = models.JSONField(
+        default=list, blank=True, help_text='Deadlines missed: [{"rule": ..., "detail": ..., "at": ...}]'
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()
@@ -80,10 +101,11 @@ class Event(models.Model):
             ("submit_event", "Can submit an event for rating"),
             ("correct_event", "Can correct the results of a rated event"),
             ("manage_all_events", "Can see and edit every event, not only those assigned to them"),
+            ("review_event", "Can approve or refuse events and clear their integrity flags"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.start_date:%Y-%m-%d})"
+        return f"{self.name} ({self.start_date:%Y-%m-%d})" if self.start_date else f"{self.name} (no dates yet)"
 
 
 class Participant(models.Model):
@@ -93,6 +115,7 @@ class Participant(models.Model):
     rating = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Rating reported by the arbiter (information; the list in force is used)"
     )
+    club = models.CharField(max_length=60, blank=True, help_text="The club the player represents in this event")
     history = HistoricalRecords()
 
     class Meta:
@@ -214,3 +237,71 @@ class EventCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"Correction of {self.event} on {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class EventStatusChange(models.Model):
+    """One step of an event's timeline: who moved it, when, from which status to which, why, and on which list
+    (rated / re-rated). Written only by ``events.services.events_status_change``; never edited."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="status_changes")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    from_status = models.CharField(max_length=10, choices=EventStatus.choices, blank=True)
+    to_status = models.CharField(max_length=10, choices=EventStatus.choices)
+    reason = models.TextField(blank=True)
+    rating_list = models.ForeignKey(
+        "ratings.RatingList",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The list the event was rated on (rated / re-rated steps)",
+    )
+
+    class Meta:
+        ordering = ["event", "at", "id"]
+        indexes = [models.Index(fields=["event", "at"], name="event_status_change_timeline")]
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {self.from_status or '—'} → {self.to_status} ({self.at:%Y-%m-%d %H:%M})"
+
+    @property
+    def is_rerating(self) -> bool:
+        return self.to_status == EventStatus.RATED and self.from_status in (EventStatus.RATED, EventStatus.CORRECTED)
+
+
+class IntegrityCheck(models.TextChoices):
+    """The automatic screening of a submitted event (issue 15); thresholds in ``settings.INTEGRITY_THRESHOLDS``."""
+
+    PERFORMANCE = "performance", "Performance far above rating in a small closed event"
+    REPEATED_PAIRING = "repeated_pairing", "The same two players meet repeatedly across events"
+    LOPSIDED_LOSSES = "lopsided_losses", "A player loses most games to one opponent"
+    CONTRADICTION = "contradiction", "Results contradict the declared rounds or dates"
+    DUPLICATE_EVENT = "duplicate_event", "The event duplicates another"
+    SINGLE_CLUB = "single_club", "One club, results far from the ratings"
+
+
+class IntegrityFlag(models.Model):
+    """A finding of the integrity screening: its rule and evidence. An official clears it (with a reason) or
+    refuses the event; an event with a flag not cleared is not rated (the publication skips it)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="integrity_flags")
+    kind = models.CharField(max_length=20, choices=IntegrityCheck.choices)
+    rule = models.TextField(help_text="The rule that fired, with its threshold")
+    evidence = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+    cleared_at = models.DateTimeField(null=True, blank=True)
+    cleared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    clear_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "id"]
+        indexes = [models.Index(fields=["event", "cleared_at"], name="integrity_flag_open")]
+        permissions = [("clear_integrityflag", "Can clear an integrity flag")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({'cleared' if self.cleared_at else 'open'})"

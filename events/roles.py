@@ -19,7 +19,9 @@ from django.db.models import Q, QuerySet
 from core.roles import ARBITERS_GROUP as ARBITERS
 from core.roles import RATING_OFFICERS_GROUP as RATING_OFFICERS
 from events.models import Event, EventStatus
-from events.services import CORRECTABLE_STATUSES
+from events.services import CORRECTABLE_STATUSES, STATUS_TRANSITIONS
+
+REFUSABLE_STATUSES = [status for status, following in STATUS_TRANSITIONS.items() if EventStatus.REFUSED in following]
 
 __all__ = ["ARBITERS", "RATING_OFFICERS"]  # re-exported: the one spelling of the group names
 
@@ -44,9 +46,26 @@ ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "players.view_player",
         "players.add_player",
         "players.view_federation",
+        # Their own personal API token (events/admin_tokens.py shows each user only theirs).
+        "authtoken.view_tokenproxy",
+        "authtoken.add_tokenproxy",
+        "authtoken.delete_tokenproxy",
     ),
-    RATING_OFFICERS: ("events.*", "players.*", "ratings.*", "audit.*", "django_celery_beat.*"),
+    RATING_OFFICERS: (
+        "events.*",
+        "players.*",
+        "ratings.*",
+        "audit.*",
+        "django_celery_beat.*",
+        "authtoken.view_tokenproxy",
+        "authtoken.add_tokenproxy",
+        "authtoken.delete_tokenproxy",
+    ),
 }
+
+
+# The statuses in which the arbiters of an event enter its results through the ordinary forms (issue 15).
+ARBITER_ENTRY_STATUSES = [EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED]
 
 
 def user_sees_all_events(user) -> bool:
@@ -66,7 +85,9 @@ def events_visible_to(user) -> QuerySet[Event]:
 
 def events_editable_by(user) -> QuerySet[Event]:
     """The events whose games ``user`` may enter through the ordinary forms (event_results_editable_by)."""
-    statuses = [EventStatus.DRAFT, EventStatus.SUBMITTED] if user_sees_all_events(user) else [EventStatus.DRAFT]
+    statuses = (
+        [*ARBITER_ENTRY_STATUSES, EventStatus.SUBMITTED] if user_sees_all_events(user) else ARBITER_ENTRY_STATUSES
+    )
     return events_visible_to(user).filter(status__in=statuses)
 
 
@@ -87,13 +108,13 @@ def event_is_visible_to(event: Event, user) -> bool:
 def event_results_editable_by(event: Event, user) -> bool:
     """May ``user`` change the event, its participants and games through the ordinary forms?
 
-    Arbiters edit their events while in draft; a submitted event is frozen for them (the rating officer
-    checks it, and may edit it or send it back to draft). Rated and corrected events change only through a
-    correction (events.services.event_correct).
+    Arbiters edit their events while registered, in draft or checked; a submitted event is frozen for them (the
+    rating officer checks it, and may edit it or send it back to draft). Rated and corrected events change only
+    through a correction (events.services.event_correct).
     """
     if event.pk is None:
         return True
-    if event.status == EventStatus.DRAFT:
+    if event.status in ARBITER_ENTRY_STATUSES:
         return event_is_visible_to(event, user)
     if event.status == EventStatus.SUBMITTED:
         return user_sees_all_events(user)
@@ -110,16 +131,41 @@ def event_correctable_by(event: Event, user) -> bool:
 
 def event_submittable_by(event: Event, user) -> bool:
     return (
-        event.status == EventStatus.DRAFT and user.has_perm("events.submit_event") and event_is_visible_to(event, user)
-    )
-
-
-def event_returnable_to_draft_by(event: Event, user) -> bool:
-    return (
-        event.status == EventStatus.SUBMITTED
+        event.status in (EventStatus.DRAFT, EventStatus.CHECKED)
         and user.has_perm("events.submit_event")
         and event_is_visible_to(event, user)
     )
+
+
+def event_checkable_by(event: Event, user) -> bool:
+    return event.status == EventStatus.DRAFT and event_is_visible_to(event, user)
+
+
+def event_returnable_to_draft_by(event: Event, user) -> bool:
+    if event.status == EventStatus.REFUSED:  # reopening a refused event is the officials' decision
+        return event_reviewable_by(event, user)
+    return (
+        event.status in (EventStatus.SUBMITTED, EventStatus.CHECKED)
+        and user.has_perm("events.submit_event")
+        and event_is_visible_to(event, user)
+    )
+
+
+def event_reviewable_by(event: Event, user) -> bool:
+    """Officials (``events.review_event``) approve or refuse events and clear their flags; never arbiters."""
+    return bool(user.is_active and user.has_perm("events.review_event") and event_is_visible_to(event, user))
+
+
+def event_registration_approvable_by(event: Event, user) -> bool:
+    return (
+        event.status == EventStatus.REGISTERED
+        and event.registration_approved_at is None
+        and event_reviewable_by(event, user)
+    )
+
+
+def event_refusable_by(event: Event, user) -> bool:
+    return event.status in REFUSABLE_STATUSES and event_reviewable_by(event, user)
 
 
 def roles_sync(sender=None, *, using: str = "default", apps=global_apps, **kwargs) -> None:

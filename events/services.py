@@ -1,4 +1,8 @@
-"""Writes to events: entering games, the status flow (draft → submitted → rated → corrected) and corrections.
+"""Writes to events: entering games, the status flow and corrections.
+
+The status flow (issue 15): registered → draft (results received) → checked → submitted → rated on a list
+(→ corrected → re-rated), or refused with a reason. Every move goes through ``events_status_change``, the
+one function that writes an event's status and its timeline (``EventStatusChange``).
 
 Every function is one transaction and refuses bad requests with ``django.core.exceptions.ValidationError``
 whose message names the event, round and players. Permissions (who may call) are the caller's business —
@@ -8,22 +12,48 @@ the admin checks them with events/roles.py — except that each function refuses
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
-from events.models import Event, EventCorrection, EventStatus, Game, Participant, Result
+from events.deadlines import DeadlineFlag, registration_flag, submission_flags
+from events.models import (
+    Event,
+    EventCorrection,
+    EventStatus,
+    EventStatusChange,
+    Game,
+    IntegrityFlag,
+    Participant,
+    Result,
+)
+from events.notifications import EMAIL_TASK, EMAILS_TASK
+from outbox.services import enqueue_after_commit
+from outbox.webhooks import webhooks_notify
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-ENTRY_STATUSES = (EventStatus.DRAFT, EventStatus.SUBMITTED)
+ENTRY_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED, EventStatus.SUBMITTED)
+# Which status may follow which (issue 15). rated → rated: re-rated on a new version of its list.
+STATUS_TRANSITIONS: dict[str, tuple[str, ...]] = {
+    # registered → registered: the registration approved by an official (a step of its own on the timeline)
+    EventStatus.REGISTERED: (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.REFUSED),
+    EventStatus.DRAFT: (EventStatus.CHECKED, EventStatus.SUBMITTED, EventStatus.REFUSED),
+    EventStatus.CHECKED: (EventStatus.DRAFT, EventStatus.SUBMITTED, EventStatus.REFUSED),
+    EventStatus.SUBMITTED: (EventStatus.DRAFT, EventStatus.RATED, EventStatus.REFUSED),
+    EventStatus.RATED: (EventStatus.RATED, EventStatus.CORRECTED),
+    EventStatus.CORRECTED: (EventStatus.RATED, EventStatus.CORRECTED),
+    EventStatus.REFUSED: (EventStatus.DRAFT,),
+}
 CORRECTABLE_STATUSES = (EventStatus.RATED, EventStatus.CORRECTED)
 GAME_FIELDS = ("round", "board", "white", "black", "result", "date")
 # Rounds parked out of the way while pairings are rewritten (see _games_apply); smallint max is 32767.
@@ -58,8 +88,144 @@ class GamesUpdate:
     changes: list[dict[str, Any]] = field(default_factory=list)
 
 
+def events_status_change(
+    events: Sequence[Event],
+    to: str,
+    *,
+    user: Actor,
+    reason: str = "",
+    rating_list_id: int | None = None,
+) -> list[EventStatusChange]:
+    """THE status transition: move ``events`` (read in the caller's transaction, locked for a single event) to
+    ``to``, with one timeline row each (who, when, from, to, why, on which list) and a history record each.
+
+    Refused (ValidationError naming the event) when a status may not follow the current one
+    (``STATUS_TRANSITIONS``). ``submitted_at`` is set on submission and cleared on a return to draft;
+    ``rated_on`` is set to ``rating_list_id`` when the event becomes rated. A fixed number of queries whatever
+    the number of events (the publication moves all of a list's events in batches).
+    """
+    assert connection.in_atomic_block, "events_status_change must run inside the caller's transaction"
+    if to not in EventStatus.values:
+        raise ValidationError(f"Unknown event status {to!r}.")
+    refused = [event for event in events if to not in STATUS_TRANSITIONS[event.status]]
+    if refused:
+        raise ValidationError(
+            [
+                f"{event.name} is {event.get_status_display().lower()}; it cannot become "
+                f"{EventStatus(to).label.lower()}."
+                for event in refused
+            ]
+        )
+    if not events:
+        return []
+    now = timezone.now()
+    actor = acting_user(user)
+    values: dict[str, Any] = {"status": to, "updated_at": now}
+    if to == EventStatus.SUBMITTED:
+        values["submitted_at"] = now
+    elif to in (EventStatus.DRAFT, EventStatus.REGISTERED):
+        values["submitted_at"] = None
+    if to == EventStatus.RATED:
+        values["rated_on_id"] = rating_list_id
+    Event.objects.filter(pk__in=[event.pk for event in events]).update(**values)
+    changes = [
+        EventStatusChange(
+            event_id=event.pk,
+            at=now,
+            user=actor,
+            from_status=event.status,
+            to_status=to,
+            reason=reason,
+            rating_list_id=rating_list_id if to == EventStatus.RATED else None,
+        )
+        for event in events
+    ]
+    for event in events:
+        for name, value in values.items():
+            setattr(event, name, value)
+    Event.history.bulk_history_create(
+        list(events), update=True, default_user=actor, default_change_reason=reason or f"status: {to}"
+    )
+    written = EventStatusChange.objects.bulk_create(changes)
+    # Other software is told (webhooks, issue 15): every status change, and ratings as event.rated.
+    payloads = [
+        {"event": event.pk, "name": event.name, "from": change.from_status, "to": to, "reason": reason}
+        for event, change in zip(events, changes, strict=True)
+    ]
+    webhooks_notify("event.status_changed", payloads)
+    if to == EventStatus.RATED:
+        webhooks_notify("event.rated", [{**payload, "rating_list": rating_list_id} for payload in payloads])
+        enqueue_after_commit(EMAILS_TASK, [event.pk for event in events], "rated")  # the arbiters are told
+    return written
+
+
+@dataclass(frozen=True)
+class IntegrityFinding:
+    """What a screen found: the check, the rule with its threshold, the evidence (JSON values)."""
+
+    kind: str  # an IntegrityCheck
+    rule: str
+    evidence: dict[str, Any]
+
+
+# Screens run on submission (issue 15). Registered by higher layers (ratings: they need the rating rules),
+# as players' merge registers rows: ``submission_screen_register`` in their AppConfig.ready.
+SUBMISSION_SCREENS: list[Callable[[Event], list[IntegrityFinding]]] = []
+
+
+def submission_screen_register(screen: Callable[[Event], list[IntegrityFinding]]) -> None:
+    if screen not in SUBMISSION_SCREENS:
+        SUBMISSION_SCREENS.append(screen)
+
+
+def event_screen(event: Event, *, user: Actor) -> list[IntegrityFlag]:
+    """Run every registered screen on ``event`` (in the caller's transaction); each finding becomes a flag and
+    an audit record with its rule and evidence. Flags already open for the same check are not repeated."""
+    findings = [finding for screen in SUBMISSION_SCREENS for finding in screen(event)]
+    open_checks = set(IntegrityFlag.objects.filter(event=event, cleared_at__isnull=True).values_list("kind", "rule"))
+    flags = IntegrityFlag.objects.bulk_create(
+        IntegrityFlag(event=event, kind=f.kind, rule=f.rule, evidence=f.evidence)
+        for f in findings
+        if (f.kind, f.rule) not in open_checks
+    )
+    for flag in flags:
+        audit_record(
+            user,
+            "event.integrity_flag",
+            event,
+            reason=flag.rule,
+            after={"check": flag.kind, "rule": flag.rule, "evidence": flag.evidence},
+        )
+    return flags
+
+
+def integrity_flag_clear(flag: IntegrityFlag, *, user: Actor, reason: str) -> IntegrityFlag:
+    """An official clears a flag after looking at its evidence (the reason is kept and audited)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("Clearing a flag needs a reason (it is kept with the event's record).")
+    with transaction.atomic():
+        locked = IntegrityFlag.objects.select_for_update().select_related("event").get(pk=flag.pk)
+        if locked.cleared_at is not None:
+            raise ValidationError(f"The flag '{locked.rule}' was already cleared.")
+        locked.cleared_at, locked.cleared_by, locked.clear_reason = timezone.now(), acting_user(user), reason
+        locked.save(update_fields=["cleared_at", "cleared_by", "clear_reason"])
+        audit_record(
+            user,
+            "event.integrity_clear",
+            locked.event,
+            reason=reason,
+            before={"check": locked.kind, "rule": locked.rule, "evidence": locked.evidence},
+            after={"cleared": True},
+        )
+    flag.cleared_at, flag.cleared_by, flag.clear_reason = locked.cleared_at, locked.cleared_by, reason
+    return flag
+
+
 def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> GamesUpdate:
-    """Apply entered games (draft or submitted events). Rated results change only via ``event_correct``."""
+    """Apply entered games (registered, draft, checked or submitted events). Rated results change only via
+    ``event_correct``. Results entered for a registered event mean they were received (→ draft); a change to a
+    checked event undoes the check (→ draft)."""
     with transaction.atomic():
         locked = _event_lock(event)
         if locked.status not in ENTRY_STATUSES:
@@ -67,77 +233,273 @@ def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> G
                 f"{locked.name} is {locked.get_status_display().lower()}: its results change only through a "
                 "correction (with the reason recorded)."
             )
-        return _games_apply(locked, edits, user=acting_user(user), reason="")
+        update = _games_apply(locked, edits, user=acting_user(user), reason="")
+        if locked.status in (EventStatus.REGISTERED, EventStatus.CHECKED) and update.changes:
+            why = "results received" if locked.status == EventStatus.REGISTERED else "results changed after the check"
+            events_status_change([locked], EventStatus.DRAFT, user=user, reason=why)
+    _copy_state(locked, event)
+    return update
+
+
+def event_problems(event: Event) -> list[str]:
+    """What stops ``event`` from being submitted for rating, each naming where it must be fixed (none: ready).
+
+    What rating needs (issue 15: an incomplete file imports as a draft): the dates, the rating type, the birth
+    year and sex of every new player (``needs_review``: created by an import or an arbiter); and games: at
+    least one, every one with a result.
+    """
+    problems = event_missing_for_rating(event)
+    games = list(
+        Game.objects.filter(event=event)
+        .select_related("white__player", "black__player")
+        .order_by("round", "board", "pk")
+        .only(
+            "round",
+            "board",
+            "result",
+            "white__start_rank",
+            "white__player__surname",
+            "white__player__given_names",
+            "black__start_rank",
+            "black__player__surname",
+            "black__player__given_names",
+        )
+    )
+    if not games:
+        return [*problems, f"{event.name} has no games yet; enter the results before submitting."]
+    pending = [game for game in games if game.result == Result.PENDING]
+    if pending:
+        shown = "; ".join(_game_label(game) for game in pending[:10])
+        more = f" and {len(pending) - 10} more" if len(pending) > 10 else ""
+        problems.append(f"{event.name} cannot be submitted: {len(pending)} game(s) have no result — {shown}{more}.")
+    return problems
+
+
+# New players shown by name in the list of what is missing; the rest are counted.
+_MISSING_PLAYERS_SHOWN = 20
+
+
+def event_missing_for_rating(event: Event) -> list[str]:
+    """The event's fields and new players' data rating needs and the event lacks, each naming where to fix it."""
+    problems = []
+    if event.start_date is None:
+        problems.append(
+            f"{event.name}: the start date is missing (TRF record 042); enter it in the event's Start date."
+        )
+    if event.end_date is None:
+        problems.append(f"{event.name}: the end date is missing (TRF record 052); enter it in the event's End date.")
+    if not event.rating_type:
+        problems.append(
+            f"{event.name}: the rating type is not given (TRF record 092); choose it in the event's Rating type."
+        )
+    incomplete = list(
+        Participant.objects.filter(event=event, player__needs_review=True)
+        .filter(Q(player__birth_year__isnull=True) | Q(player__sex=""))
+        .select_related("player")
+        .order_by("start_rank")
+    )
+    for participant in incomplete[:_MISSING_PLAYERS_SHOWN]:
+        player = participant.player
+        missing = " and ".join(
+            what for what, absent in (("birth year", player.birth_year is None), ("sex", not player.sex)) if absent
+        )
+        problems.append(
+            f"Player {participant.start_rank}, {player.name} (ID {player.id_number}), is new and has no {missing}: "
+            "enter it in the player's record (the list carries year of birth and gender, B.02 7.1.2; "
+            "K depends on age, B.02 8.3.3)."
+        )
+    if len(incomplete) > _MISSING_PLAYERS_SHOWN:
+        problems.append(f"... and {len(incomplete) - _MISSING_PLAYERS_SHOWN} more new players without them.")
+    return problems
+
+
+def event_check(event: Event, *, user: Actor) -> list[str]:
+    """draft → checked when nothing stops the event from being submitted; otherwise the problems (the status
+    stays). A checked event is submitted by ``event_submit``; a change to its games undoes the check."""
+    with transaction.atomic():
+        locked = _event_lock(event)
+        if locked.status not in (EventStatus.DRAFT, EventStatus.CHECKED):
+            raise ValidationError(
+                f"{locked.name} is {locked.get_status_display().lower()}; only a draft is checked before submission."
+            )
+        problems = event_problems(locked)
+        if not problems and locked.status == EventStatus.DRAFT:
+            events_status_change([locked], EventStatus.CHECKED, user=user, reason="checked: ready for submission")
+    _copy_state(locked, event)
+    return problems
 
 
 def event_submit(event: Event, *, user: Actor) -> Event:
-    """draft → submitted: the event goes to the rating officer. Refused while any game has no result."""
+    """draft → checked → submitted: the event goes to the rating officer. Refused while anything stops it
+    (``event_problems``: no games, a game without a result, an import problem not fixed yet)."""
     with transaction.atomic():
         locked = _event_lock(event)
-        if locked.status != EventStatus.DRAFT:
+        if locked.status not in (EventStatus.DRAFT, EventStatus.CHECKED):
             raise ValidationError(
                 f"{locked.name} is {locked.get_status_display().lower()}; only a draft can be submitted for rating."
             )
-        games = list(
-            Game.objects.filter(event=locked)
-            .select_related("white__player", "black__player")
-            .order_by("round", "board", "pk")
-            .only(
-                "round",
-                "board",
-                "result",
-                "white__start_rank",
-                "white__player__surname",
-                "white__player__given_names",
-                "black__start_rank",
-                "black__player__surname",
-                "black__player__given_names",
-            )
-        )
-        if not games:
-            raise ValidationError(f"{locked.name} has no games yet; enter the results before submitting.")
-        pending = [game for game in games if game.result == Result.PENDING]
-        if pending:
-            shown = "; ".join(_game_label(game) for game in pending[:10])
-            more = f" and {len(pending) - 10} more" if len(pending) > 10 else ""
-            raise ValidationError(
-                f"{locked.name} cannot be submitted: {len(pending)} game(s) have no result — {shown}{more}."
-            )
-        locked.status = EventStatus.SUBMITTED
-        locked.submitted_at = timezone.now()
-        locked._history_user = acting_user(user)
-        locked.save(update_fields=["status", "submitted_at", "updated_at"])
+        problems = event_problems(locked)
+        if problems:
+            raise ValidationError(problems)
+        status_before = locked.status
+        _deadline_flags_add(locked, submission_flags(locked.rating_type, _dated(locked.end_date), timezone.localdate()))
+        if locked.status == EventStatus.DRAFT:
+            events_status_change([locked], EventStatus.CHECKED, user=user, reason="checked on submission")
+        events_status_change([locked], EventStatus.SUBMITTED, user=user)
+        event_screen(locked, user=user)
         audit_record(
             user,
             AuditAction.EVENT_SUBMIT,
             locked,
-            before={"status": EventStatus.DRAFT},
-            after={"status": locked.status, "submitted_at": locked.submitted_at, "games": len(games)},
+            before={"status": status_before},
+            after={"status": locked.status, "submitted_at": locked.submitted_at, "games": locked.games.count()},
         )
     _copy_state(locked, event)
     return event
 
 
 def event_return_to_draft(event: Event, *, user: Actor) -> Event:
-    """submitted → draft: the arbiter (or the rating officer sending it back) can edit again."""
+    """submitted, checked or refused → draft: the arbiter (or the rating officer sending it back) can edit
+    again."""
     with transaction.atomic():
         locked = _event_lock(event)
-        if locked.status != EventStatus.SUBMITTED:
+        if locked.status not in (EventStatus.SUBMITTED, EventStatus.CHECKED, EventStatus.REFUSED):
             raise ValidationError(
                 f"{locked.name} is {locked.get_status_display().lower()}; only a submitted event returns to draft."
             )
-        submitted_at = locked.submitted_at
-        locked.status = EventStatus.DRAFT
-        locked.submitted_at = None
-        locked._history_user = acting_user(user)
-        locked.save(update_fields=["status", "submitted_at", "updated_at"])
+        status_before, submitted_at = locked.status, locked.submitted_at
+        events_status_change([locked], EventStatus.DRAFT, user=user, reason="returned to draft")
         audit_record(
             user,
             "event.return_to_draft",
             locked,
-            before={"status": EventStatus.SUBMITTED, "submitted_at": submitted_at},
+            before={"status": status_before, "submitted_at": submitted_at},
             after={"status": EventStatus.DRAFT},
         )
+    _copy_state(locked, event)
+    return event
+
+
+@dataclass(frozen=True)
+class Registration:
+    """What a rating authority asks when an event is registered before play (issue 15)."""
+
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date
+    rounds: int
+    rating_type: str
+    system: str
+    city: str = ""
+    federation_id: str | None = None
+    time_control: str = ""
+    organiser: str = ""
+    expected_players: int | None = None
+    strong_field: bool = False
+    deputies: tuple[int, ...] = ()  # user ids of the deputy arbiters
+
+
+def event_register(registration: Registration, *, user: User, today: datetime.date | None = None) -> Event:
+    """Register an event before it starts: status registered, ``user`` its chief arbiter. A late registration
+    is accepted and flagged with the rule it broke (``events.deadlines``); an official approves or refuses it."""
+    today = today or timezone.localdate()
+    if registration.end_date < registration.start_date:
+        raise ValidationError(
+            f"The event ends ({registration.end_date:%Y-%m-%d}) before it starts ({registration.start_date:%Y-%m-%d})."
+        )
+    flag = registration_flag(registration.rating_type, registration.start_date, registration.strong_field, today)
+    now = timezone.now()
+    with transaction.atomic():
+        event = Event(
+            name=registration.name,
+            city=registration.city,
+            federation_id=registration.federation_id,
+            start_date=registration.start_date,
+            end_date=registration.end_date,
+            rounds=registration.rounds,
+            rating_type=registration.rating_type,
+            system=registration.system,
+            time_control=registration.time_control,
+            organiser=registration.organiser,
+            expected_players=registration.expected_players,
+            strong_field=registration.strong_field,
+            chief_arbiter=user,
+            status=EventStatus.REGISTERED,
+            registered_at=now,
+            deadline_flags=[flag.as_json(now)] if flag else [],
+        )
+        event._history_user = user
+        event.save()
+        if registration.deputies:
+            event.arbiters.set(registration.deputies)
+        event_timeline_start(event, user=user, reason=f"registered late: {flag.rule}" if flag else "registered")
+        audit_record(user, "event.register", event, after={"late": flag.rule if flag else None})
+    return event
+
+
+def event_timeline_start(event: Event, *, user: Actor, reason: str) -> EventStatusChange:
+    """The first step of a new event's timeline (no status before it): registered, or results received when
+    an event is created with its results (a TRF import). Every later step is ``events_status_change``'s."""
+    return EventStatusChange.objects.create(
+        event=event,
+        at=event.created_at or timezone.now(),
+        user=acting_user(user),
+        from_status="",
+        to_status=event.status,
+        reason=reason,
+    )
+
+
+def event_registration_approve(event: Event, *, user: Actor) -> Event:
+    """An official confirms a registration; the arbiter is told by e-mail (the confirmation FIDE organisers
+    miss). A late registration is confirmed with its flag kept."""
+    with transaction.atomic():
+        locked = _event_lock(event)
+        if locked.status != EventStatus.REGISTERED or locked.registration_approved_at is not None:
+            raise ValidationError(f"{locked.name} is not a registration waiting for approval.")
+        events_status_change([locked], EventStatus.REGISTERED, user=user, reason="registration approved")
+        locked.registration_approved_at = timezone.now()
+        Event.objects.filter(pk=locked.pk).update(registration_approved_at=locked.registration_approved_at)
+        audit_record(user, "event.registration_approve", locked, after={"flags": locked.deadline_flags})
+        enqueue_after_commit(EMAIL_TASK, locked.pk, "registration_confirmed")
+    event.registration_approved_at = locked.registration_approved_at
+    _copy_state(locked, event)
+    return event
+
+
+def _dated(value: datetime.date | None) -> datetime.date:
+    assert value is not None, "event_problems refuses a submission without dates"
+    return value
+
+
+def _deadline_flags_add(event: Event, flags: list[DeadlineFlag]) -> None:
+    """Record missed deadlines on the locked event (each once: a resubmission does not repeat them)."""
+    now = timezone.now()
+    known = {flag["rule"] for flag in event.deadline_flags}
+    new = [flag.as_json(now) for flag in flags if flag.rule not in known]
+    if new:
+        event.deadline_flags = [*event.deadline_flags, *new]
+        Event.objects.filter(pk=event.pk).update(deadline_flags=event.deadline_flags)
+
+
+def event_refuse(event: Event, *, user: Actor, reason: str) -> Event:
+    """registered, draft, checked or submitted → refused, with the reason the arbiter is shown (officials)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("A refusal needs a reason (the arbiter is shown it).")
+    with transaction.atomic():
+        locked = _event_lock(event)
+        status_before = locked.status
+        events_status_change([locked], EventStatus.REFUSED, user=user, reason=reason)
+        audit_record(
+            user,
+            "event.refuse",
+            locked,
+            reason=reason,
+            before={"status": status_before},
+            after={"status": EventStatus.REFUSED},
+        )
+        enqueue_after_commit(EMAIL_TASK, locked.pk, "refused", reason)
     _copy_state(locked, event)
     return event
 
@@ -172,10 +534,7 @@ def event_correct(event: Event, *, user: User, reason: str, edits: list[GameEdit
             changes={"games": update.changes},
         )
         status_before = locked.status
-        locked.status = EventStatus.CORRECTED
-        locked._history_user = user
-        locked._change_reason = f"correction: {reason}"
-        locked.save(update_fields=["status", "updated_at"])
+        events_status_change([locked], EventStatus.CORRECTED, user=user, reason=f"correction: {reason}")
         audit_record(
             user,
             AuditAction.EVENT_CORRECT,

@@ -20,7 +20,10 @@ registry, decides what the file means for it and writes it in one transaction, i
 - **Federations**: a player's federation is set when the column holds a FIDE federation code (or one the
   registry knows); a column of mostly other codes (ICU exports write club codes such as KIL, DUB) is read
   as club codes: left empty, with a warning.
-- **Dates** are needed to rate an event: 042/052, else the first/last round date (132); otherwise refused.
+- **Dates** are needed to rate an event: 042/052, else the first/last round date (132); otherwise the event
+  is imported as a draft without them (issue 15), as it is without a rating type or with new players lacking
+  birth year or sex: each is a warning naming its place, and ``events.services.event_problems`` refuses
+  the submission until it is fixed. Only an unreadable file (an ``error``) is refused whole.
 - **Games**: every pairing once (``events.trf.games``): 1/=/0 are rated results, +/- forfeits, W/D/L
   unplayed results, H/F/U/Z and blank byes (blank = Z); a round with no entry creates nothing.
 """
@@ -32,6 +35,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -51,11 +55,12 @@ from events.models import (
     Result,
 )
 from events.roles import user_sees_all_events
-from events.services import event_submit
+from events.services import event_problems, event_submit, event_timeline_start
 from events.trf import (
     ERROR,
     WARNING,
     ProblemsBySeverity,
+    TrfEventChecks,
     TrfGame,
     TrfParseResult,
     TrfPlayer,
@@ -72,9 +77,12 @@ from players.registry import clubs_ensure, federations_ensure, is_fide_federatio
 __all__ = [
     "RESERVED_ID_START",
     "DuplicateSuggestion",
+    "PlayerMatch",
+    "UnratedGame",
     "TrfImportOutcome",
     "event_export_trf",
     "event_import_trf",
+    "trf_check_report",
 ]
 
 # Players without an ID get id_number above this (and above every id_number in use); see the module doc.
@@ -133,6 +141,44 @@ class DuplicateSuggestion:
         return list(zip(self.candidates, self.reasons, strict=True))
 
 
+@dataclass(frozen=True)
+class PlayerMatch:
+    """How one line of the file meets the registry: a registered player (``created`` False) or a new one."""
+
+    start_rank: int
+    name: str
+    file_id: str  # the ID number column as written ("" when empty)
+    player: Player
+    created: bool
+
+
+@dataclass(frozen=True)
+class UnratedGame:
+    """A game of the file that is not rated, and why (B.02 1.2: only played games are rated)."""
+
+    round: int
+    white: int
+    black: int | None
+    result: str
+    why: str
+
+
+# Why a result is not rated (B.02 1.2: games not played, forfeits and byes included, are not rated).
+UNRATED_WHY: dict[str, str] = {
+    Result.WHITE_FORFEIT_WIN: "forfeit",
+    Result.BLACK_FORFEIT_WIN: "forfeit",
+    Result.DOUBLE_FORFEIT: "double forfeit",
+    Result.WHITE_WIN_UNPLAYED: "less than one move played",
+    Result.DRAW_UNPLAYED: "less than one move played",
+    Result.BLACK_WIN_UNPLAYED: "less than one move played",
+    Result.HALF_POINT_BYE: "bye",
+    Result.FULL_POINT_BYE: "bye",
+    Result.PAIRING_BYE: "bye",
+    Result.ZERO_POINT_BYE: "bye",
+    Result.PENDING: "no result yet",
+}
+
+
 @dataclass
 class TrfImportOutcome(ProblemsBySeverity):
     event: Event | None
@@ -143,6 +189,10 @@ class TrfImportOutcome(ProblemsBySeverity):
     version: str = ""  # TRF16 / TRF-2026 as read
     encoding: str = ""
     games: int = 0
+    rated_games: int = 0
+    unrated_games: list[UnratedGame] = field(default_factory=list)
+    player_matches: list[PlayerMatch] = field(default_factory=list)
+    check_only: bool = False  # the report of a check: nothing was written (event stays None)
 
     @property
     def ok(self) -> bool:
@@ -161,6 +211,12 @@ class TrfImportOutcome(ProblemsBySeverity):
         return f"refused, nothing imported: {errors[0]}{more}"
 
     def summary(self) -> str:
+        if self.check_only and not self.errors:
+            return (
+                f"checked, nothing imported: {self.player_count} players ({len(self.matched_players)} matched by ID "
+                f"number, {len(self.created_players)} to be created), {self.games} games ({self.rated_games} rated); "
+                f"{len(self.warnings)} warning(s), {len(self.likely_duplicates)} likely duplicate(s)"
+            )
         if self.event is None:
             return self.refusal_message()
         return (
@@ -177,6 +233,10 @@ class _Refused(Exception):
     """Raised inside the import transaction to roll it back; the problems are already in the outcome."""
 
 
+class _CheckOnly(Exception):
+    """Raised at the end of a check's transaction: the whole import is rolled back, the report is kept."""
+
+
 # ------------------------------------------------------------------------------------------------ import
 
 
@@ -187,8 +247,14 @@ def event_import_trf(
     user: Actor,
     rating_type: str | None = None,
     submit: bool = False,
+    check_only: bool = False,
 ) -> TrfImportOutcome:
     """Create a draft event (submitted with ``submit``) from a TRF16 / TRF-2026 / TRF06 file.
+
+    ``check_only`` (issue 15, "check before submitting"): the same import, every check and match included,
+    inside a transaction that is then rolled back: the outcome is the full report (problems by line and
+    column, players matched / to be created / likely duplicates, games rated and not rated with why) and
+    nothing is written; ``outcome.event`` stays None.
 
     ``rating_type``: standard, rapid or blitz; None reads it from the file's words (092 "…(rapid)",
     "Blitz" in the name) and otherwise takes standard, with a warning saying so. ``user``: the uploader
@@ -197,7 +263,11 @@ def event_import_trf(
     """
     parsed = parse_trf(data, source_name=file_name)
     outcome = TrfImportOutcome(
-        event=None, problems=list(parsed.problems), version=parsed.version, encoding=parsed.encoding
+        event=None,
+        problems=list(parsed.problems),
+        version=parsed.version,
+        encoding=parsed.encoding,
+        check_only=check_only,
     )
     if rating_type is not None and rating_type not in RatingType.values:
         outcome.problems.append(
@@ -210,6 +280,10 @@ def event_import_trf(
             try:
                 with transaction.atomic():
                     plan.write(user)
+                    if check_only:
+                        raise _CheckOnly
+            except _CheckOnly:
+                outcome.event = None  # rolled back with everything else
             except _Refused:
                 pass
             except (IntegrityError, DataError) as exc:
@@ -221,9 +295,47 @@ def event_import_trf(
             if outcome.errors:
                 outcome.event = None
                 outcome.created_players, outcome.matched_players, outcome.likely_duplicates = [], [], []
-                outcome.games = 0
+                outcome.games = outcome.rated_games = 0
+                outcome.unrated_games, outcome.player_matches = [], []
     outcome.problems.sort(key=lambda p: (p.line, p.column or 0))
     return outcome
+
+
+def trf_check_report(outcome: TrfImportOutcome) -> dict[str, Any]:
+    """The outcome of a check (or an import) as JSON values: what ``POST /api/v1/events/check-trf/`` answers."""
+
+    def problem(p: TrfProblem) -> dict[str, Any]:
+        return {"line": p.line or None, "column": p.column, "message": p.message}
+
+    duplicates = {id(s.player): s for s in outcome.likely_duplicates}
+
+    def match(m: PlayerMatch) -> dict[str, Any]:
+        suggestion = duplicates.get(id(m.player))
+        return {
+            "start_rank": m.start_rank,
+            "name": m.name,
+            "id_number": int(m.file_id) if m.file_id else None,
+            "status": "new" if m.created else "matched",
+            "player": None if m.created else {"id_number": m.player.id_number, "name": m.player.name},
+            "likely_duplicates": [
+                {"id_number": candidate.id_number, "name": candidate.name, "reason": reason}
+                for candidate, reason in (suggestion.matches if suggestion else [])
+            ],
+        }
+
+    return {
+        "errors": [problem(p) for p in outcome.errors],
+        "warnings": [problem(p) for p in outcome.warnings],
+        "players": outcome.player_count,
+        "games": outcome.games,
+        "rated_games": outcome.rated_games,
+        "matches": [match(m) for m in outcome.player_matches],
+        "not_rated": [
+            {"round": g.round, "white": g.white, "black": g.black, "result": g.result, "why": g.why}
+            for g in outcome.unrated_games
+        ],
+        "version": outcome.version,
+    }
 
 
 def _fold(text: str) -> str:
@@ -271,11 +383,24 @@ class _Plan:
     def check(self) -> None:
         """The checks that need no database are the pure module's (``events.trf.check_event``)."""
         checks = check_event(self.parsed, submit=self.submit)
-        self.outcome.problems += checks.problems
+        self.outcome.problems += [self.as_draft_problem(problem, checks) for problem in checks.problems]
         self.start_date, self.end_date = checks.start_date, checks.end_date
         self.federation = checks.federation
         self.games = checks.games
         self.rating_type = self.rating_type or self.infer_rating_type()
+
+    def as_draft_problem(self, problem: TrfProblem, checks: TrfEventChecks) -> TrfProblem:
+        """A missing date refuses nothing (issue 15): the event is imported as a draft without it, and its
+        submission is refused until the arbiter enters it (``events.services.event_problems``)."""
+        for what, value in (("start", checks.start_date), ("end", checks.end_date)):
+            if problem.severity == ERROR and value is None and problem.message.startswith(f"no {what} date"):
+                return TrfProblem(
+                    problem.line,
+                    problem.column,
+                    WARNING,
+                    f"{problem.message}: imported as a draft; enter the {what} date in the event before submitting",
+                )
+        return problem
 
     def infer_rating_type(self) -> str:
         t = self.t
@@ -289,8 +414,13 @@ class _Plan:
                             f"rating type not given: read as {rating_type} from record {code} {text!r}",
                         )
                     return rating_type
-        self.warn(0, None, "rating type not given and not named in the file: standard assumed")
-        return RatingType.STANDARD
+        self.warn(
+            0,
+            None,
+            "rating type not given and not named in the file (record 092): imported as a draft; choose the "
+            "rating type in the event before submitting",
+        )
+        return ""
 
     def system(self) -> str:
         t = self.t
@@ -371,9 +501,24 @@ class _Plan:
             },
         )
         if self.submit:
-            event_submit(event, user=user)
+            missing = event_problems(event)
+            if missing:  # an incomplete file is imported as a draft, not refused (issue 15)
+                for problem in missing:
+                    self.warn(0, None, f"not submitted for rating: {problem}")
+            else:
+                event_submit(event, user=user)
         outcome.event = event
         outcome.games = len(games)
+        outcome.rated_games = sum(game.is_rated for game in self.games)
+        outcome.unrated_games = [
+            UnratedGame(game.round, game.white, game.black, game.result, UNRATED_WHY.get(game.result, "not rated"))
+            for game in self.games
+            if not game.is_rated
+        ]
+        outcome.player_matches = [
+            PlayerMatch(p.start_rank, p.name, p.fide_id, by_rank[p.start_rank], p.start_rank not in matched)
+            for p in t.players
+        ]
         outcome.matched_players = [matched[p.start_rank] for p in t.players if p.start_rank in matched]
         outcome.created_players = list(created)
         new_by_identity = {id(player): player for player in created}
@@ -507,6 +652,7 @@ class _Plan:
                 id_number, next_id = next_id, next_id + 1
             title = trf_player.title if trf_player.title in _TITLES else ""
             birth = trf_player.birth_date
+            self.warn_missing_registry_data(trf_player)
             players.append(
                 Player(
                     id_number=id_number,
@@ -524,6 +670,25 @@ class _Plan:
                 )
             )
         return players
+
+    def warn_missing_registry_data(self, trf_player: TrfPlayer) -> None:
+        """A new player without birth year or sex is registered all the same; the event stays a draft until
+        they are entered (``events.services.event_problems``; B.02 7.1.2)."""
+        missing = [
+            what
+            for what, absent in (
+                ("sex (column 10)", trf_player.sex not in ("m", "w")),
+                ("birth year (columns 70-79)", not (trf_player.birth_year or trf_player.birth_date)),
+            )
+            if absent
+        ]
+        if missing:
+            self.warn(
+                trf_player.line,
+                10 if trf_player.sex not in ("m", "w") else 70,
+                f"player {trf_player.start_rank} ({trf_player.name or 'no name'}) is new and has no "
+                f"{' and no '.join(missing)}: enter it in the player's record before submitting",
+            )
 
     def likely_duplicates(self, new_players: list[Player]) -> list[DuplicateSuggestion]:
         """Registered players with the same surname and given names, or the same surname and birth year."""
@@ -559,9 +724,7 @@ class _Plan:
         if not t.name:
             self.warn(0, None, f"no tournament name (record 012): the event is called {name!r}")
         rounds = max(t.number_of_rounds, 1)
-        start_date, end_date, rating_type = self.start_date, self.end_date, self.rating_type
-        if start_date is None or end_date is None or rating_type is None:
-            raise RuntimeError("check() refuses a file without dates; it sets the rating type")
+        start_date, end_date, rating_type = self.start_date, self.end_date, self.rating_type or ""
         event = Event(
             name=name[:200],
             city=t.city[:100],
@@ -580,6 +743,7 @@ class _Plan:
             event.chief_arbiter = user  # an arbiter's upload is theirs to check and submit (events/roles.py)
         event._history_user = acting_user(user)  # simple_history's author of the history row
         event.save()
+        event_timeline_start(event, user=user, reason=f"results received: imported from {self.file_name}"[:500])
         return event
 
 

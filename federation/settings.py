@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
+    "rest_framework.authtoken",  # arbiters' personal API tokens (issue 15; managed in events/admin_tokens.py)
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
@@ -191,6 +192,36 @@ TRF_UPLOAD_MAX_BYTES = env_int("TRF_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, minimum=
 # The import_fide_list command's limit per file (a ZIP's member counted as it is unpacked): FIDE's largest
 # download is the combined XML list, 856 MB (reference/formats.md §4.1); twice that leaves room to grow.
 FIDE_LIST_MAX_BYTES = env_int("FIDE_LIST_MAX_BYTES", 2 * 1024**3, minimum=1024)
+
+# --- Event lifecycle (issue 15) ------------------------------------------------------------------------
+# Deadlines per rating type, in days; FIDE's by default (rating-rules / FIDE Rating Regulations: registration
+# 30 days before the start when a player rated over 2700 or a woman over 2500 takes part, otherwise 3; the
+# chief arbiter's report within 7 days of the end; the rating officer's upload within 30 days).
+_FIDE_DEADLINES = {
+    "registration_days": 3,
+    "registration_days_strong": 30,
+    "strong_rating": 2700,
+    "strong_women_rating": 2500,
+    "report_days": 7,
+    "upload_days": 30,
+}
+EVENT_DEADLINES = {rating_type: dict(_FIDE_DEADLINES) for rating_type in ("standard", "rapid", "blitz")}
+# Integrity screening of submitted events (issue 15): the thresholds of ratings/services/integrity.py.
+INTEGRITY_THRESHOLDS = {
+    "performance_margin": 400,  # performance more than this above the player's rating ...
+    "performance_min_games": 5,  # ... over at least this many rated games ...
+    "small_event_players": 10,  # ... in a closed (round-robin) event of at most this many players
+    "repeat_meetings": 3,  # the same two players meeting this often ...
+    "period_days": 365,  # ... within this many days (across events)
+    "lopsided_min_games": 3,  # a player with at least this many games against one opponent ...
+    "lopsided_loss_share": 0.75,  # ... losing at least this share of them
+    "duplicate_player_share": 0.8,  # events with overlapping dates sharing this share of players
+    "single_club_deviation": 0.25,  # one club: mean |score - expected| per rated game at least this
+}
+# Arbiters' confirmations (registration confirmed / refused) go through Django's e-mail backend: the console
+# by default (embedded set-up), SMTP or a file backend in production through the environment.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ratings@federation.invalid")
 # Whole request bodies above this are refused with 413 before anything reads them (file parts included,
 # which DATA_UPLOAD_MAX_MEMORY_SIZE does not cover). Leaves room for the form fields around an upload.
 REQUEST_MAX_BYTES = env_int(

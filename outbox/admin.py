@@ -49,3 +49,7 @@ class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
             )
         else:
             self.message_user(request, f"Sent {report.sent} task(s).", messages.SUCCESS)
+
+
+# Webhook endpoints and deliveries (outbox/admin_webhooks.py), registered with this module.
+from . import admin_webhooks  # noqa: E402, F401

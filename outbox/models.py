@@ -40,3 +40,41 @@ class PendingTask(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.sent_at is None
+
+
+class WebhookEndpoint(models.Model):
+    """Another program's URL that is told of chosen events (issue 15), each delivery signed with ``secret``
+    (HMAC-SHA256 of the body, header ``X-Federation-Signature: sha256=<hex>``)."""
+
+    EVENT_TYPES = ("list.published", "event.rated", "event.status_changed")
+
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=200, help_text="Shared with the receiver, who checks the signature")
+    events = models.JSONField(default=list, help_text=f"Any of: {', '.join(EVENT_TYPES)}")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class WebhookDelivery(models.Model):
+    """One delivery of one event to one endpoint: its body, attempts and the last response (logged for the
+    admin). Sent by the Celery task ``outbox.deliver_webhook``, retried with back-off until it succeeds."""
+
+    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
+    event_type = models.CharField(max_length=40)
+    body = models.TextField(help_text="The JSON sent, exactly as signed")
+    created_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveIntegerField(default=0)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.TextField(blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "webhook deliveries"
+
+    def __str__(self) -> str:
+        return f"{self.event_type} → {self.endpoint_id} ({'delivered' if self.delivered_at else 'pending'})"

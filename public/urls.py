@@ -5,6 +5,8 @@ import datetime
 from django.urls import include, path, register_converter
 
 from core.api import DocsView, RedocView, SchemaView
+from public.api.check_trf import CheckTrfAPI
+from public.api.event_transitions import EventTransitionAPI
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.federations import ClubDetailAPI, FederationDetailAPI, FederationListAPI
 from public.api.movers import RatingListMoversAPI
@@ -13,7 +15,8 @@ from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
 from public.api.record import PlayerGamesAPI, PlayerOpponentsAPI, PlayerStatisticsAPI, PlayerVsAPI
 from public.api.shadow import PlayerShadowRatingsAPI
-from public.views import events, federations, lists, movers, players, pool, record, top
+from public.views import event_status, events, federations, lists, movers, players, pool, record, top
+from public.views.feeds import PlayerRatingChangesFeed, RatedEventsFeed, RatingListsFeed
 
 
 class ListDateConverter:
@@ -86,10 +89,12 @@ list_pages = [
         path(f"<list_date:list_date>/<rating_type:rating_type>.{fmt}", lists.list_download, {"fmt": fmt}, name=fmt)
         for fmt in ("txt", "csv", "xml")
     ),
+    path("<list_date:list_date>/<rating_type:rating_type>/events/", event_status.rated_events, name="rated-events"),
 ]
 
 event_pages = [
     path("", events.event_list, name="list"),
+    path("awaiting-rating/", event_status.awaiting_rating, name="awaiting"),
     path("<key:pk>/", events.event_detail, name="detail"),
 ]
 
@@ -122,6 +127,8 @@ api_v1 = [
         name="api-rating-list-movers",
     ),
     path("events/", EventListAPI.as_view(), name="api-events"),
+    path("events/check-trf/", CheckTrfAPI.as_view(), name="api-events-check-trf"),
+    path("events/<key:pk>/transitions/", EventTransitionAPI.as_view(), name="api-event-transitions"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
     path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),
     path("schema/", SchemaView.as_view(), name="api-schema"),
@@ -140,4 +147,8 @@ urlpatterns = [
     path("lists/", include((list_pages, "ratings"))),
     path("events/", include((event_pages, "events"))),
     path("api/v1/", include(api_v1)),
+    # Atom feeds (issue 15)
+    path("feeds/lists/<rating_type:rating_type>/", RatingListsFeed(), name="feed-lists"),
+    path("feeds/events/rated/", RatedEventsFeed(), name="feed-rated-events"),
+    path("feeds/players/<key:id_number>/", PlayerRatingChangesFeed(), name="feed-player"),
 ]

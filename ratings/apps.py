@@ -6,8 +6,10 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
+        from events.services import submission_screen_register
         from players.services import PlayerRows, player_rows_register
         from ratings.models import PlayerRating, RatingChange, RatingListEntry, ShadowRatingEntry
+        from ratings.services.integrity import event_integrity_screen
 
         # A merge moves rating changes (unique per list, player and event: they cannot clash once shared
         # events are refused) and list entries; where both players have a line on the same list, the kept
@@ -27,3 +29,6 @@ class RatingsConfig(AppConfig):
 
         round_projection_register(event_rating_projection)
         participant_rating_lookup_register(ratings_in_force)
+
+        # Integrity screening of submitted events (issue 15): it needs the rating rules, so ratings registers it.
+        submission_screen_register(event_integrity_screen)

@@ -10,7 +10,7 @@ import datetime
 
 from django.db.models import Max, QuerySet
 
-from events.models import Event, EventStatus
+from events.models import Event, EventStatus, IntegrityFlag
 from ratings.models import RatingList, RatingListStatus
 
 # Events waiting for a list: submitted (or corrected before they were ever rated).
@@ -53,10 +53,11 @@ def rating_list_next_version(rating_type: str, list_date: datetime.date) -> int:
 
 def events_pending_rating(rating_type: str, closing_date: datetime.date) -> QuerySet[Event]:
     """Events a list with this closing date rates: submitted, never rated, ended on or before the closing
-    date. An event that ended after an earlier closing date is picked up here by the next list."""
+    date. An event that ended after an earlier closing date is picked up here by the next list. An event with
+    an integrity flag not cleared by an official waits (issue 15): it is rated by the list after the clearing."""
     return Event.objects.filter(
         rating_type=rating_type, status__in=AWAITING_RATING, rated_on__isnull=True, end_date__lte=closing_date
-    )
+    ).exclude(pk__in=IntegrityFlag.objects.filter(cleared_at__isnull=True).values("event_id"))
 
 
 def events_waiting_for_later_list(rating_type: str, closing_date: datetime.date) -> QuerySet[Event]:

@@ -2,16 +2,16 @@
 
 Standings, tie-breaks and cells come from events.selectors.standings_compute (shared with the admin); this
 adds the rating side: the rating used, performance rating, average and category, and each rating change.
-Three queries per crosstable whatever its size (participants, games, rating changes).
+Four queries per crosstable whatever its size (participants, games, rating changes, status timeline).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Count, QuerySet
 
-from events.models import Event, EventStatus
+from events.models import Event, EventStatus, EventStatusChange
 from events.selectors import StandingsRow, event_lines, standings_compute
 from ratings.engine.classes import tournament_average_rating, tournament_category
 from ratings.engine.performance import fide_performance
@@ -50,10 +50,11 @@ class Crosstable:
     rated_players: int
     category: int | None
     is_rated: bool
+    timeline: list[EventStatusChange] = field(default_factory=list)  # the status steps (issue 15)
 
 
 def event_crosstable(event: Event) -> Crosstable:
-    """Standings in order with per-round cells, Ra, category, each player's Rp and rating change (3 queries).
+    """Standings in order with per-round cells, Ra, category, each player's Rp and rating change (4 queries).
 
     The rating shown and used is the one the rating calculation used (list in force at the event's start)
     once the event is rated, and the arbiter's reported rating before that.
@@ -95,4 +96,7 @@ def event_crosstable(event: Event) -> Crosstable:
         rated_players=len(ratings),
         category=tournament_category(average) if average is not None else None,
         is_rated=bool(changes),
+        timeline=list(
+            EventStatusChange.objects.filter(event=event).select_related("user", "rating_list").order_by("at", "id")
+        ),
     )

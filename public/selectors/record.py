@@ -100,7 +100,8 @@ def game_rows(changes: list[RatingChange]) -> list[GameRow]:
                     list_date=change.rating_list.list_date,
                     event_id=change.event_id,
                     event_name=change.event.name,
-                    date=change.event.end_date,
+                    # a rated event has its dates (drafts without them are never rated); the list's as a fallback
+                    date=change.event.end_date or change.rating_list.list_date,
                     round=line[ROUND],
                     colour=_colour(line[COLOUR]),
                     opponent_id_number=None if line[OPPONENT] is None else int(line[OPPONENT]),

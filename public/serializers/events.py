@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from events.models import Event
+from public.serializers.event_status import StatusChangeSerializer
 
 
 class EventSerializer(serializers.ModelSerializer):
@@ -74,3 +75,6 @@ class EventDetailSerializer(serializers.Serializer):
     category = serializers.IntegerField(allow_null=True, help_text="FIDE category (I = 2251-2275); null below")
     is_rated = serializers.BooleanField()
     standings = StandingSerializer(source="rows", many=True)
+    # Where the event stands (issue 15): its status and every step with who, when and on which list.
+    status = serializers.CharField(source="event.status")
+    timeline = StatusChangeSerializer(many=True)

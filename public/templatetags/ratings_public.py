@@ -19,6 +19,9 @@ STATUS_LABELS = {
     "rated": _("Rated"),
     "corrected": _("Corrected, awaiting re-rating"),
     "draft": _("Draft"),
+    "registered": _("Registered"),
+    "checked": _("Checked"),
+    "refused": _("Refused"),
 }
 SYSTEM_LABELS = {"swiss": _("Swiss"), "round_robin": _("Round robin"), "match": _("Match"), "team": _("Team")}
 

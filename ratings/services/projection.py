@@ -66,6 +66,8 @@ def event_rating_projection(event: Event, *, today: datetime.date | None = None)
     from the games entered so far (only played games count, B.02 1.2); None for a player the list would not
     change (unrated, or no rated game yet). Empty when no list can be computed (e.g. an unknown preset)."""
     today = today or timezone.localdate()
+    if event.end_date is None:
+        return {}  # a draft without dates: no list can rate it yet
     try:
         policy = rating_policy_or_default(event.rating_type)
         list_date = rating_list_next_of(policy, today)

@@ -50,6 +50,8 @@ from audit.models import AuditAction
 from audit.services import audit_record
 from core.bulk import JsonText, copy_columns, read_columns
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant, RatingType
+from events.services import events_status_change
+from outbox.webhooks import webhooks_notify
 from players.models import Player
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, RulesPreset, get_preset, rate_period
 from ratings.engine.game_line import (
@@ -715,10 +717,12 @@ class _RatedGames:
 
 def _load_events(plan: ListPlan) -> _Events:
     rows = list(plan.events.order_by("end_date", "id").values_list("id", "start_date", "end_date"))
+    # Events to rate have their dates: a submission without them is refused (events.services.event_problems).
+    assert all(r[1] is not None and r[2] is not None for r in rows), "an event to rate has no dates"
     return _Events(
         ids=np.array([r[0] for r in rows], dtype=np.int64),
-        start=_dates([r[1] for r in rows]),
-        end=_dates([r[2] for r in rows]),
+        start=_dates([r[1] for r in rows if r[1] is not None]),
+        end=_dates([r[2] for r in rows if r[2] is not None]),
     )
 
 
@@ -1232,6 +1236,18 @@ def rating_list_write(
         rating_list.save(update_fields=["status", "version", "published_at", "published_by"])
         _write_events(rating_list, computed)
         phases.done("write events")
+        webhooks_notify(
+            "list.published",
+            [
+                {
+                    "rating_list": rating_list.pk,
+                    "rating_type": rating_list.rating_type,
+                    "list_date": rating_list.list_date,
+                    "version": rating_list.version,
+                    "entries": computed.summary["entries"],
+                }
+            ],
+        )
         # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
         audit_record(
             user,
@@ -1286,13 +1302,13 @@ def _write_events(rating_list: RatingList, computed: ComputedList) -> None:
     """The rated events: status rated, rated_on this list (with a history record each). Every event gets the
     same values, so one UPDATE per batch (no per-event CASE as bulk_update would build)."""
     ids = computed.event_ids
-    now = timezone.now()
     for start in range(0, len(ids), EVENT_BATCH_SIZE):
         batch = ids[start : start + EVENT_BATCH_SIZE]
-        Event.objects.filter(id__in=batch).update(status=EventStatus.RATED, rated_on=rating_list, updated_at=now)
-        Event.history.bulk_history_create(
+        # Through the one status transition of events: history record and timeline row (issue 15) each.
+        events_status_change(
             list(Event.objects.filter(id__in=batch)),
-            update=True,
-            default_user=rating_list.published_by,
-            default_change_reason=f"rated on {rating_list}",
+            EventStatus.RATED,
+            user=rating_list.published_by,
+            reason=f"rated on {rating_list}",
+            rating_list_id=rating_list.pk,
         )

@@ -97,7 +97,8 @@ def _glicko2_entries(computed: ComputedList, rules: RulesPreset) -> Arrays:
 def _older_shadow_ratings(plan: ListPlan, rules: RulesPreset) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """(player ids sorted, ratings) of the shadow lists in force at the start of the plan's events, other than
     the previous list's (whose state the computation has): a few bulk reads, usually none."""
-    starts = sorted(set(plan.events.values_list("start_date", flat=True)))
+    # events without dates are drafts, never submitted for rating (events.services refuses them)
+    starts = sorted({day for day in plan.events.values_list("start_date", flat=True) if day is not None})
     lists = list(
         RatingList.objects.current(plan.rating_type)
         .filter(list_date__lt=plan.list_date)

@@ -13,8 +13,9 @@ pytestmark = pytest.mark.django_db
 # choices, the date hierarchy: measured, and the same for 6 or 600 rows.
 EVENT_CHANGELIST_QUERIES = 11
 GAME_CHANGELIST_QUERIES = 7
-# Those, plus participants (one query for their players), games, standings (2), rounds summary, corrections.
-EVENT_PAGE_QUERIES = 19
+# Those, plus participants (one query for their players), games, standings (2), rounds summary, corrections,
+# the status timeline, the new players still missing birth year or sex and the integrity flags (issue 15).
+EVENT_PAGE_QUERIES = 21
 
 
 @pytest.fixture

@@ -63,7 +63,7 @@ def test_list_page_query_count_does_not_grow_with_entries(client, sized, django_
 def test_calculation_and_event_pages_query_count(client, sized, django_assert_num_queries):
     with django_assert_num_queries(5):  # player, list, entry, changes, opponents
         assert client.get(f"/players/{sized.star.id_number}/calculations/2026-03-01/standard/").status_code == 200
-    with django_assert_num_queries(4):  # event, changes, participants, games
+    with django_assert_num_queries(5):  # event, changes, participants, games, status timeline
         assert client.get(f"/events/{sized.rated_event.pk}/").status_code == 200
 
 
@@ -98,5 +98,5 @@ def test_api_detail_endpoints_query_count(client, sized, django_assert_num_queri
         assert client.get(f"/api/v1/players/{sized.star.id_number}/").status_code == 200
     with django_assert_num_queries(3):  # player, history, changes
         assert client.get(f"/api/v1/players/{sized.star.id_number}/history/").status_code == 200
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):  # event, changes, participants, games, status timeline
         assert client.get(f"/api/v1/events/{sized.rated_event.pk}/").status_code == 200

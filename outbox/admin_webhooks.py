@@ -1,0 +1,52 @@
+"""Webhooks in the admin (issue 15): officials register endpoints and choose events; deliveries are logged
+read-only with their response."""
+
+from django import forms
+from django.contrib import admin
+
+from core.admin import OfficialsReadOnly
+from core.roles import is_official
+
+from .models import WebhookDelivery, WebhookEndpoint
+
+
+class WebhookEndpointForm(forms.ModelForm):
+    url = forms.URLField(max_length=500, assume_scheme="https")
+    events = forms.MultipleChoiceField(
+        choices=[(name, name) for name in WebhookEndpoint.EVENT_TYPES], widget=forms.CheckboxSelectMultiple
+    )
+
+    class Meta:
+        model = WebhookEndpoint
+        fields = ["url", "secret", "events", "active"]
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(admin.ModelAdmin):
+    form = WebhookEndpointForm
+    list_display = ["url", "events", "active", "created_at"]
+
+    def has_module_permission(self, request):
+        return is_official(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return is_official(request.user)
+
+    def has_add_permission(self, request):
+        return is_official(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return is_official(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return is_official(request.user)
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(OfficialsReadOnly, admin.ModelAdmin):
+    _COLUMNS = ["event_type", "endpoint", "created_at", "attempts", "delivered_at", "response_status", "last_error"]
+    list_display = tuple(_COLUMNS)
+    list_filter = ["event_type", "response_status"]
+    list_select_related = ["endpoint"]
+    fields = [*_COLUMNS, "body", "response_body"]
+    readonly_fields = [*_COLUMNS, "body", "response_body"]
