@@ -76,7 +76,28 @@ class CachedAutocompleteSelect(AutocompleteSelect):
 
 
 class PagedParticipantFormSet(BaseParticipantFormSet):
-    """The participants of one page, checked against the event's other participants too."""
+    """The participants of one page, checked against the event's other participants too. A new participant
+    entered without a starting rank gets the next free one: after the event's highest and every rank typed in
+    the same submission (one query)."""
+
+    def add_fields(self, form, index) -> None:
+        super().add_fields(form, index)
+        form.next_start_rank = self._next_start_rank
+
+    def _next_start_rank(self) -> int:
+        if not hasattr(self, "_last_rank"):
+            highest = 0
+            if self.instance.pk is not None:
+                ranks = Participant.objects.filter(event=self.instance).order_by("-start_rank")
+                highest = next(iter(ranks.values_list("start_rank", flat=True)), 0)
+            typed = [
+                int(value)
+                for key, value in self.data.items()
+                if key.startswith(f"{self.prefix}-") and key.endswith("-start_rank") and str(value).isdigit()
+            ]
+            self._last_rank = max([highest, *typed])
+        self._last_rank += 1
+        return self._last_rank
 
     def clean(self) -> None:
         super().clean()
@@ -120,9 +141,9 @@ class PagedParticipantFormSet(BaseParticipantFormSet):
     def _fill_ratings(self, new_forms) -> None:
         """A new participant entered without a rating gets the rating in force at the event's start (one query)."""
         missing = [form for form in new_forms if form.cleaned_data.get("rating") is None]
-        if not missing or not _RATING_LOOKUPS:
-            return
         event = self.instance
+        if not missing or not _RATING_LOOKUPS or event.start_date is None or not event.rating_type:
+            return  # (a draft without dates or rating type has no list in force yet)
         found = _RATING_LOOKUPS[-1](
             event.rating_type, event.start_date, [form.cleaned_data["player"].pk for form in missing]
         )

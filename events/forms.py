@@ -9,6 +9,7 @@ never an IntegrityError; the database stays the last line of defence.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -106,6 +107,23 @@ class ParticipantForm(forms.ModelForm):
     class Meta:
         model = Participant
         fields = ["start_rank", "player", "rating"]
+        help_texts = {"start_rank": "Empty for a new participant: the next free starting rank"}
+
+    # Set by the participants' formset: the next free starting rank of the event (None outside a formset).
+    next_start_rank: Callable[[], int] | None = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["start_rank"].required = False  # filled in clean() for a new participant
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("start_rank") is None and cleaned.get("player") is not None:
+            if self.instance.pk is None and self.next_start_rank is not None:
+                cleaned["start_rank"] = self.next_start_rank()
+            else:
+                self.add_error("start_rank", "Enter a starting rank.")
+        return cleaned
 
     def clean_start_rank(self):
         start_rank = self.cleaned_data["start_rank"]

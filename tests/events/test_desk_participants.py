@@ -134,3 +134,33 @@ def test_a_new_participant_gets_the_rating_in_force_at_the_events_start(event):
     assert client.post(url, data).status_code == 302
     assert Participant.objects.get(event=event, start_rank=31).rating == 2105
     assert Participant.objects.get(event=event, start_rank=32).rating == 2010
+
+
+def test_new_participants_entered_without_a_start_rank_get_the_next_free_ones(event):
+    client = client_for(event.chief_arbiter)
+    url = reverse("admin:events_event_change", args=[event.pk]) + "?participants=2"
+    data = change_page_data(client.get(url))
+    index = int(data["participants-TOTAL_FORMS"])
+    first, typed, second = (make_player(surname=name) for name in ("First", "Typed", "Second"))
+    data.update({f"participants-{index}-player": str(first.pk)})  # no rank: after the event's 30 ...
+    data.update({f"participants-{index + 1}-start_rank": "33", f"participants-{index + 1}-player": str(typed.pk)})
+    data.update({f"participants-{index + 2}-player": str(second.pk)})  # ... and after the 33 typed beside it
+    data["participants-TOTAL_FORMS"] = str(index + 3)
+    assert client.post(url, data).status_code == 302
+    ranks = dict(Participant.objects.filter(event=event, start_rank__gt=30).values_list("player", "start_rank"))
+    assert ranks == {first.pk: 34, typed.pk: 33, second.pk: 35}
+
+
+def test_a_new_participant_on_a_draft_without_dates_is_saved_without_a_rating_lookup(event):
+    from events.models import Event
+
+    Event.objects.filter(pk=event.pk).update(start_date=None, end_date=None)
+    client = client_for(event.chief_arbiter)
+    url = reverse("admin:events_event_change", args=[event.pk]) + "?participants=2"
+    data = change_page_data(client.get(url))
+    index = int(data["participants-TOTAL_FORMS"])
+    newcomer = make_player(surname="Draftee")
+    data.update({f"participants-{index}-start_rank": "31", f"participants-{index}-player": str(newcomer.pk)})
+    data["participants-TOTAL_FORMS"] = str(index + 1)
+    assert client.post(url, data).status_code == 302
+    assert Participant.objects.get(event=event, start_rank=31).rating is None
