@@ -35,6 +35,7 @@ def configure() -> str:
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("REQUEST_LOG", "0")  # one JSON line per request would flood the figures
     # the public API throttle would answer most of a benchmark's requests with 429
     os.environ.setdefault("API_ANON_THROTTLE", "100000000/minute")
     return url

@@ -75,12 +75,13 @@ def test_club_page_lists_members_with_ratings(client, world):
 
 
 def test_federation_query_counts(client, world, django_assert_num_queries):
-    # federation, newest lists, per type (standard, rapid): figures and top list, events, clubs
+    # federation, newest lists, the ranking of federations (counts, top tens; then cached), per type
+    # (standard, rapid) the top list, events, clubs
     with django_assert_num_queries(8):
         assert client.get("/federations/ESP/").status_code == 200
-    with django_assert_num_queries(4):  # newest lists, names, ranking (counts, top tens), then cached
-        assert client.get("/federations/").status_code == 200
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(6):  # the counts now from the cached ranking
+        assert client.get("/federations/ESP/").status_code == 200
+    with django_assert_num_queries(2):  # newest lists, names; the ranking is cached
         assert client.get("/federations/").status_code == 200
     with django_assert_num_queries(3):  # club, members, their ratings
         assert client.get(f"/clubs/{world.club.pk}/").status_code == 200
