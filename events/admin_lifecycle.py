@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from core.admin import admin_user
+from events.forms import ReasonForm
 from events.models import Event, EventStatus, EventStatusChange, IntegrityFlag
 from events.roles import (
     event_checkable_by,
@@ -35,17 +36,9 @@ TIMELINE_ROWS = 100
 EDITABLE_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED, EventStatus.REFUSED)
 
 
-class RefusalForm(forms.Form):
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
-        help_text="Why the event is refused; the arbiter is shown it on the event's timeline.",
-    )
-
-    def clean_reason(self):
-        reason = self.cleaned_data["reason"].strip()
-        if not reason:
-            raise forms.ValidationError("Give the reason for the refusal.")
-        return reason
+class RefusalForm(ReasonForm):
+    reason_help = "Why the event is refused; the arbiter is shown it on the event's timeline."
+    reason_missing = "Give the reason for the refusal."
 
 
 class RegistrationForm(forms.ModelForm):

@@ -518,14 +518,24 @@ class GameAdminForm(GameForm):
         return data
 
 
-class CorrectionForm(forms.Form):
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
-        help_text="Why the rated results change (e.g. 'round 4 board 2: result reported reversed by the arbiter').",
-    )
+class ReasonForm(forms.Form):
+    """One required reason (a correction, a refusal): what it is for and what to say when it is empty."""
+
+    reason_help = ""
+    reason_missing = "Give the reason."
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 80}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].help_text = self.reason_help
 
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()
         if not reason:
-            raise ValidationError("Give the reason for the correction.")
+            raise ValidationError(self.reason_missing)
         return reason
+
+
+class CorrectionForm(ReasonForm):
+    reason_help = "Why the rated results change (e.g. 'round 4 board 2: result reported reversed by the arbiter')."
+    reason_missing = "Give the reason for the correction."

@@ -183,11 +183,9 @@ def standings_compute(players: Iterable[PlayerLine], games: Iterable[GameLine], 
     return Standings(rounds=last_round, rows=tuple(rows), pending_games=pending)
 
 
-def event_lines(
-    event: Event, rating_of: dict[int, int | None] | None = None
-) -> tuple[list[PlayerLine], list[GameLine]]:
-    """The event's players in starting order and its games (two queries). ``rating_of`` (player id -> rating)
-    replaces the arbiter's reported rating of those players (the public crosstable: the rating used)."""
+def player_lines(event: Event, rating_of: dict[int, int | None] | None = None) -> list[PlayerLine]:
+    """The event's players in starting order (one query); ``rating_of`` (player id -> rating) replaces the
+    arbiter's reported rating of those players."""
     rating_of = rating_of or {}
     participants = (
         Participant.objects.filter(event=event)
@@ -204,7 +202,7 @@ def event_lines(
             "rating",
         )
     )
-    players = [
+    return [
         PlayerLine(
             participant_id=pk,
             start_rank=start_rank,
@@ -217,6 +215,14 @@ def event_lines(
         )
         for pk, start_rank, player_id, id_number, surname, given, title, federation, rating in participants
     ]
+
+
+def event_lines(
+    event: Event, rating_of: dict[int, int | None] | None = None
+) -> tuple[list[PlayerLine], list[GameLine]]:
+    """The event's players in starting order and its games (two queries). ``rating_of`` (player id -> rating)
+    replaces the arbiter's reported rating of those players (the public crosstable: the rating used)."""
+    players = player_lines(event, rating_of)
     games = [
         GameLine(round=round_, white_id=white, black_id=black, result=result, board=board)
         for round_, white, black, result, board in Game.objects.filter(event=event)

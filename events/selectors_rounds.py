@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from events.models import RESULT_POINTS, Event, Game, Participant, Result
-from events.selectors import GameLine, PlayerLine, Standings, standings_compute
+from events.models import RESULT_POINTS, Event, Game, Result
+from events.selectors import GameLine, Standings, player_lines, standings_compute
 from events.services_rounds import RosterLine
 
 # participant id -> projected rating change on the next list (None: the player gets no change).
@@ -89,34 +89,7 @@ class RoundSheet:
 
 def round_sheet(event: Event, round_: int, *, extra_rows: bool = True) -> RoundSheet:
     """The boards of round ``round_`` in board order, then empty rows for the pairings still missing."""
-    rows = (
-        Participant.objects.filter(event=event)
-        .order_by("start_rank")
-        .values_list(
-            "pk",
-            "start_rank",
-            "player_id",
-            "player__id_number",
-            "player__surname",
-            "player__given_names",
-            "player__title",
-            "player__federation_id",
-            "rating",
-        )
-    )
-    lines = [
-        PlayerLine(
-            participant_id=pk,
-            start_rank=rank,
-            player_id=player_id,
-            id_number=id_number,
-            name=f"{surname}, {given}" if given else surname,
-            title=title,
-            federation=federation or "",
-            rating=rating,
-        )
-        for pk, rank, player_id, id_number, surname, given, title, federation, rating in rows
-    ]
+    lines = player_lines(event)
     games = list(
         Game.objects.filter(event=event)
         .order_by("round", "board", "pk")
