@@ -114,6 +114,11 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
         if rating_list is None:
             raise Http404("no published list of that date and rating type")
         filters = EntryFilters.from_params(self.request.query_params)
+        for name in ("min_age", "max_age"):
+            # The list page's form sends an empty box as no filter; the API's schema says a whole number.
+            raw = self.request.query_params.get(name)
+            if raw is not None and not (raw.isascii() and raw.isdigit()):
+                filters.errors.setdefault(name, f"expected a whole number of years 0..{MAX_AGE}, got {raw[:40]!r}")
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
         self.filters = filters

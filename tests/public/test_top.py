@@ -229,3 +229,10 @@ def test_a_selections_count_is_taken_once_and_its_pages_stay_right(client, db, d
     with django_assert_num_queries(2):  # and the same selection sorted otherwise: no COUNT either
         by_name = client.get(ENTRIES, {**params, "sort": "name"}).json()
     assert by_name["count"] == len(expected)
+
+
+@pytest.mark.parametrize("value", ["", " ", "x"])
+def test_the_api_refuses_an_age_that_is_not_a_whole_number_even_empty(client, big, value):
+    # The schema says integer (0..120); the list page's form may still send an empty box (no filter).
+    response = client.get(ENTRIES, {"max_age": value})
+    assert response.status_code == 400 and "max_age" in response.json()
