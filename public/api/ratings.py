@@ -114,11 +114,16 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
         if rating_list is None:
             raise Http404("no published list of that date and rating type")
         filters = EntryFilters.from_params(self.request.query_params)
+        # The list page's form sends an empty box as no filter; the API's schema says a whole number or a
+        # boolean, so here an empty value is refused like any other that is not one.
+        query = self.request.query_params
         for name in ("min_age", "max_age"):
-            # The list page's form sends an empty box as no filter; the API's schema says a whole number.
-            raw = self.request.query_params.get(name)
+            raw = query.get(name)
             if raw is not None and not (raw.isascii() and raw.isdigit()):
                 filters.errors.setdefault(name, f"expected a whole number of years 0..{MAX_AGE}, got {raw[:40]!r}")
+        raw = query.get("active")
+        if raw is not None and raw.strip().lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            filters.errors.setdefault("active", f"expected true or false, got {raw[:40]!r}")
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
         self.filters = filters

@@ -231,8 +231,8 @@ def test_a_selections_count_is_taken_once_and_its_pages_stay_right(client, db, d
     assert by_name["count"] == len(expected)
 
 
-@pytest.mark.parametrize("value", ["", " ", "x"])
-def test_the_api_refuses_an_age_that_is_not_a_whole_number_even_empty(client, big, value):
-    # The schema says integer (0..120); the list page's form may still send an empty box (no filter).
-    response = client.get(ENTRIES, {"max_age": value})
-    assert response.status_code == 400 and "max_age" in response.json()
+@pytest.mark.parametrize(("name", "value"), [("max_age", ""), ("min_age", " "), ("max_age", "x"), ("active", "")])
+def test_the_api_refuses_an_age_or_active_that_is_not_what_the_schema_says_even_empty(client, big, name, value):
+    # The schema says integer (0..120) and boolean; the list page's form may still send an empty box (no filter).
+    response = client.get(ENTRIES, {name: value})
+    assert response.status_code == 400 and name in response.json()
