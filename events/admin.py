@@ -8,7 +8,6 @@ rated events only through the "correct results" view. Writes go through events/s
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
@@ -38,12 +37,11 @@ from events.forms import (
 )
 from events.models import Event, EventCorrection, Game, Participant
 from events.roles import (
-    ARBITERS,
-    RATING_OFFICERS,
     event_correctable_by,
     event_is_visible_to,
     event_results_editable_by,
     event_returnable_to_draft_by,
+    event_staff,
     event_submittable_by,
     events_editable_by,
     events_visible_to,
@@ -273,12 +271,12 @@ class EventAdmin(admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "chief_arbiter":
-            kwargs["queryset"] = _staff_for_events()
+            kwargs["queryset"] = event_staff()
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
         if db_field.name == "arbiters":
-            kwargs["queryset"] = _staff_for_events()
+            kwargs["queryset"] = event_staff()
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
@@ -509,16 +507,6 @@ class EventAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{event.name} {refused}.", messages.WARNING)
                 continue
             self._run(request, event, service, done)
-
-
-def _staff_for_events():
-    return (
-        get_user_model()
-        .objects.filter(is_active=True, is_staff=True)
-        .filter(Q(groups__name__in=[ARBITERS, RATING_OFFICERS]) | Q(is_superuser=True))
-        .distinct()
-        .order_by("username")
-    )
 
 
 # --- games ---------------------------------------------------------------------------------------------

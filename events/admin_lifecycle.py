@@ -7,11 +7,10 @@ Permissions come from events/roles.py: an arbiter checks only their own events; 
 
 from django import forms
 from django.contrib import messages
-from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import path
 
 from core.admin import admin_user
 from events.forms import ReasonForm
@@ -21,6 +20,7 @@ from events.roles import (
     event_refusable_by,
     event_registration_approvable_by,
     event_reviewable_by,
+    event_staff,
 )
 from events.services import (
     Registration,
@@ -150,17 +150,13 @@ def lifecycle_admin_urls(model_admin) -> list:
     ]
 
 
-def _change_url(model_admin, event: Event) -> str:
-    return reverse(f"admin:{model_admin.opts.app_label}_{model_admin.opts.model_name}_change", args=[event.pk])
-
-
 def check_view(model_admin, request, object_id):
     """draft → checked when nothing stops a submission; otherwise every problem as a message."""
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    event = model_admin.get_object(request, unquote(object_id))
-    if event is None:
-        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    event, redirect = model_admin._event_or_redirect(request, object_id)
+    if redirect:
+        return redirect
     if not event_checkable_by(event, request.user):
         raise PermissionDenied
     try:
@@ -173,14 +169,14 @@ def check_view(model_admin, request, object_id):
     else:
         model_admin.log_change(request, event, "Checked")
         model_admin.message_user(request, f"{event.name}: checked, ready for submission.", messages.SUCCESS)
-    return HttpResponseRedirect(_change_url(model_admin, event))
+    return HttpResponseRedirect(model_admin._change_url(event))
 
 
 def refuse_view(model_admin, request, object_id):
     """Officials refuse a registered, draft, checked or submitted event, with the reason the arbiter sees."""
-    event = model_admin.get_object(request, unquote(object_id))
-    if event is None:
-        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    event, redirect = model_admin._event_or_redirect(request, object_id)
+    if redirect:
+        return redirect
     if not event_refusable_by(event, request.user):
         raise PermissionDenied
     form = RefusalForm(request.POST or None)
@@ -192,7 +188,7 @@ def refuse_view(model_admin, request, object_id):
         else:
             model_admin.log_change(request, event, f"Refused: {form.cleaned_data['reason']}")
             model_admin.message_user(request, f"{event.name}: refused.", messages.SUCCESS)
-            return HttpResponseRedirect(_change_url(model_admin, event))
+            return HttpResponseRedirect(model_admin._change_url(event))
     context = {
         **model_admin.admin_site.each_context(request),
         "title": f"Refuse {event.name}",
@@ -209,7 +205,7 @@ def register_view(model_admin, request):
     if not model_admin.has_add_permission(request):
         raise PermissionDenied
     form = RegistrationForm(request.POST or None)
-    form.fields["arbiters"].queryset = _staff_for_events()
+    form.fields["arbiters"].queryset = event_staff()
     if request.method == "POST" and form.is_valid():
         try:
             event = event_register(form.registration(), user=admin_user(request))
@@ -224,7 +220,7 @@ def register_view(model_admin, request):
                 + (f" Flagged {late}." if late else ""),
                 messages.WARNING if late else messages.SUCCESS,
             )
-            return HttpResponseRedirect(_change_url(model_admin, event))
+            return HttpResponseRedirect(model_admin._change_url(event))
     context = {
         **model_admin.admin_site.each_context(request),
         "title": "Register an event",
@@ -238,9 +234,9 @@ def register_view(model_admin, request):
 def approve_registration_view(model_admin, request, object_id):
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    event = model_admin.get_object(request, unquote(object_id))
-    if event is None:
-        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    event, redirect = model_admin._event_or_redirect(request, object_id)
+    if redirect:
+        return redirect
     if not event_registration_approvable_by(event, request.user):
         raise PermissionDenied
     try:
@@ -250,13 +246,7 @@ def approve_registration_view(model_admin, request, object_id):
     else:
         model_admin.log_change(request, event, "Registration approved")
         model_admin.message_user(request, f"{event.name}: registration confirmed.", messages.SUCCESS)
-    return HttpResponseRedirect(_change_url(model_admin, event))
-
-
-def _staff_for_events():
-    from events.admin import _staff_for_events as staff  # the same choice of users as the event form
-
-    return staff()
+    return HttpResponseRedirect(model_admin._change_url(event))
 
 
 def _may_clear_flags(event: Event, user) -> bool:
@@ -268,15 +258,15 @@ def clear_flag_view(model_admin, request, object_id, flag_id):
     """An official clears one integrity flag with a reason (the refusal is the Refuse button)."""
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    event = model_admin.get_object(request, unquote(object_id))
-    if event is None:
-        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    event, redirect = model_admin._event_or_redirect(request, object_id)
+    if redirect:
+        return redirect
     if not _may_clear_flags(event, request.user):
         raise PermissionDenied
     flag = IntegrityFlag.objects.filter(event=event, pk=flag_id).first()
     if flag is None:
         model_admin.message_user(request, f"Flag #{flag_id} is not a flag of {event.name}.", messages.ERROR)
-        return HttpResponseRedirect(_change_url(model_admin, event))
+        return HttpResponseRedirect(model_admin._change_url(event))
     try:
         integrity_flag_clear(flag, user=admin_user(request), reason=request.POST.get("reason", ""))
     except ValidationError as exc:
@@ -284,4 +274,4 @@ def clear_flag_view(model_admin, request, object_id, flag_id):
     else:
         model_admin.log_change(request, event, f"Integrity flag cleared: {flag.rule}")
         model_admin.message_user(request, f"{event.name}: flag cleared.", messages.SUCCESS)
-    return HttpResponseRedirect(_change_url(model_admin, event))
+    return HttpResponseRedirect(model_admin._change_url(event))

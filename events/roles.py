@@ -13,6 +13,7 @@ Access is decided by permissions, never by group names, so a federation may regr
 """
 
 from django.apps import apps as global_apps
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
@@ -195,3 +196,14 @@ def roles_sync(sender=None, *, using: str = "default", apps=global_apps, **kwarg
         have = set(group.permissions.values_list("pk", flat=True))
         if wanted - have:
             group.permissions.add(*(wanted - have))
+
+
+def event_staff() -> QuerySet:
+    """The users an event may name as chief arbiter or arbiter: active staff of the two roles, or superusers."""
+    return (
+        get_user_model()
+        .objects.filter(is_active=True, is_staff=True)
+        .filter(Q(groups__name__in=[ARBITERS, RATING_OFFICERS]) | Q(is_superuser=True))
+        .distinct()
+        .order_by("username")
+    )
