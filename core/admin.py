@@ -35,11 +35,24 @@ class ReadOnly:
         return False
 
 
-class OfficialsReadOnly(ReadOnly):
-    """Read-only, and visible to officials only (superusers, "Rating officers")."""
+class OfficialsOnly:
+    """Visible and editable by officials only (superusers, "Rating officers")."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return is_official(request.user)
 
     def has_view_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
         return is_official(request.user)
+
+    def has_add_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
+        return is_official(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
+        return is_official(request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
+        return is_official(request.user)
+
+
+class OfficialsReadOnly(ReadOnly, OfficialsOnly):
+    """Read-only (ReadOnly comes first), and visible to officials only."""

@@ -4,8 +4,7 @@ read-only with their response."""
 from django import forms
 from django.contrib import admin
 
-from core.admin import OfficialsReadOnly
-from core.roles import is_official
+from core.admin import OfficialsOnly, OfficialsReadOnly
 
 from .models import WebhookDelivery, WebhookEndpoint
 
@@ -22,24 +21,9 @@ class WebhookEndpointForm(forms.ModelForm):
 
 
 @admin.register(WebhookEndpoint)
-class WebhookEndpointAdmin(admin.ModelAdmin):
+class WebhookEndpointAdmin(OfficialsOnly, admin.ModelAdmin):
     form = WebhookEndpointForm
     list_display = ["url", "events", "active", "created_at"]
-
-    def has_module_permission(self, request):
-        return is_official(request.user)
-
-    def has_view_permission(self, request, obj=None):
-        return is_official(request.user)
-
-    def has_add_permission(self, request):
-        return is_official(request.user)
-
-    def has_change_permission(self, request, obj=None):
-        return is_official(request.user)
-
-    def has_delete_permission(self, request, obj=None):
-        return is_official(request.user)
 
 
 @admin.register(WebhookDelivery)

@@ -12,32 +12,13 @@ from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
 
-from core.roles import is_official
+from core.admin import OfficialsOnly
 from ratings import tasks
 from ratings.engine import PRESETS
 from ratings.models import BacktestRun, RatingAdjustment
 from ratings.services.adjustments import rating_adjustment_preview
 from ratings.services.backtest import BacktestError, backtest_rules
 from ratings.services.laboratory import backtest_run_create, backtest_runs_compare, backtest_runs_csv
-
-
-class OfficialsOnly:
-    """Visible and editable by officials only."""
-
-    def has_module_permission(self, request):
-        return is_official(request.user)
-
-    def has_view_permission(self, request, obj=None):
-        return is_official(request.user)
-
-    def has_add_permission(self, request):
-        return is_official(request.user)
-
-    def has_change_permission(self, request, obj=None):
-        return is_official(request.user) and (obj is None or obj.applied_to_id is None)
-
-    def has_delete_permission(self, request, obj=None):
-        return is_official(request.user) and (obj is None or obj.applied_to_id is None)
 
 
 @admin.register(RatingAdjustment)
@@ -62,6 +43,13 @@ class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
     readonly_fields = ["applied_to", "preview"]
 
     @admin.display(description="Preview")
+    # Officials only; once a published list has applied the adjustment it is frozen (that list's rules keep it).
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and (obj is None or obj.applied_to_id is None)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and (obj is None or obj.applied_to_id is None)
+
     def preview(self, adjustment):
         if adjustment.pk is None:
             return "Save to see the preview."
@@ -102,12 +90,6 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.get_fields(request, obj)
-
-    def has_change_permission(self, request, obj=None):
-        return is_official(request.user)
-
-    def has_delete_permission(self, request, obj=None):
-        return is_official(request.user)
 
     @admin.display(description="progress")
     def progress(self, run):

@@ -111,3 +111,23 @@ def test_only_officials_see_the_adjustments_admin(db, client, admin_client):
     clerk = get_user_model().objects.create_user("clerk", password="x", is_staff=True)
     client.force_login(clerk)
     assert client.get("/admin/ratings/ratingadjustment/").status_code == 403
+
+
+def test_officials_edit_an_adjustment_until_a_published_list_applies_it(db, client):
+    from django.contrib.auth import get_user_model
+
+    from tests.events.test_admin_roles import client_for, make_arbiter
+
+    _, adjustment = federation()
+    official = client_for(get_user_model().objects.create_superuser("officer", "o@example.org", "pw-x-1234567"))
+    change = f"/admin/ratings/ratingadjustment/{adjustment.pk}/change/"
+    delete = f"/admin/ratings/ratingadjustment/{adjustment.pk}/delete/"
+    assert client_for(make_arbiter()).get(change).status_code == 403  # not an official
+    page = official.get(change).content.decode()
+    assert 'name="_save"' in page  # editable before it is applied
+    assert official.get(delete).status_code == 200
+
+    rating_list_publish("standard", MAR)
+    page = official.get(change).content.decode()
+    assert 'name="_save"' not in page  # frozen: the list's rules keep it
+    assert official.get(delete).status_code == 403
