@@ -158,13 +158,15 @@ def copy_rows(
     return _copy_rows_executemany(model, columns, rows, using, batch_size)
 
 
-def _copy_rows_executemany(model, columns: list[models.Field], rows, using: str, batch_size: int) -> int:
+def _copy_rows_executemany(
+    model, columns: list[models.Field], rows, using: str, batch_size: int, table: str | None = None
+) -> int:
     """One INSERT statement run for every row of a batch (executemany): a fixed number of queries per
     batch_size rows, whatever the width of the rows (bulk_create splits by the database's parameter limit)."""
     connection = connections[using]
     extra, defaults = _defaults(model, columns)
     columns = columns + extra
-    statement = _insert_statement(connection, model, columns)
+    statement = _insert_statement(connection, model, columns, table)
     prepare = [_db_value_function(field, connection) for field in columns]
     count = 0
     iterator = iter(rows)
@@ -182,12 +184,13 @@ def _column_names(connection, columns: Sequence[models.Field]) -> str:
     return ", ".join(connection.ops.quote_name(field.column) for field in columns)
 
 
-def _insert_statement(connection, model: type[models.Model], columns: Sequence[models.Field]) -> str:
-    """``INSERT INTO <model's table> (<columns>) VALUES (%s, ...)``: one row's statement, for executemany."""
-    return (
-        f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({_column_names(connection, columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(columns))})"
-    )
+def _insert_statement(
+    connection, model: type[models.Model], columns: Sequence[models.Field], table: str | None = None
+) -> str:
+    """``INSERT INTO <model's table, or table> (<columns>) VALUES (%s, ...)``: one row's statement, for
+    executemany."""
+    target = connection.ops.quote_name(table or model._meta.db_table)
+    return f"INSERT INTO {target} ({_column_names(connection, columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
 
 
 def _copy_statement(connection, table: str, columns: Sequence[models.Field]) -> str:
@@ -269,8 +272,15 @@ def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Seq
 
 
 @contextmanager
-def copy_in(connection, model: type[models.Model], columns: list[models.Field], *, json_dumps: bool = False):
-    """``COPY <model's table> (<columns>) FROM STDIN (FORMAT BINARY)`` on the caller's connection and
+def copy_in(
+    connection,
+    model: type[models.Model],
+    columns: list[models.Field],
+    *,
+    json_dumps: bool = False,
+    table: str | None = None,
+):
+    """``COPY <model's table, or table> (<columns>) FROM STDIN (FORMAT BINARY)`` on the caller's connection and
     transaction; yields psycopg's Copy (rows by ``write_row``, or ready-made binary data by ``write``).
 
     Raw psycopg COPY bypasses Django's cursor wrapper: its errors are wrapped so a lost connection is
@@ -280,7 +290,7 @@ def copy_in(connection, model: type[models.Model], columns: list[models.Field], 
     text (JsonText) are sent as they are."""
     from psycopg.copy import QueuedLibpqWriter
 
-    statement = _copy_statement(connection, model._meta.db_table, columns) + " (FORMAT BINARY)"
+    statement = _copy_statement(connection, table or model._meta.db_table, columns) + " (FORMAT BINARY)"
     with connection.wrap_database_errors, connection.cursor() as cursor:
         if json_dumps:
             from psycopg.types.json import set_json_dumps
@@ -667,10 +677,15 @@ _NONE = np.array(None, dtype=object)  # compared with an object array: which val
 
 
 def copy_columns(
-    model: type[models.Model], columns: dict[str, np.ndarray | Sequence], *, using: str = "default"
+    model: type[models.Model],
+    columns: dict[str, np.ndarray | Sequence],
+    *,
+    using: str = "default",
+    table: str | None = None,
 ) -> int:
     """Insert one row per position of the ``columns`` (field names or attnames -> equal-length arrays) into
-    ``model``'s table; columns left out get the ORM's defaults, as with copy_rows. Returns the number of rows."""
+    ``model``'s table (or ``table``, one shaped like it: a list's partition, ratings.services.entry_storage);
+    columns left out get the ORM's defaults, as with copy_rows. Returns the number of rows."""
     fields = [_field(model, name) for name in columns]
     lengths = {len(values) for values in columns.values()}
     if len(lengths) > 1:
@@ -692,7 +707,7 @@ def copy_columns(
                 ]
                 yield from zip(*chunk, strict=True)
 
-        return _copy_rows_executemany(model, fields, rows(), using, batch_size=BATCH_SIZE)
+        return _copy_rows_executemany(model, fields, rows(), using, batch_size=BATCH_SIZE, table=table)
     types = [_pg_type(field, connection) for field in fields]
     values = [
         [v if v is None or isinstance(v, str) else _json_text(field, v) for v in column] if _is_json(field) else column
@@ -702,7 +717,7 @@ def copy_columns(
     order = sorted(range(len(fields)), key=lambda i: types[i] in _DOCUMENTS)
     fields, types, values = [fields[i] for i in order], [types[i] for i in order], [values[i] for i in order]
     names = [f"{model.__name__}.{field.name}" for field in fields]
-    with copy_in(connection, model, fields) as copy:  # a chunk is sent while the next is encoded
+    with copy_in(connection, model, fields, table=table) as copy:  # a chunk is sent while the next is encoded
         copy.write(_SIGNATURE)
         for start in range(0, count, ENCODE_ROWS):
             stop = min(start + ENCODE_ROWS, count)

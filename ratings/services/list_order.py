@@ -38,7 +38,9 @@ def list_order_store(rating_list_ids: Iterable[int]) -> None:
                             END AS federation_rank
                     FROM {entries} WHERE rating_list_id = %s AND rating IS NOT NULL
                 ) AS ordered
-                WHERE {entries}.id = ordered.id
+                WHERE {entries}.rating_list_id = %s AND {entries}.id = ordered.id
                 """,
-                [rating_list_id],
+                # the list id on the updated rows too: on PostgreSQL the planner then touches that list's
+                # partition alone (ratings.services.entry_storage), not every list kept
+                [rating_list_id, rating_list_id],
             )

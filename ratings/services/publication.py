@@ -95,6 +95,7 @@ from ratings.selectors import (
     rating_lists_after,
 )
 from ratings.services.adjustments import rating_adjustment_applied, rules_with_adjustment
+from ratings.services.entry_storage import entry_storage_attach, entry_storage_prepare, entry_table
 from ratings.services.errors import NothingToPublish, RatingListRefused
 from ratings.services.schedule import check_rating_type, rating_policy_for
 
@@ -1262,6 +1263,9 @@ def rating_list_write(
                 "rules_preset": plan.rules.slug,
             },
         )
+    if promote is None:
+        # last: attaching the list's partition holds the default partition until commit (entry_storage)
+        entry_storage_attach([rating_list.pk])
     return rating_list
 
 
@@ -1269,7 +1273,12 @@ def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
     """Every entry, from the computed columns (core.bulk.copy_columns: binary COPY encoded by NumPy on
     PostgreSQL, executemany elsewhere)."""
     total = computed.summary["entries"]
-    copy_columns(RatingListEntry, {"rating_list_id": np.full(total, rating_list.pk), **computed.entries})
+    entry_storage_prepare([rating_list.pk])  # the list's own partition (PostgreSQL), attached at the end
+    copy_columns(
+        RatingListEntry,
+        {"rating_list_id": np.full(total, rating_list.pk), **computed.entries},
+        table=entry_table(rating_list.pk),
+    )
 
 
 def _details_in_background(computed: ComputedList) -> Future[list[JsonText]]:

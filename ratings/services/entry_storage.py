@@ -1,0 +1,105 @@
+"""Where a list's entries are stored: on PostgreSQL, one partition of the entries table per list.
+
+PostgreSQL (migration ratings 0014): ``ratings_ratinglistentry`` is partitioned by ``rating_list_id``. A list
+written in bulk (a publication, a FIDE import) goes through three steps inside the writer's transaction:
+
+1. :func:`entry_storage_prepare` creates the list's own table, ``ratings_ratinglistentry_<list id>``, shaped as
+   the entries table but not yet part of it and without indexes: nobody else can see it, and the rows go in
+   without index maintenance;
+2. the writer copies the rows into :func:`entry_table` (core.bulk.copy_columns / BatchWriter ``table=``);
+3. :func:`entry_storage_attach` builds the partition's indexes on the finished rows (compact: built sorted, not
+   grown row by row), adds the check that makes PostgreSQL trust the rows (no scan at attach), and attaches the
+   table as the list's partition. ATTACH PARTITION takes SHARE UPDATE EXCLUSIVE on the entries table, which
+   readers (ACCESS SHARE) and other writers do not wait for, and ACCESS EXCLUSIVE on the default partition until
+   commit: call it last, just before the transaction commits.
+
+A publication therefore writes into indexes the size of one list, whatever the number of lists kept, and a page
+about one list reads one partition (the planner prunes the others). Rows the ORM writes one at a time (tests,
+fixtures) land in the default partition, which keeps the list id in its unique index.
+
+Anything else (SQLite, the embedded default): one plain table; :func:`entry_table` is its name and the other
+two steps do nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import connection
+
+from ratings.models import RatingListEntry
+
+# The partitioned indexes of the entries table (ratings 0014), built on a list's table before it is attached
+# so that ATTACH PARTITION adopts them instead of building them under its lock.
+_PARTITION_INDEXES = (
+    ('"position"', ""),
+    ('federation, inactive, "position"', ""),
+    ("change", " WHERE change > 0 OR change < 0"),
+)
+
+
+def _partitioned() -> bool:
+    if connection.vendor != "postgresql":
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT relkind FROM pg_class WHERE oid = %s::regclass", [RatingListEntry._meta.db_table])
+        row = cursor.fetchone()
+    return row is not None and row[0] == "p"
+
+
+def entry_table(rating_list_id: int) -> str:
+    """The table a bulk writer copies a list's entries into (unquoted name)."""
+    table = RatingListEntry._meta.db_table
+    return f"{table}_{int(rating_list_id)}" if _partitioned() else table
+
+
+def _exists(name: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [name])
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
+def entry_storage_prepare(rating_list_ids: Iterable[int]) -> None:
+    """Create each list's own table (PostgreSQL): call in the writing transaction, before writing its entries.
+
+    A list id whose partition already exists (a test database whose sequences were reset) keeps it: rows copied
+    into it go straight into the attached partition."""
+    if not _partitioned():
+        return
+    quote = connection.ops.quote_name
+    parent = quote(RatingListEntry._meta.db_table)
+    with connection.cursor() as cursor:
+        for list_id in rating_list_ids:
+            name = entry_table(list_id)
+            if _exists(name):
+                continue
+            cursor.execute(f"CREATE TABLE {quote(name)} (LIKE {parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
+
+
+def entry_storage_attach(rating_list_ids: Iterable[int]) -> None:
+    """Index each list's table and attach it as the list's partition (PostgreSQL), then refresh the planner's
+    statistics of that partition alone (ANALYZE of the whole table would read every list kept). Call last in
+    the writing transaction."""
+    if not _partitioned():
+        return
+    quote = connection.ops.quote_name
+    parent = quote(RatingListEntry._meta.db_table)
+    with connection.cursor() as cursor:
+        for list_id in rating_list_ids:
+            list_id = int(list_id)
+            name = entry_table(list_id)
+            table = quote(name)
+            cursor.execute(
+                "SELECT 1 FROM pg_inherits WHERE inhrelid = %s::regclass AND inhparent = %s::regclass",
+                [name, RatingListEntry._meta.db_table],
+            )
+            if cursor.fetchone() is None:
+                for number, (columns, where) in enumerate(_PARTITION_INDEXES):
+                    cursor.execute(f"CREATE INDEX {quote(f'{name}_{number}')} ON {table} ({columns}){where}")
+                cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {quote(name + '_player')} UNIQUE (player_id)")
+                cursor.execute(
+                    f"ALTER TABLE {table} ADD CONSTRAINT {quote(name + '_list')} CHECK (rating_list_id = {list_id})"
+                )
+                cursor.execute(f"ALTER TABLE {parent} ATTACH PARTITION {table} FOR VALUES IN ({list_id})")
+            cursor.execute(f"ANALYZE {table}")

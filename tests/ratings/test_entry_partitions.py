@@ -1,0 +1,134 @@
+"""PostgreSQL keeps each list's entries in a partition of its own (ratings 0014, ratings.services.entry_storage);
+SQLite keeps one plain table, and both show the same lists."""
+
+import importlib
+from types import SimpleNamespace
+
+import pytest
+from django.apps import apps
+from django.db import connection
+
+from ratings.models import PlayerRating, RatingList, RatingListEntry
+from ratings.services.entry_storage import entry_table
+from ratings.services.publication import rating_list_publish
+from tests.ratings.scenarios import MAR, build_federation
+
+migration = importlib.import_module("ratings.migrations.0014_entries_partitioned_by_list")
+
+pytestmark = pytest.mark.django_db
+
+
+def _entries_by_list() -> dict[int, list[tuple]]:
+    rows = RatingListEntry.objects.order_by("rating_list_id", "player_id").values_list(
+        "rating_list_id", "player_id", "rating", "games", "k_factor", "position", "rank", "federation"
+    )
+    out: dict[int, list[tuple]] = {}
+    for row in rows:
+        out.setdefault(row[0], []).append(row[1:])
+    return out
+
+
+def _scalar(sql: str, params=()) -> object:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()[0]
+
+
+def _partitions() -> dict[str, str]:
+    """Each partition of the entries table -> its bound (FOR VALUES IN (..) / DEFAULT)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits i JOIN pg_class c ON c.oid = "
+            "i.inhrelid WHERE i.inhparent = 'ratings_ratinglistentry'::regclass"
+        )
+        return dict(cursor.fetchall())
+
+
+def _publish_march() -> RatingList:
+    build_federation()
+    rating_list_publish("standard", MAR)
+    return RatingList.objects.get(list_date=MAR)
+
+
+def test_sqlite_keeps_one_table_and_the_migration_does_nothing_there():
+    if connection.vendor == "postgresql":
+        pytest.skip("the SQLite side of the storage; PostgreSQL's partitions are tested below")
+    march = _publish_march()
+    assert entry_table(march.pk) == "ratings_ratinglistentry"
+    before = _entries_by_list()
+    editor = SimpleNamespace(connection=connection)  # (both return before using anything else)
+    migration.forwards(apps, editor)
+    migration.backwards(apps, editor)
+    assert _entries_by_list() == before
+
+
+def test_a_published_list_is_a_partition_of_its_own_with_compact_indexes():
+    if connection.vendor != "postgresql":
+        pytest.skip("partitions are PostgreSQL's storage of the entries; SQLite keeps one table")
+    march = _publish_march()
+    january = RatingList.objects.exclude(pk=march.pk).get()
+    name = f"ratings_ratinglistentry_{march.pk}"
+    partitions = _partitions()
+    assert partitions[name] == f"FOR VALUES IN ('{march.pk}')"
+    assert partitions["ratings_ratinglistentry_default"] == "DEFAULT"
+    # the January list was written row by row by the test (the ORM): it is in the default partition
+    assert _scalar("SELECT count(*) FROM ratings_ratinglistentry_default WHERE rating_list_id = %s", [january.pk]) == 5
+    assert _scalar(f"SELECT count(*) FROM {name}") == march.entry_count == 7
+    # the partition's indexes are the entries table's own (adopted at attach, not built twice), plus the
+    # unique player per list, and none of them carries the list id
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_get_indexdef(x.indexrelid), EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = "
+            "x.indexrelid) FROM pg_index x WHERE x.indrelid = %s::regclass ORDER BY 1",
+            [name],
+        )
+        indexes = cursor.fetchall()
+    assert sorted((d.split(" USING ")[1], a) for d, a in indexes) == sorted(
+        [
+            ('btree ("position")', True),
+            ("btree (change) WHERE ((change > 0) OR (change < 0))", True),
+            ('btree (federation, inactive, "position")', True),
+            ("btree (player_id)", False),
+        ]
+    )
+    # a page of the list reads its partition alone
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "EXPLAIN SELECT * FROM ratings_ratinglistentry WHERE rating_list_id = %s AND position > 0 "
+            "ORDER BY position LIMIT 50",
+            [march.pk],
+        )
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert name in plan and "ratings_ratinglistentry_default" not in plan, plan
+    # current ratings (the view) follow the new list through the partition
+    assert PlayerRating.objects.filter(rating_list=march).count() == 7
+
+
+def test_the_migration_moves_every_list_into_its_partition_and_back():
+    if connection.vendor != "postgresql":
+        pytest.skip("partitions are PostgreSQL's storage of the entries; SQLite keeps one table")
+    march = _publish_march()
+    before = _entries_by_list()
+    current = sorted(PlayerRating.objects.values_list("player_id", "rating", "rank"))
+    with connection.schema_editor() as real_editor:
+        migration.backwards(apps, real_editor)
+    assert _scalar("SELECT relkind FROM pg_class WHERE oid = 'ratings_ratinglistentry'::regclass") == "r"
+    assert _entries_by_list() == before
+    assert sorted(PlayerRating.objects.values_list("player_id", "rating", "rank")) == current
+    migration.forwards(apps, SimpleNamespace(connection=connection))
+    assert _scalar("SELECT relkind FROM pg_class WHERE oid = 'ratings_ratinglistentry'::regclass") == "p"
+    assert _entries_by_list() == before
+    assert sorted(PlayerRating.objects.values_list("player_id", "rating", "rank")) == current
+    assert set(_partitions()) == {
+        "ratings_ratinglistentry_default",
+        *(f"ratings_ratinglistentry_{pk}" for pk in RatingList.objects.values_list("pk", flat=True)),
+    }
+    assert _scalar("SELECT count(*) FROM ratings_ratinglistentry_default") == 0
+    # new rows still get keys from the table's sequence, after every key moved
+    entry = RatingListEntry.objects.filter(rating_list=march).first()
+    assert entry is not None
+    top = max(pk for pk in RatingListEntry.objects.values_list("pk", flat=True))
+    entry.pk = None
+    entry.player_id += 10**6  # (no database constraint on derived rows: ratings.models DERIVED_ROWS)
+    entry.save()
+    assert entry.pk > top
