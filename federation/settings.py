@@ -278,6 +278,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.recover_publications",
         "schedule": float(PUBLICATION_RECOVERY_INTERVAL_SECONDS),
     },
+    # PostgreSQL: drop the empty partitions deleted drafts leave (ratings.services.entry_storage)
+    "ratings-prune-entry-partitions": {"task": "ratings.prune_entry_partitions", "schedule": 86400.0},
 }
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 from audit.services import Actor
 from outbox.services import enqueue_after_commit, pending_task_finished
 from ratings import services
+from ratings.services.entry_storage import entry_storage_prune
 from ratings.services.recovery import PUBLISH_TASK, rating_list_publications_recover
 
 if TYPE_CHECKING:
@@ -65,6 +66,12 @@ def publish_rating_list_task(self, rating_type: str, list_date_iso: str, user_id
 def recover_publications_task() -> dict[str, list[str]]:
     """Run by beat every PUBLICATION_RECOVERY_INTERVAL_SECONDS: re-send lost publications, request due ones."""
     return rating_list_publications_recover()
+
+
+@shared_task(name="ratings.prune_entry_partitions")
+def prune_entry_partitions_task() -> list[str]:
+    """Run by beat daily: drop the empty partitions of deleted drafts (ratings.services.entry_storage)."""
+    return entry_storage_prune()
 
 
 @shared_task(name="ratings.publish_scheduled_rating_list", **RETRY)

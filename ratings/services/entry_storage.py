@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import connection
+from django.db import OperationalError, connection, transaction
 
 from ratings.models import RatingListEntry
 
@@ -103,3 +103,36 @@ def entry_storage_attach(rating_list_ids: Iterable[int]) -> None:
                 )
                 cursor.execute(f"ALTER TABLE {parent} ATTACH PARTITION {table} FOR VALUES IN ({list_id})")
             cursor.execute(f"ANALYZE {table}")
+
+
+def entry_storage_prune(lock_timeout_ms: int = 2000) -> list[str]:
+    """Drop the partitions of lists that no longer exist (a draft replaced by the list published in its place:
+    its rows went with it, its empty table stayed attached). Returns the tables dropped.
+
+    Dropping a partition locks the entries table (ACCESS EXCLUSIVE) for the instant it takes; inside a
+    publication that instant would last until the publication commits, and DETACH ... CONCURRENTLY is refused
+    while a default partition exists. So beat runs this on its own (``ratings.prune_entry_partitions``), one
+    short transaction per table, each giving up after ``lock_timeout_ms`` rather than queueing readers behind
+    it; what it gives up on is dropped on a later run."""
+    if not _partitioned():
+        return []
+    quote = connection.ops.quote_name
+    parent = RatingListEntry._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent = %s::regclass AND c.relname ~ %s "
+            "AND NOT EXISTS (SELECT 1 FROM ratings_ratinglist l WHERE c.relname = %s || '_' || l.id) ORDER BY 1",
+            [parent, f"^{parent}_[0-9]+$", parent],
+        )
+        orphans = [name for (name,) in cursor.fetchall()]
+    dropped = []
+    for name in orphans:
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = {int(lock_timeout_ms)}")
+                cursor.execute(f"DROP TABLE {quote(name)}")
+        except OperationalError:  # a reader held the table: next run
+            continue
+        dropped.append(name)
+    return dropped

@@ -132,3 +132,24 @@ def test_the_migration_moves_every_list_into_its_partition_and_back():
     entry.player_id += 10**6  # (no database constraint on derived rows: ratings.models DERIVED_ROWS)
     entry.save()
     assert entry.pk > top
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_empty_partition_of_a_deleted_draft_is_dropped_by_the_beat_task():
+    if connection.vendor != "postgresql":
+        pytest.skip("partitions are PostgreSQL's storage of the entries; SQLite keeps one table")
+    from ratings.services.publication import rating_list_compute_preview
+    from ratings.tasks import prune_entry_partitions_task
+
+    build_federation()
+    draft = rating_list_compute_preview("standard", MAR)
+    name = f"ratings_ratinglistentry_{draft.pk}"
+    assert name in _partitions()
+    assert prune_entry_partitions_task() == []  # the draft still exists: its partition stays
+    draft.delete()  # as the publication does when a draft is replaced
+    assert _scalar(f"SELECT count(*) FROM {name}") == 0 and name in _partitions()
+    assert prune_entry_partitions_task.apply().get() == [name]
+    assert name not in _partitions() and _scalar("SELECT to_regclass(%s) IS NULL", [name])
+    rating_list_publish("standard", MAR)  # a publication after the pruning gets a partition of its own
+    march = RatingList.objects.get(list_date=MAR, status="published")
+    assert f"ratings_ratinglistentry_{march.pk}" in _partitions()
