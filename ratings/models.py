@@ -254,8 +254,10 @@ class RatingListEntry(models.Model):
     rated_games_total = models.PositiveIntegerField(default=0)
     ever_2400 = models.BooleanField(default=False)
     pool_games = models.PositiveSmallIntegerField(default=0)
-    pool_opponent_sum = models.FloatField(default=0)
-    pool_score = models.FloatField(default=0)
+    # Empty (NULL) when the player has no pool (pool_games 0), read as 0: a NULL takes no room in the row, and
+    # these two would otherwise cost 16 bytes on every entry of every list kept (publication.POOL_SUMS).
+    pool_opponent_sum = models.FloatField(null=True, blank=True, help_text="Empty: no pool (0)")
+    pool_score = models.FloatField(null=True, blank=True, help_text="Empty: no pool (0)")
     pool_since = models.DateField(null=True, blank=True, help_text="Start of the newcomer's 26-month window")
     pool_events = models.PositiveSmallIntegerField(default=0, help_text="Events in the pool (incl. disregarded)")
     ever_2300 = models.BooleanField(default=False, help_text="A published rating reached 2300 (junior K rule)")

@@ -594,6 +594,8 @@ def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default: ob
     return out
 
 
+# Stored empty (NULL) on an entry without a newcomer pool, read as 0 (ratings.models RatingListEntry).
+POOL_SUMS = ("pool_opponent_sum", "pool_score")
 # The state a list carries to the next one, as read_columns kinds (NULL rating / K -> NaN, NULL date -> NaT).
 STATE_COLUMNS: dict[str, ReadKind] = {
     "player_id": "int64",
@@ -622,6 +624,8 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
         keep = ~np.isin(rows["player_id"], merged)
         rows = {name: values[keep] for name, values in rows.items()}
     state = {name: rows[name] for name in STATE_COLUMNS}
+    for name in POOL_SUMS:  # stored empty when there is no pool (_write_entries)
+        state[name] = np.nan_to_num(state[name], nan=0.0)
     registry = {"id": rows["player_id"], **{name: rows[f"player__{name}"] for name in REGISTRY_COLUMNS}}
     return state, registry
 
@@ -1273,12 +1277,12 @@ def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
     """Every entry, from the computed columns (core.bulk.copy_columns: binary COPY encoded by NumPy on
     PostgreSQL, executemany elsewhere)."""
     total = computed.summary["entries"]
+    columns = {"rating_list_id": np.full(total, rating_list.pk), **computed.entries}
+    no_pool = computed.entries["pool_games"] == 0
+    for name in POOL_SUMS:  # empty rather than 0 without a pool: no room taken in the row (read back as 0)
+        columns[name] = np.where(no_pool, np.nan, columns[name])
     entry_storage_prepare([rating_list.pk])  # the list's own partition (PostgreSQL), attached at the end
-    copy_columns(
-        RatingListEntry,
-        {"rating_list_id": np.full(total, rating_list.pk), **computed.entries},
-        table=entry_table(rating_list.pk),
-    )
+    copy_columns(RatingListEntry, columns, table=entry_table(rating_list.pk))
 
 
 def _details_in_background(computed: ComputedList) -> Future[list[JsonText]]:
