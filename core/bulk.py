@@ -145,8 +145,10 @@ def copy_rows(
     *,
     using: str = "default",
     batch_size: int = BATCH_SIZE,
+    table: str | None = None,
 ) -> int:
-    """Insert ``rows`` (each a sequence of values in the order of ``fields``) into ``model``'s table.
+    """Insert ``rows`` (each a sequence of values in the order of ``fields``) into ``model``'s table (or
+    ``table``, one shaped like it: a list's partition, ratings.services.entry_storage).
 
     Values are what the ORM stores: ``None`` for NULL, ``datetime.date`` for dates, lists / dicts for JSON
     columns; ``fields`` are field names or attnames (``player`` / ``player_id``). Returns the number of rows.
@@ -154,8 +156,8 @@ def copy_rows(
     """
     columns = [_field(model, name) for name in fields]
     if _is_postgresql(using):
-        return _copy_rows_postgresql(model, columns, rows, using)
-    return _copy_rows_executemany(model, columns, rows, using, batch_size)
+        return _copy_rows_postgresql(model, columns, rows, using, table)
+    return _copy_rows_executemany(model, columns, rows, using, batch_size, table)
 
 
 def _copy_rows_executemany(
@@ -245,7 +247,9 @@ def _json_rows(rows: Iterable[Sequence], json_columns: list[tuple[int, models.Fi
         yield row
 
 
-def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Sequence], using: str) -> int:
+def _copy_rows_postgresql(
+    model, columns: list[models.Field], rows: Iterable[Sequence], using: str, table: str | None = None
+) -> int:
     connection = connections[using]
     json_columns = [(i, field) for i, field in enumerate(columns) if _is_json(field)]
     if json_columns:
@@ -257,7 +261,7 @@ def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Seq
     columns = columns + extra
     types = [_pg_type(field, connection) for field in columns]
     count = 0
-    with copy_in(connection, model, columns, json_dumps="json" in types or "jsonb" in types) as copy:
+    with copy_in(connection, model, columns, json_dumps="json" in types or "jsonb" in types, table=table) as copy:
         copy.set_types(types)
         write = copy.write_row
         if defaults:
