@@ -56,9 +56,10 @@ def entry_storage_bulk() -> Iterator[None]:
         _bulk.reset(token)
 
 
-def on_list_created(sender: Any, instance: Any, created: bool, raw: bool = False, **kwargs: Any) -> None:
-    """post_save of RatingList: a list created outside entry_storage_bulk gets its (empty) partition now."""
-    if created and not raw and not _bulk.get():
+def on_list_created(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    """post_save of RatingList: a list created outside entry_storage_bulk gets its (empty) partition now (also
+    when loaded from a fixture: its entries follow)."""
+    if created and not _bulk.get():
         entry_storage_prepare([instance.pk])
         entry_storage_attach([instance.pk])
 
