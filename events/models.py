@@ -82,6 +82,13 @@ class Event(models.Model):
     deadline_flags = models.JSONField(
         default=list, blank=True, help_text='Deadlines missed: [{"rule": ..., "detail": ..., "at": ...}]'
     )
+    # Rounds an imported file gave a game's result without an opponent (issue 15): no game was made of them,
+    # and submission is refused while the player has no game in that round (events.services.event_problems).
+    results_without_opponent = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='From the TRF file: [{"round", "start_rank", "result", "line", "column"}] to be entered',
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()
