@@ -280,6 +280,13 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
+# A webhook delivery the receiver did not take is retried by Celery (outbox.tasks.deliver_webhook) after
+# BASE × 2^n seconds (n = retries so far), at most MAX apart, WEBHOOK_MAX_RETRIES times; with jitter (the
+# default) a random time up to that, so endpoints that failed together do not all come back at once.
+WEBHOOK_RETRY_BACKOFF_SECONDS = env_int("WEBHOOK_RETRY_BACKOFF_SECONDS", 10, minimum=1)
+WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = env_int("WEBHOOK_RETRY_BACKOFF_MAX_SECONDS", 3600, minimum=1)
+WEBHOOK_RETRY_JITTER = env_bool("WEBHOOK_RETRY_JITTER", True)
+WEBHOOK_MAX_RETRIES = env_int("WEBHOOK_MAX_RETRIES", 8, minimum=0)
 
 # --- Cache (DRF's throttle counters, shared by every web process; core/cache.py) ------------------------
 # CACHE_URL (redis://...) if set; else, with a Redis broker, the same Redis server's next database; else (the

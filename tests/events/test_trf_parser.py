@@ -209,9 +209,7 @@ def test_rounds_without_opponent_are_byes_never_rated(field, expected):
 
 @pytest.mark.parametrize("code", ["1", "=", "0", "W", "D", "L", "w", "d"])
 @pytest.mark.parametrize("opponent", ["0000", "    ", "   0"])
-def test_a_games_result_without_opponent_is_no_game_but_a_warning_naming_line_column_player_and_round(
-    code, opponent
-):
+def test_a_games_result_without_opponent_is_no_game_but_a_warning_naming_line_column_player_and_round(code, opponent):
     # TRF §2.2: 1 = 0 (played) and W D L (less than one move) are results of a game between two players.
     solo = player(2, "Solo, Sam", "", f"   3 w 1  {opponent} - {code}")
     other = player(3, "Other, Olga", "", "   2 b 0")

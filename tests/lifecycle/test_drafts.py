@@ -15,10 +15,10 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
+from events import trf_services
 from events.models import Event, EventStatus, Game, Participant, Result
 from events.services import GameEdit, event_games_update, event_problems, event_submit
 from events.trf import ERROR, TrfRoundEntry
-from events import trf_services
 from events.trf_services import event_import_trf
 from players.models import Player
 from tests.events.test_admin_roles import client_for, make_arbiter
@@ -34,9 +34,9 @@ INCOMPLETE = {
     "icu_latin-1.tab": ["end date is missing", "rating type"],
     # half-point byes written "0000 - =": a draw's result without an opponent (TRF §2.2), not guessed
     "icu_valid.tab": [
-        "Player 1, Griffiths, Ryan Rhys, round 1: the file (line 10, columns 92-95) gives the result '=' but no opponent",
-        "Player 8, Benson, Oisin P., round 1: the file (line 17, columns 92-95) gives the result '=' but no opponent",
-        "Player 10, Moser, Philippe, round 4: the file (line 19, columns 122-125) gives the result '=' but no opponent",
+        "Player 1, Griffiths, Ryan Rhys, round 1: the file (line 10, columns 92-95) gives the result '='",
+        "Player 8, Benson, Oisin P., round 1: the file (line 17, columns 92-95) gives the result '='",
+        "Player 10, Moser, Philippe, round 4: the file (line 19, columns 122-125) gives the result '='",
     ],
 }
 CORPUS_ABSENT = f"{CORPUS} is absent (as on CI): there are no real files to import"
@@ -238,9 +238,7 @@ def test_a_result_without_opponent_uploaded_in_the_admin_is_a_draft_naming_line_
     assert "round 2: player 3 (Gamma, Gus) has the result &#x27;1&#x27; of a game (column 109) but no opponent" in page
     assert Game.objects.filter(event=event).count() == 4  # round 2 of player 3 made no game (not a bye)
     assert not Game.objects.filter(event=event, round=2, white__start_rank=3).exists()
-    assert event.results_without_opponent == [
-        {"round": 2, "start_rank": 3, "result": "1", "line": line, "column": 102}
-    ]
+    assert event.results_without_opponent == [{"round": 2, "start_rank": 3, "result": "1", "line": line, "column": 102}]
     expected = (
         f"Player 3, Gamma, Gus, round 2: the file (line {line}, columns 102-105) gives the result '1' but no "
         "opponent; enter the game of round 2 with its opponent, or the bye, for player 3."
