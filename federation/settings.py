@@ -163,8 +163,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("es", "Español")]
+# The federation's language: pages without a language the browser asks for, and the e-mails to arbiters.
+LANGUAGE_CODE = env_str("LANGUAGE_CODE", "en")
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    raise ImproperlyConfigured(f"LANGUAGE_CODE: expected one of {', '.join(dict(LANGUAGES))}, got {LANGUAGE_CODE!r}")
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_time_zone("TIME_ZONE", "UTC")
 USE_I18N = True
