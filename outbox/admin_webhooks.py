@@ -30,8 +30,7 @@ class WebhookAttemptInline(OfficialsReadOnly, admin.TabularInline):
     """Every try of the delivery, with the receiver's answer (issue 15: deliveries logged with their response)."""
 
     model = WebhookAttempt
-    fields = ["number", "started_at", "duration_ms", "response_status", "response_body", "error"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "started_at", "duration_ms", "response_status", "response_body", "error")
     extra = 0
     can_delete = False
 
