@@ -257,7 +257,8 @@ class EventAdmin(admin.ModelAdmin):
         return request.user.has_perm("events.submit_event")
 
     def get_readonly_fields(self, request, obj=None):
-        fields = ["status", "submitted_at", "rated_on", "created_at", "updated_at"]
+        # results_without_opponent: what the file lacked; it is settled by entering the games, never by editing it
+        fields = ["status", "submitted_at", "rated_on", "created_at", "updated_at", "results_without_opponent"]
         if not user_sees_all_events(request.user):
             fields += ["chief_arbiter", "arbiters"]  # assignments are the rating officer's
         return fields

@@ -275,7 +275,7 @@ def event_problems(event: Event) -> list[str]:
     return problems
 
 
-# New players shown by name in the list of what is missing; the rest are counted.
+# New players (and results without an opponent) shown in the list of what is missing; the rest are counted.
 _MISSING_PLAYERS_SHOWN = 20
 
 
@@ -334,17 +334,22 @@ def _results_without_opponent(event: Event) -> list[str]:
         .values_list("round", "white__start_rank", "black__start_rank")
         for rank in (white, black)
     }
-    problems = []
+    problems, more = [], 0
     for item in recorded:
         round_number, rank = int(item["round"]), int(item["start_rank"])
         if rank not in names or (round_number, rank) in entered:
             continue  # entered since (or the player was taken out of the event)
+        if len(problems) == _MISSING_PLAYERS_SHOWN:
+            more += 1
+            continue
         column = int(item["column"])
         problems.append(
             f"Player {rank}, {names[rank]}, round {round_number}: the file (line {item['line']}, columns "
             f"{column}-{column + 3}) gives the result {item['result']!r} but no opponent; enter the game of round "
             f"{round_number} with its opponent, or the bye, for player {rank}."
         )
+    if more:
+        problems.append(f"... and {more} more rounds with a result but no opponent.")
     return problems
 
 

@@ -246,6 +246,7 @@ def test_a_result_without_opponent_uploaded_in_the_admin_is_a_draft_naming_line_
     assert f"not submitted for rating: {expected}" in page.replace("&#x27;", "'")
     change_page = client.get(reverse("admin:events_event_change", args=[event.pk])).content.decode()
     assert 'id="event-missing"' in change_page and expected in change_page.replace("&#x27;", "'")
+    assert 'name="results_without_opponent"' not in change_page  # settled by entering the game, not by editing
 
     # Submission is refused, naming what is missing: through the service, the admin's check and the API.
     with pytest.raises(ValidationError) as refused:
@@ -291,3 +292,17 @@ def test_a_bye_without_opponent_is_no_problem():
     outcome = event_import_trf(build_trf(players), file_name="bye.trf", user=None, submit=True)
     assert outcome.event.results_without_opponent == []
     assert Event.objects.get(pk=outcome.event.pk).status == EventStatus.SUBMITTED
+
+
+def test_many_results_without_opponent_are_listed_twenty_at_a_time():
+    players = four_players()
+    gus = players[2]
+    extra = [TrfRoundEntry(r, None, "-", "0") for r in range(3, 28)]  # rounds 3-27: 25 losses without opponent
+    players[2] = dataclasses.replace(gus, rounds=[*gus.rounds, *extra])
+    event = event_import_trf(build_trf(players), file_name="many.trf", user=None).event
+    assert len(event.results_without_opponent) == 25
+    problems = event_problems(event)
+    assert [p for p in problems if p.startswith("Player 3, Gamma, Gus, round ")][-1].startswith(
+        "Player 3, Gamma, Gus, round 22:"
+    )
+    assert problems[-1] == "... and 5 more rounds with a result but no opponent."
