@@ -334,7 +334,8 @@ def _results_without_opponent(event: Event) -> list[str]:
         .values_list("round", "white__start_rank", "black__start_rank")
         for rank in (white, black)
     }
-    problems, more = [], 0
+    problems: list[str] = []
+    more = 0
     for item in recorded:
         round_number, rank = int(item["round"]), int(item["start_rank"])
         if rank not in names or (round_number, rank) in entered:
