@@ -78,3 +78,24 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_type} → {self.endpoint_id} ({'delivered' if self.delivered_at else 'pending'})"
+
+
+class WebhookAttempt(models.Model):
+    """One try of a delivery (issue 15: each delivery logged with its response): when, how long, and what the
+    receiver answered (status and the start of its body) or why there was no answer."""
+
+    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log")
+    number = models.PositiveIntegerField(help_text="1 for the first try, 2 for the first retry ...")
+    started_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField(default=0)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.TextField(blank=True)
+    error = models.TextField(blank=True, help_text="No answer (connection refused, timeout ...) or not 2xx")
+
+    class Meta:
+        ordering = ["delivery", "number", "id"]
+        indexes = [models.Index(fields=["delivery", "number"], name="webhook_attempt_delivery")]
+
+    def __str__(self) -> str:
+        outcome = f"HTTP {self.response_status}" if self.response_status else (self.error or "no answer")
+        return f"attempt {self.number} of delivery {self.delivery_id}: {outcome}"
