@@ -97,20 +97,28 @@ _GAME_RESULT = {
 }
 # A round with no opponent: the code the file wrote -> the bye it means. "0000 - +" is how TRF16-era
 # programs (Swiss-Manager, icu_valid.tab round 5 with 11 players) wrote the pairing-allocated bye, "0000 - -"
-# an absence; a blank result is a zero-point bye (TRF §2.2 "blank = Z").
+# an absence, "0000 - =" a half-point bye (icu_valid.tab) and "0000 - 1" / "0000 - 0" full- and zero-point
+# byes; a blank result is a zero-point bye (TRF §2.2 "blank = Z"). Colour "-" (or blank) says no game was
+# played in that round (TRF §2.1, column 97: "-" bye or not paired).
 _BYE_RESULT = {
     "H": HALF_POINT_BYE,
+    "=": HALF_POINT_BYE,
+    "D": HALF_POINT_BYE,
     "F": FULL_POINT_BYE,
+    "1": FULL_POINT_BYE,
+    "W": FULL_POINT_BYE,
     "U": PAIRING_BYE,
     "+": PAIRING_BYE,
     "Z": ZERO_POINT_BYE,
     "-": ZERO_POINT_BYE,
+    "0": ZERO_POINT_BYE,
+    "L": ZERO_POINT_BYE,
     "": ZERO_POINT_BYE,
 }
-# The result of a game between two players (TRF §2.2: 1 = 0 played, W D L lasted less than one move) written
-# in a round without an opponent: the file does not say who the game was against, nor whether it was a bye
-# (icu_valid.tab writes its half-point byes "0000 - ="). Not guessed: no game is made of it, and the event
-# stays a draft until the arbiter enters the pairing or the bye (issue 15, "a result without an opponent").
+# The result of a game between two players (TRF §2.2: 1 = 0 played, W D L lasted less than one move) with a
+# colour (w / b: a game was played, TRF §2.1 column 97) but no opponent: the file does not say who the game
+# was against. Not guessed: no game is made of it, and the event stays a draft until the arbiter enters the
+# pairing or the bye (issue 15, "a result without an opponent"). The same code with colour "-" is a bye.
 _GAME_CODES_WITHOUT_OPPONENT = frozenset("1=0WDL")
 _TITLES = {
     "G": "GM",
@@ -239,7 +247,12 @@ class TrfRoundEntry:
 
     @property
     def is_bye(self) -> bool:
-        return self.opponent is None
+        return self.opponent is None and not self.without_opponent
+
+    @property
+    def without_opponent(self) -> bool:
+        """A game's result with a colour but no opponent (_GAME_CODES_WITHOUT_OPPONENT): neither game nor bye."""
+        return self.opponent is None and self.colour in ("w", "b") and self.result in _GAME_CODES_WITHOUT_OPPONENT
 
 
 @dataclass
@@ -966,6 +979,10 @@ class _Reader:
             )
             return None
         if opponent == 0:
+            if colour != "-" and result in _GAME_CODES_WITHOUT_OPPONENT:
+                # a game was played (colour and result) against nobody named: kept as it is, reported by
+                # results_without_opponent, and the event stays a draft until it is entered (issue 15)
+                return TrfRoundEntry(round_number, None, colour, result)
             if colour != "-":
                 self.warn(
                     number,
@@ -1214,7 +1231,7 @@ class _Reader:
             total = 0.0
             blank_byes: list[int] = []
             for entry in player.rounds:
-                if entry.opponent is None and entry.result in _BYE_RESULT:
+                if entry.is_bye:
                     total += table[bye_kind[_BYE_RESULT[entry.result]]]
                     if entry.result == "":
                         blank_byes.append(entry.round)
@@ -1335,7 +1352,7 @@ def games(result: TrfParseResult | TrfTournament) -> list[TrfGame]:
     for player in tournament.players:
         for entry in player.rounds:
             if entry.opponent is None:
-                if entry.result in _BYE_RESULT:  # a game's result without its opponent is no game at all
+                if entry.is_bye:  # a game's result without its opponent is no game at all
                     found.append(TrfGame(entry.round, player.start_rank, None, _BYE_RESULT[entry.result]))
                 continue
             if entry.opponent <= player.start_rank and entry.opponent in by_rank:
@@ -1370,9 +1387,9 @@ class TrfResultWithoutOpponent:
 def results_without_opponent(result: TrfParseResult | TrfTournament) -> list[TrfResultWithoutOpponent]:
     """Every round entry with a game's result and no opponent (empty or ``0000``), by round then starting rank.
 
-    TRF §2.2: 1 = 0 are the results of a played game and W D L of a game that lasted less than one move: both
-    need the opponent (92-95); a round without one is a bye (H F U Z, blank; + and - as TRF16 programs wrote
-    them). ``games`` makes no game of these entries."""
+    TRF §2.2: 1 = 0 are the results of a played game and W D L of a game that lasted less than one move: with a
+    colour (w / b) both need the opponent (92-95); a round without one and without a colour is a bye (H F U Z,
+    blank; + - = 1 0 as TRF16 programs wrote them). ``games`` makes no game of these entries."""
     tournament = result.tournament if isinstance(result, TrfParseResult) else result
     found = [
         TrfResultWithoutOpponent(
@@ -1380,7 +1397,7 @@ def results_without_opponent(result: TrfParseResult | TrfTournament) -> list[Trf
         )
         for player in tournament.players
         for entry in player.rounds
-        if entry.opponent is None and entry.result in _GAME_CODES_WITHOUT_OPPONENT
+        if entry.without_opponent
     ]
     return sorted(found, key=lambda missing: (missing.round, missing.start_rank))
 
@@ -1584,7 +1601,7 @@ def _player_line(player: TrfPlayer, rounds: int) -> str:
             cells.append(" " * 10)
         else:
             opponent = "0000" if entry.opponent is None else f"{entry.opponent:>4}"
-            colour = "-" if entry.opponent is None else (entry.colour or "-")
+            colour = entry.colour or "-"  # (a result without opponent keeps its colour: results_without_opponent)
             cells.append(f"{opponent} {colour} {entry.result or ' '}  ")
     return (head + "".join(cells)).rstrip()
 

@@ -55,7 +55,7 @@ def file_counts(data: bytes) -> dict[str, int]:
                 pairings.add(key)
                 if block[7] in "1=0":
                     rated.add(key)
-            elif block[7].upper() in "1=0WDL":  # a game's result without its opponent
+            elif block[5].lower() in ("w", "b") and block[7].upper() in "1=0WDL":  # a game's result, no opponent
                 without_opponent += 1  # makes no game (the event stays a draft until it is entered)
             else:
                 byes += 1

@@ -181,6 +181,8 @@ def test_result_codes_become_the_project_vocabulary(white_code, black_code, expe
     ("field", "expected"),
     [
         ("0000 - H", HALF_POINT_BYE),
+        ("0000 - =", HALF_POINT_BYE),
+        ("0000 - 1", FULL_POINT_BYE),
         ("0000 - F", FULL_POINT_BYE),
         ("0000 - U", PAIRING_BYE),
         ("0000 - +", PAIRING_BYE),
@@ -208,10 +210,13 @@ def test_rounds_without_opponent_are_byes_never_rated(field, expected):
 
 
 @pytest.mark.parametrize("code", ["1", "=", "0", "W", "D", "L", "w", "d"])
-@pytest.mark.parametrize("opponent", ["0000", "    ", "   0"])
-def test_a_games_result_without_opponent_is_no_game_but_a_warning_naming_line_column_player_and_round(code, opponent):
-    # TRF §2.2: 1 = 0 (played) and W D L (less than one move) are results of a game between two players.
-    solo = player(2, "Solo, Sam", "", f"   3 w 1  {opponent} - {code}")
+@pytest.mark.parametrize(("opponent", "colour"), [("0000", "w"), ("    ", "b"), ("   0", "B")])
+def test_a_games_result_without_opponent_is_no_game_but_a_warning_naming_line_column_player_and_round(
+    code, opponent, colour
+):
+    # TRF §2.2: 1 = 0 (played) and W D L (less than one move) are results of a game between two players, and a
+    # colour (§2.1, column 97) says a game was played.
+    solo = player(2, "Solo, Sam", "", f"   3 w 1  {opponent} {colour} {code}")
     other = player(3, "Other, Olga", "", "   2 b 0")
     text = trf(player(1, "First, Fay"), solo, other, header=["012 Results", "042 2024/05/01", "052 2024/05/02"])
 
@@ -230,7 +235,8 @@ def test_a_games_result_without_opponent_is_no_game_but_a_warning_naming_line_co
     assert "columns 102-105 blank or 0000" in warning.message
 
 
-@pytest.mark.parametrize("code", ["H", "F", "U", "Z", "+", "-", " "])
+# (a game's code with colour "-": a bye, as TRF16 programs such as Swiss-Manager wrote them: icu_valid.tab)
+@pytest.mark.parametrize("code", ["H", "F", "U", "Z", "+", "-", " ", "=", "1", "0", "W", "D", "L"])
 def test_a_bye_or_forfeit_code_without_opponent_is_a_bye_and_no_problem(code):
     result = parse_trf(trf(player(1, "Solo, Sam", "", f"0000 - {code}"), header=["012 Byes"]).encode())
 
@@ -729,8 +735,8 @@ def independent_counts(data: bytes) -> dict[str, int]:
                 pairings.add(key)
                 if block[7:8] in ("1", "=", "0"):
                     rated.add(key)
-            elif block[7:8].upper() not in ("1", "=", "0", "W", "D", "L"):  # a game's result needs its opponent
-                byes += 1
+            elif block[5:6].lower() not in ("w", "b") or block[7:8].upper() not in ("1", "=", "0", "W", "D", "L"):
+                byes += 1  # (a game's result with a colour needs its opponent: no bye, no game)
     return {
         "players": len(player_lines),
         "rounds": rounds,
