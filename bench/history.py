@@ -27,11 +27,16 @@ The history, oldest first (``--lists`` N counts lists 1 to N):
   same way.
 
 Around each real publication, not timed: VACUUM ANALYZE before it (as the builder ends), a CHECKPOINT before
-each timed part. After it: the bare COPY I/O of the same rows and the ratio (bench/publish.py's bare_io), the
+each timed part. After it: the bare COPY I/O of the same rows and the ratio (bench/publish.py's bare_io), and the
 storage of the tables that grow with history (heap + indexes + TOAST summed over pg_partition_tree, so the
-entries table is measured however it is stored: one table or a partition per list), and bench/web.py's page
-medians. Each figure is stored as soon as it is known. The table printed at the end compares list 1 and list N;
-targets (issue 17): list N within 1.2x of list 1 on every figure, <= 150 bytes per entry including indexes.
+entries table is measured however it is stored: one table or a partition per list). Each figure is stored as
+soon as it is known. The history as it was after list 1 is kept as a second database (<database>_list1), so
+that bench/web.py's page medians after list 1 and after list N are measured at the end in alternating rounds:
+on a shared machine, load that comes and goes would otherwise pass for a difference between the two. The
+machine's load average is printed with the figures (a publication happens once: its time is read with it).
+
+The table printed at the end compares list 1 and list N; targets (issue 17): list N within 1.2x of list 1 on
+every figure, <= 150 bytes per entry including indexes.
 """
 
 from __future__ import annotations
@@ -49,17 +54,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.load import copy_database  # noqa: E402
 from bench.publish import (  # noqa: E402
     MONTHS,
     PERIOD_MONTHS,
     RATED_SHARE,
     RATING_TYPE,
     SEED,
+    admin_execute,
     bare_io,
     checkpoint,
+    database_exists,
     database_name,
     ensure_built,
     publish_in_child,
+    with_database,
 )
 from bench.web import configure as configure_web  # noqa: E402
 from bench.web import measure_pages  # noqa: E402
@@ -69,7 +78,8 @@ STATE_TABLE = "bench_history"
 TARGET_GROWTH = 1.2  # list N / list 1, every figure
 TARGET_BYTES_PER_ENTRY = 150.0
 RATING_NOISE = 12.0  # standard deviation (points) of a cloned list's rating change, for the players who played
-WEB_SEED = 7  # bench/web.py's default: the same pages asked for after list 1 and after list N
+WEB_SEED = 7  # bench/web.py's default; round r asks for the pages of seed WEB_SEED + r on both databases
+SNAPSHOT = "list1"  # <database>_list1: the history as it was after list 1, kept for the paired web medians
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -389,8 +399,10 @@ def total_bytes(table: str) -> int:
         return int(cursor.fetchone()[0])
 
 
-def storage(rating_list_id: int) -> dict[str, dict[str, int]]:
-    """Per history table: its total bytes and rows, and the rows of the list ``rating_list_id``."""
+def storage(rating_list_id: int) -> dict[str, dict]:
+    """Per history table: its total bytes and rows, the rows of the list ``rating_list_id`` and their bytes: the
+    size of their partition when they fill one of their own, otherwise their share of the table (rows x the
+    table's bytes per row: a single table cannot tell one list's pages from another's)."""
     from django.db import connection
 
     figures = {}
@@ -398,9 +410,24 @@ def storage(rating_list_id: int) -> dict[str, dict[str, int]]:
         for name, (table, of_list) in history_tables().items():
             cursor.execute(f"SELECT count(*) FROM {table}")
             rows = cursor.fetchone()[0]
-            cursor.execute(f"SELECT count(*) FROM {table} WHERE {of_list}", [rating_list_id])
-            list_rows = cursor.fetchone()[0]
-            figures[name] = {"bytes": total_bytes(table), "rows": rows, "list_rows": list_rows}
+            cursor.execute(
+                f"SELECT tableoid::regclass::text, count(*) FROM {table} WHERE {of_list} GROUP BY 1", [rating_list_id]
+            )
+            holders = cursor.fetchall()
+            list_rows = sum(count for _, count in holders)
+            table_bytes = total_bytes(table)
+            list_bytes, measured = round(list_rows * table_bytes / rows) if rows else 0, "share"
+            if len(holders) == 1 and holders[0][0] != table:
+                cursor.execute(f"SELECT count(*) FROM {holders[0][0]}")
+                if cursor.fetchone()[0] == list_rows:  # a partition of the list's rows alone
+                    list_bytes, measured = total_bytes(holders[0][0]), "partition"
+            figures[name] = {
+                "bytes": table_bytes,
+                "rows": rows,
+                "list_rows": list_rows,
+                "list_bytes": list_bytes,
+                "list_bytes_from": measured,
+            }
     return figures
 
 
@@ -430,18 +457,12 @@ def measure_real_list(url: str, ordinal: int, list_date: datetime.date, args, st
         began = time.perf_counter()
         vacuum_analyze()
         print(f"  VACUUM ANALYZE in {time.perf_counter() - began:.0f} s (not timed)")
-        tables = history_tables()
-        before = {name: total_bytes(tables[name][0]) for name in ("entries", "rating changes")}
         checkpoint(url)
+        load = os.getloadavg()[0]  # the machine's other work, for reading the times
         result = publish_in_child(url, list_date)
         if not result["created"]:
             raise SystemExit(f"the list of {list_date} was published meanwhile by someone else: --rebuild")
-        after = {name: total_bytes(tables[name][0]) for name in before}
-        figures = {
-            "ordinal": ordinal,
-            "publication": result,
-            "growth": {name: after[name] - before[name] for name in before},
-        }
+        figures = {"ordinal": ordinal, "publication": result, "load": {"publication": load}}
         state_write(key, figures)
         print(f"list {ordinal} ({list_date}): published in {result['seconds']:.1f} s (timed)")
         rating_list = current_lists()[list_date]
@@ -451,7 +472,7 @@ def measure_real_list(url: str, ordinal: int, list_date: datetime.date, args, st
             "stopped in between): build again with --rebuild"
         )
     newest = max(current_lists()) == list_date
-    missing = [name for name in ("bare_io", "storage", "web") if name not in figures]
+    missing = [name for name in ("bare_io", "storage") if name not in figures]
     if missing and not newest:
         raise SystemExit(
             f"list {ordinal} ({list_date}) lacks {', '.join(missing)} and later lists exist: build again with --rebuild"
@@ -464,41 +485,81 @@ def measure_real_list(url: str, ordinal: int, list_date: datetime.date, args, st
         figures["storage"] = storage(rating_list.pk)
         figures["lists"] = len(current_lists())
         state_write(key, figures)
-    if "web" in missing:
-        began = time.perf_counter()
-        measured, timed = measure_pages(args.web_requests, WEB_SEED)
-        assert measured.pk == rating_list.pk, f"bench/web.py measured {measured}, not {rating_list}"
-        figures["web"] = {name: statistics.median(times) for name, _path, times in timed}
-        state_write(key, figures)
-        print(f"  web medians ({args.web_requests} requests a page) in {time.perf_counter() - began:.0f} s")
     return figures
+
+
+def child_web(requests: int, seed: int) -> None:
+    """Run in a process of its own on DATABASE_URL: bench/web.py's measurement, printed as JSON."""
+    configure_web()
+    import django
+
+    django.setup()
+    rating_list, timed = measure_pages(requests, seed)
+    print(json.dumps({"list_date": rating_list.list_date.isoformat(), "times": {name: t for name, _, t in timed}}))
+
+
+def web_in_child(url: str, requests: int, seed: int) -> tuple[str, dict[str, list[float]]]:
+    import subprocess
+
+    child = subprocess.run(
+        [sys.executable, __file__, "--child-web", f"{requests}:{seed}"],
+        env=dict(os.environ, DATABASE_URL=url),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if child.returncode != 0:
+        raise SystemExit(f"bench/web.py's measurement on {database_name(url)} failed:\n{child.stderr[-4000:]}")
+    answer = json.loads(child.stdout.strip().splitlines()[-1])
+    return answer["list_date"], answer["times"]
+
+
+def paired_web(snapshot: str, url: str, first: datetime.date, last: datetime.date, args) -> dict:
+    """bench/web.py's medians after list 1 (on the snapshot kept then) and after list N (on the history), measured
+    in alternating rounds (each round the same pages on both databases, a process each), so the machine's other
+    work — the same for both within a round — does not pass for a difference between them."""
+    requests = max(args.web_requests // args.web_rounds, 1)
+    times: dict[str, dict[str, list[float]]] = {"first": {}, "last": {}}
+    loads = []
+    for round_number in range(args.web_rounds):
+        for which, database, expected in (("first", snapshot, first), ("last", url, last)):
+            loads.append(os.getloadavg()[0])
+            list_date, pages = web_in_child(database, requests, WEB_SEED + round_number)
+            if list_date != expected.isoformat():
+                raise SystemExit(f"{database_name(database)}'s newest list is {list_date}, not {expected}: --rebuild")
+            for name, values in pages.items():
+                times[which].setdefault(name, []).extend(values)
+    medians = {which: {name: statistics.median(v) for name, v in pages.items()} for which, pages in times.items()}
+    return {**medians, "load": statistics.mean(loads), "requests": requests * args.web_rounds}
 
 
 # --------------------------------------------------------------------------------------------------------
 # Report
 # --------------------------------------------------------------------------------------------------------
-def derived(figures: dict) -> dict[str, float]:
+def derived(figures: dict, web: dict[str, float]) -> dict[str, float]:
     """The compared figures of one real list, by row name (in the order printed)."""
     publication, io, store = figures["publication"], figures["bare_io"], figures["storage"]
     entries = store["entries"]
-    list_entries = publication["summary"]["entries"]
     out = {
         "publication wall time (s)": publication["seconds"],
         "publication / bare COPY I/O": publication["seconds"] / (io["games_out_seconds"] + io["entries_in_seconds"]),
         "publication peak memory (MB)": publication["maxrss_kb"] / 1024,
         "entries: bytes per entry, all lists": entries["bytes"] / entries["rows"],
-        "entries: the list's storage (MB)": figures["growth"]["entries"] / 1e6,
-        "entries: the list's bytes per entry": figures["growth"]["entries"] / list_entries,
-        "rating changes: the list's storage (MB)": figures["growth"]["rating changes"] / 1e6,
+        "entries: the list's storage (MB)": entries["list_bytes"] / 1e6,
+        "entries: the list's bytes per entry": entries["list_bytes"] / entries["list_rows"],
+        "rating changes: the list's storage (MB)": store["rating changes"]["list_bytes"] / 1e6,
+        "games: the list's storage (MB)": store["games"]["list_bytes"] / 1e6,
     }
-    for page, median in figures["web"].items():
+    for page, median in web.items():
         out[f"web median (ms): {page}"] = median
     return out
 
 
-def report(first_date: datetime.date, last_date: datetime.date, lists: int, state: dict, build: dict) -> None:
+def report(
+    first_date: datetime.date, last_date: datetime.date, lists: int, state: dict, web: dict, build: dict
+) -> None:
     first, last = state[f"list {first_date}"], state[f"list {last_date}"]
-    a, b = derived(first), derived(last)
+    a, b = derived(first, web["first"]), derived(last, web["last"])
     history = current_lists()
     s1, sn = first["publication"]["summary"], last["publication"]["summary"]
     print()
@@ -520,20 +581,27 @@ def report(first_date: datetime.date, last_date: datetime.date, lists: int, stat
             target = f"<= {TARGET_BYTES_PER_ENTRY:.0f} B and {TARGET_GROWTH}x"
             met = met and other <= TARGET_BYTES_PER_ENTRY
         print(f"{name:58} {value:>18,.1f} {other:>18,.1f} {ratio:>7.2f}  {target:22} {'yes' if met else 'NO'}")
+    print(
+        "load average (1 min, the machine's other work) when the publication began: list 1 "
+        f"{first['load']['publication']:.1f}, list {lists} {last['load']['publication']:.1f}; web medians: "
+        f"{web['requests']} requests a page on each database, in alternating rounds, mean load {web['load']:.1f}"
+    )
     print()
-    print("tables that grow with history (heap + indexes + TOAST over pg_partition_tree): whole table; one list's rows")
+    print(
+        "tables that grow with history (heap + indexes + TOAST over pg_partition_tree): the whole table, and the "
+        "list's rows (their partition, or their share of the table: rows x bytes per row)"
+    )
     print(
         f"{'table':16} {'at':10} {'lists':>6} {'rows':>13} {'MB':>10} {'B/row':>7} {'list rows':>11} "
-        f"{'list MB (rows x B/row)':>23}"
+        f"{'list MB':>9} {'from':>9}"
     )
     for name in history_tables():
         for figures, day in ((first, first_date), (last, last_date)):
             t = figures["storage"][name]
             per_row = t["bytes"] / t["rows"] if t["rows"] else 0.0
-            count = figures.get("lists", "")
             print(
-                f"{name:16} {day.isoformat():10} {count:>6} {t['rows']:>13,} {t['bytes'] / 1e6:>10,.1f} "
-                f"{per_row:>7.0f} {t['list_rows']:>11,} {t['list_rows'] * per_row / 1e6:>23,.1f}"
+                f"{name:16} {day.isoformat():10} {figures['lists']:>6} {t['rows']:>13,} {t['bytes'] / 1e6:>10,.1f} "
+                f"{per_row:>7.0f} {t['list_rows']:>11,} {t['list_bytes'] / 1e6:>9,.1f} {t['list_bytes_from']:>9}"
             )
     print()
     print(
@@ -551,8 +619,14 @@ def main() -> None:
     )
     parser.add_argument("--lists", type=int, default=24, help="lists from list 1 to the last (default 24)")
     parser.add_argument("--web-requests", type=int, default=200, help="requests a page for the medians (default 200)")
+    parser.add_argument("--web-rounds", type=int, default=4, help="alternating rounds of the web medians (default 4)")
     parser.add_argument("--rebuild", action="store_true", help="drop the history and build it again")
+    parser.add_argument("--child-web", metavar="REQUESTS:SEED", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child_web:
+        requests, seed = map(int, args.child_web.split(":"))
+        child_web(requests, seed)
+        return
     args.games = args.games if args.games is not None else max(args.players // 2, 1)
     if args.lists < 2:
         parser.error("--lists must be at least 2 (list 1 and the last list are both published for real)")
@@ -563,11 +637,16 @@ def main() -> None:
         )
     began = time.perf_counter()
     os.environ["DATABASE_URL"] = url
+    snapshot = with_database(url, f"{database_name(url)}_{SNAPSHOT}")
+    if args.rebuild:
+        admin_execute(url, f'DROP DATABASE IF EXISTS "{database_name(snapshot)}" WITH (FORCE)')
     configure_web()  # before Django starts: the settings bench/web.py measures with
     marker = ensure_built(url, args.players, args.games, rebuild=args.rebuild)
     import django
 
     django.setup()
+    from django.db import connections
+
     from ratings.services.schedule import rating_policy_for
 
     state = state_read()
@@ -582,7 +661,16 @@ def main() -> None:
             "ask for more --lists or --rebuild"
         )
     print(f"history: list 1 {dates[0]} .. list {args.lists} {dates[-1]} ({args.players:,} players)")
+    if dates[0] not in current_lists():  # a new history: a snapshot left by an earlier one is not its list 1
+        admin_execute(url, f'DROP DATABASE IF EXISTS "{database_name(snapshot)}" WITH (FORCE)')
     measure_real_list(url, 1, dates[0], args, state)
+    if not database_exists(snapshot):
+        if max(current_lists()) != dates[0]:
+            raise SystemExit(f"{database_name(snapshot)} (the history after list 1) is missing: --rebuild")
+        step = time.perf_counter()
+        connections.close_all()  # CREATE DATABASE ... TEMPLATE needs the template to itself
+        copy_database(url, SNAPSHOT)
+        print(f"  kept the history after list 1 as {database_name(snapshot)} in {time.perf_counter() - step:.0f} s")
     for ordinal, day in enumerate(dates[1:-1], start=2):
         lists = current_lists()
         if day in lists:
@@ -594,6 +682,13 @@ def main() -> None:
         state_write(f"clone {day}", {"seconds": seconds})
         print(f"list {ordinal} ({day}): cloned from the previous list in {seconds:.1f} s")
     measure_real_list(url, args.lists, dates[-1], args, state_read())
+    key = f"web {dates[0]} {dates[-1]}"
+    web = state_read().get(key)
+    if web is None:
+        step = time.perf_counter()
+        web = paired_web(snapshot, url, dates[0], dates[-1], args)
+        state_write(key, web)
+        print(f"web medians, list 1 and list {args.lists} in alternating rounds, in {time.perf_counter() - step:.0f} s")
     state = state_read()
     clones = [value["seconds"] for key, value in state.items() if key.startswith("clone ")]
     build = {
@@ -602,7 +697,7 @@ def main() -> None:
         "clone_seconds": sum(clones),
         "run_seconds": time.perf_counter() - began,
     }
-    report(dates[0], dates[-1], args.lists, state, build)
+    report(dates[0], dates[-1], args.lists, state, web, build)
 
 
 if __name__ == "__main__":
