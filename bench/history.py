@@ -581,6 +581,7 @@ def report(
             target = f"<= {TARGET_BYTES_PER_ENTRY:.0f} B and {TARGET_GROWTH}x"
             met = met and other <= TARGET_BYTES_PER_ENTRY
         print(f"{name:58} {value:>18,.1f} {other:>18,.1f} {ratio:>7.2f}  {target:22} {'yes' if met else 'NO'}")
+    print()
     print(
         "load average (1 min, the machine's other work) when the publication began: list 1 "
         f"{first['load']['publication']:.1f}, list {lists} {last['load']['publication']:.1f}; web medians: "
