@@ -7,7 +7,8 @@ Run from the repository root (PostgreSQL must be running; the database is create
     python bench/history.py --players 2000000 --lists 24     # FIDE scale: 2,000,000 players, ~1 M rated games a list
     python bench/history.py --players 2000000 --lists 60     # ten years: extends the 24-list history above
 
-DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_history) names the database, which keeps the
+--database (default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/bench_history) names the database (PostgreSQL
+only: SQLite users see the same product, but this benchmark is about PostgreSQL's storage), which keeps the
 history between runs. The build is resumable: what exists is read back from the database (which lists are
 published, which figures are recorded in its table bench_history), so a run that stopped (interrupted, killed,
 disk full) continues where it stopped when started again with the same options, and a finished history prints
@@ -622,6 +623,11 @@ def main() -> None:
     parser.add_argument("--web-requests", type=int, default=200, help="requests a page for the medians (default 200)")
     parser.add_argument("--web-rounds", type=int, default=4, help="alternating rounds of the web medians (default 4)")
     parser.add_argument("--rebuild", action="store_true", help="drop the history and build it again")
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("DATABASE_URL", DEFAULT_URL),
+        help=f"PostgreSQL database URL (default DATABASE_URL, else {DEFAULT_URL})",
+    )
     parser.add_argument("--child-web", metavar="REQUESTS:SEED", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_web:
@@ -631,10 +637,10 @@ def main() -> None:
     args.games = args.games if args.games is not None else max(args.players // 2, 1)
     if args.lists < 2:
         parser.error("--lists must be at least 2 (list 1 and the last list are both published for real)")
-    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    url = args.database
     if not url.startswith(("postgres://", "postgresql://")):
         raise SystemExit(
-            f"bench/history.py measures PostgreSQL (partitions, pg_partition_tree, COPY); DATABASE_URL is {url!r}"
+            f"bench/history.py measures PostgreSQL (partitions, pg_partition_tree, COPY); the database is {url!r}"
         )
     began = time.perf_counter()
     os.environ["DATABASE_URL"] = url
