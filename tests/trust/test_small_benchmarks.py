@@ -1,6 +1,7 @@
 """The PostgreSQL benchmarks at a small size, so that they cannot rot: bench/load.py (gunicorn serving real
-requests idle and during a real publication: no error, no request waiting on a lock) and
-bench/publication_kills.py (a publication killed at random points: no partial list, identical retries)."""
+requests idle and during a real publication: no error, no request waiting on a lock),
+bench/publication_kills.py (a publication killed at random points: no partial list, identical retries) and
+bench/history.py (list 1 and the last list of a history compared: every figure printed, the build resumable)."""
 
 import contextlib
 import os
@@ -26,7 +27,8 @@ def scratch_database(kind: str):
     url = urlparse(os.environ["DATABASE_URL"])
     name = f"bench_{kind}_ci_{os.getpid()}"
     admin_url = url._replace(path="/postgres").geturl()
-    drops = [f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)' for n in (name, f"{name}_load", f"{name}_kill")]
+    kept = (name, f"{name}_load", f"{name}_kill", f"{name}_list1")  # and the copies the benchmarks make
+    drops = [f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)' for n in kept]
     try:
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(drops[0])
@@ -70,3 +72,53 @@ def test_publication_kills_benchmark_runs_small_with_no_partial_list_and_identic
     assert line(lines, "publication killed at random points")[-1] == "2", lines
     assert line(lines, "partial lists left")[3] == "0", lines
     assert line(lines, "retries identical to the undisturbed run")[6] == "2", lines
+
+
+HISTORY_FIGURES = (
+    "publication wall time (s)",
+    "publication / bare COPY I/O",
+    "publication peak memory (MB)",
+    "entries: bytes per entry, all lists",
+    "entries: the list's storage (MB)",
+    "entries: the list's bytes per entry",
+    "rating changes: the list's storage (MB)",
+    "games: the list's storage (MB)",
+)
+HISTORY_TABLES = ("entries", "rating changes", "games", "participants", "events")
+
+
+def figure_rows(lines: list[str]) -> dict[str, list[str]]:
+    """The comparison table: figure -> [list 1, list N, ratio, met?] (figure names hold spaces, values do not)."""
+    start = next(i for i, text in enumerate(lines) if text.startswith("figure "))
+    rows = {}
+    for text in lines[start + 1 :]:
+        if not text.strip():
+            break
+        name, values = text[:58].strip(), text[58:].split()
+        rows[name] = [values[0], values[1], values[2], values[-1]]
+    return rows
+
+
+def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_database():
+    with scratch_database("history") as url:
+        args = ("--players", "2000", "--lists", "4", "--web-requests", "4", "--web-rounds", "2")
+        first = bench("history.py", url, *args)
+        again = bench("history.py", url, *args)
+    rows = figure_rows(first)
+    for name in HISTORY_FIGURES:
+        assert name in rows, (name, first)
+    web = [name for name in rows if name.startswith("web median (ms): ")]
+    assert len(web) >= 10, first
+    for name, (list_1, list_n, ratio, met) in rows.items():
+        assert float(list_1.replace(",", "")) >= 0 and float(list_n.replace(",", "")) >= 0, (name, first)
+        assert float(ratio) >= 0 and met in ("yes", "NO"), (name, first)
+    assert float(rows["entries: bytes per entry, all lists"][0].replace(",", "")) > 0, first
+    assert float(rows["publication wall time (s)"][0]) > 0, first
+    assert any(text.startswith("list 2 (2027-01-01): cloned") for text in first), first
+    assert any(text.startswith("list 3 (2027-03-01): cloned") for text in first), first
+    for table in HISTORY_TABLES:  # the tables that grow with history, at list 1's moment and at list 4's
+        at = [text.split()[-8] for text in first if text.startswith(f"{table:16} ")]
+        assert at == ["2026-11-01", "2027-05-01"], (table, first)
+    # the second run finds everything in the database: nothing published or cloned again, the same figures
+    assert not [text for text in again if text.startswith("list ")], again  # "list 2 (...): cloned ...", etc.
+    assert figure_rows(again) == rows
