@@ -175,8 +175,10 @@ def clone_list(previous, list_date: datetime.date, seed: int):
 
     1. ratings_ratinglist: one row, published and current, continuing ``previous`` (``previous``, period_start
        = its date, closing date from the rating policy, version 1), with its rules, preset and counts;
-    2. ratings_ratinglistentry: every entry of ``previous`` again, written with core.bulk.copy_columns — the
-       call the publication's own entry write makes (ratings.services.publication._write_entries) — with
+    2. ratings_ratinglistentry: every entry of ``previous`` again, written as the publication writes a list's
+       entries (ratings.services.publication._write_entries: the list created inside entry_storage_bulk, its
+       own table prepared, filled with core.bulk.copy_columns, indexed and attached as the list's partition on
+       PostgreSQL, ratings.services.entry_storage) — with
        the rating of each rated player who played on ``previous`` (games > 0) moved by a random change
        (normal, RATING_NOISE points, rounded, not below the rules' floor) and that change in ``change``
        (0 for the other rated players); the dates of the rating state (last_game_date, pool_since) moved by
@@ -196,8 +198,8 @@ def clone_list(previous, list_date: datetime.date, seed: int):
        rating changes, so the last list's real publication rates its own period only, as list 1 did.
 
     Not written: the events' status timeline and history records, the audit trail, webhooks, shadow lists,
-    pool ledgers. When the entries' storage changes (e.g. a partition per list), step 2 must keep writing
-    through the publication's own path: this is the one place that writes a cloned list.
+    pool ledgers. When the entries' storage changes, step 2 must keep writing through the publication's own
+    path: this is the one place that writes a cloned list.
     """
     import numpy as np
     from django.db import connection, transaction
@@ -209,6 +211,12 @@ def clone_list(previous, list_date: datetime.date, seed: int):
     from ratings.engine.list_state import list_order
     from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
     from ratings.selectors import events_pending_rating
+    from ratings.services.entry_storage import (
+        entry_storage_attach,
+        entry_storage_bulk,
+        entry_storage_prepare,
+        entry_table,
+    )
     from ratings.services.schedule import rating_policy_for
 
     policy = rating_policy_for(previous.rating_type)
@@ -221,24 +229,25 @@ def clone_list(previous, list_date: datetime.date, seed: int):
         if f.attname not in ("id", RatingListEntry.rating_list.field.attname)
     ]
     with transaction.atomic():
-        rating_list = RatingList.objects.create(
-            rating_type=previous.rating_type,
-            list_date=list_date,
-            version=1,
-            period_start=previous.list_date,
-            closing_date=closing_date,
-            status=RatingListStatus.PUBLISHED,
-            rules_preset=previous.rules_preset,
-            rules=previous.rules,
-            previous=previous,
-            published_at=timezone.now(),
-            entry_count=previous.entry_count,
-            rated_count=previous.rated_count,
-            game_count=previous.game_count,
-            event_count=previous.event_count,
-            new_rating_count=previous.new_rating_count,
-            dropped_count=previous.dropped_count,
-        )
+        with entry_storage_bulk():  # its entries are written and attached below
+            rating_list = RatingList.objects.create(
+                rating_type=previous.rating_type,
+                list_date=list_date,
+                version=1,
+                period_start=previous.list_date,
+                closing_date=closing_date,
+                status=RatingListStatus.PUBLISHED,
+                rules_preset=previous.rules_preset,
+                rules=previous.rules,
+                previous=previous,
+                published_at=timezone.now(),
+                entry_count=previous.entry_count,
+                rated_count=previous.rated_count,
+                game_count=previous.game_count,
+                event_count=previous.event_count,
+                new_rating_count=previous.new_rating_count,
+                dropped_count=previous.dropped_count,
+            )
         # 2. entries
         entries = read_columns(
             RatingListEntry.objects.filter(rating_list=previous).order_by("id"),
@@ -257,7 +266,13 @@ def clone_list(previous, list_date: datetime.date, seed: int):
         entries["position"], entries["rank"], entries["federation_rank"] = list_order(
             entries["player_id"], entries["rating"], entries["inactive"], entries["federation"]
         )
-        copy_columns(RatingListEntry, {"rating_list_id": np.full(rating.size, rating_list.pk), **entries})
+        entry_storage_prepare([rating_list.pk])
+        copy_columns(
+            RatingListEntry,
+            {"rating_list_id": np.full(rating.size, rating_list.pk), **entries},
+            table=entry_table(rating_list.pk),
+        )
+        entry_storage_attach([rating_list.pk])
         with connection.cursor() as cursor:
             # 3. events, participants, games
             # the events rated on ``previous`` with rating changes there (not the tails of step 5)
