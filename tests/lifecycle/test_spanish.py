@@ -44,7 +44,7 @@ def test_the_statuses_and_the_integrity_checks_have_spanish_labels():
 def test_the_event_page_of_a_draft_speaks_spanish():
     arbiter = make_arbiter()
     players = four_players()
-    players[2] = dataclasses.replace(players[2], rounds=[*players[2].rounds, TrfRoundEntry(2, None, "-", "1")])
+    players[2] = dataclasses.replace(players[2], rounds=[*players[2].rounds, TrfRoundEntry(2, None, "w", "1")])
     event = event_import_trf(build_trf(players), file_name="es.trf", user=arbiter).event
 
     page = client_for(arbiter).get(reverse("admin:events_event_change", args=[event.pk]), **SPANISH)
