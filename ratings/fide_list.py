@@ -874,7 +874,7 @@ class FideListReader:
         if is_xml or not isinstance(first, bytes):
             rows = self._iter_xml(first, chunks) if is_xml else self._iter_txt(first, chunks)
             while batch := list(islice(rows, size)):
-                yield FideListColumns.from_rows(batch, self.layout.rating_types if self.layout else RATING_TYPES)
+                yield FideListColumns.from_rows(batch, RATING_TYPES)  # 0 where a row has no such rating
             return
         yield from self._txt_column_batches(first, chunks, size)
 

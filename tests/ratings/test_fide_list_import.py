@@ -346,14 +346,14 @@ def test_a_database_refusal_saves_nothing_and_says_so(monkeypatch):
     monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 1)
     rows = [ROWS[0], ROWS[1], ROWS[2]]
     before = row_counts()
-    write = fide_list_services.BatchWriter.write
+    write = fide_list_services.BatchWriter.write_columns
 
-    def refused_on_the_third_row(self, values, returning=()):
-        if values and values[0][0] == ROWS[2].fide_id:
+    def refused_on_the_third_row(self, columns, returning=()):
+        if len(columns[0]) and columns[0][0] == ROWS[2].fide_id:
             raise IntegrityError("duplicate key value violates unique constraint")
-        return write(self, values, returning)
+        return write(self, columns, returning)
 
-    monkeypatch.setattr(fide_list_services.BatchWriter, "write", refused_on_the_third_row)
+    monkeypatch.setattr(fide_list_services.BatchWriter, "write_columns", refused_on_the_third_row)
 
     with pytest.raises(ValidationError, match="the database refused the import, nothing was saved"):
         fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
@@ -409,6 +409,24 @@ def test_command_reads_the_zip_as_downloaded_and_shows_progress(tmp_path, capsys
         call_command("import_fide_list", str(archive), "--list-date", "2026-10-01", "--quiet")
     with pytest.raises(CommandError, match="is not a date"):
         call_command("import_fide_list", str(archive), "--list-date", "1 Oct 2026")
+
+
+def test_command_draws_one_bar_in_place_on_a_terminal(tmp_path, capsys, monkeypatch):
+    from django.core.management.base import OutputWrapper
+
+    monkeypatch.setattr(fide_list_services, "PROGRESS_EVERY", 2)
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 2)
+    monkeypatch.setattr(OutputWrapper, "isatty", lambda self: True)
+    path = tmp_path / "players_list_foa.txt"
+    path.write_bytes(txt(write_fide_list_txt(ROWS)))
+
+    call_command("import_fide_list", str(path), "--list-date", "2026-10-01")
+
+    err = capsys.readouterr().err
+    bars = err.split("\r")[1:]
+    assert len(bars) == 2 and all(re.match(r"\[[#.]{30}\] +\d+% +[24] rows .* left", bar) for bar in bars), err
+    assert err.endswith("\n") and err.count("\n") == 1  # redrawn in place, ended once before the summary
+    assert "100%" in bars[-1]
 
 
 def test_command_single_type_list_with_its_rating_type(tmp_path, capsys):
