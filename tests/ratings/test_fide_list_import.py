@@ -20,6 +20,7 @@ from ratings.engine import get_preset
 from ratings.fide_list import (
     COMBINED_LEGACY_HEADER,
     FideListRating,
+    FideListReader,
     FideListRow,
     write_fide_list_txt,
     write_fide_list_xml,
@@ -464,3 +465,59 @@ def test_a_repeated_fide_id_keeps_the_first_row_and_warns_naming_both_lines(monk
     player = Player.objects.get(id_number=ROWS[0].fide_id)
     assert player.surname == "Carlsen"
     assert entries("standard")[ROWS[0].fide_id][0] == ROWS[0].standard.rating
+
+
+# ----------------------------------------------------------------------------- rows read by columns or not
+
+
+def test_rows_read_by_columns_and_line_by_line_are_stored_alike(monkeypatch):
+    # The reader cuts regular lines into columns and reads the others one by one (a name beyond ASCII, an
+    # OTit overflowing into FOA, control characters); both kinds in one batch are stored by the same rules.
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 4)
+    rows = [
+        row(5_000_001, "Plain, Ann", "ESP", FideListRating(1800, 4, 20), sex="F", title="WFM", birth_year=1999),
+        row(5_000_002, "Müller, Jörg", "GER", FideListRating(2410, 0, 10), sex="M", title="IM"),
+        row(5_000_003, "Tab\tName, Bo", "XYZ", FideListRating(1500, 9, 40), blitz=FideListRating(1600, 1, 40)),
+        row(5_000_004, "Over, Flow", "NOR", FideListRating(2300, 2, 20), other_titles=("SI", "FI", "LSI", "SLI", "NA")),
+        row(5_000_005, "Mono", "FRA", FideListRating(2000, 0, 20), flag="wi", title="g", women_title="WGM"),
+        row(5_000_006, "Second, Plain", "ESP", rapid=FideListRating(1700, 3, 20), birth_year=2001),
+    ]
+    rows[3].foa_title = "AGM"
+    data = "".join(write_fide_list_txt(rows)).encode("utf-8")
+    batches = list(FideListReader(io.BytesIO(data)).column_batches(4))
+    assert sorted({bool(p) for b in batches for p in b.plain}) == [False, True]  # both kinds in the batches
+
+    fide_list_import(io.BytesIO(data), list_date=LIST_DATE)
+
+    federations = set(Federation.objects.values_list("code", flat=True))
+    read = [b.row(i) for b in batches for i in range(len(b))]
+    for each in read:
+        expected = fide_list_services._player_row(each, federations)
+        player = Player.objects.get(id_number=each.fide_id)
+        stored = tuple(
+            getattr(player, f if f != "federation" else "federation_id") for f in fide_list_services._PLAYER_FIELDS
+        )
+        assert stored == expected, each
+        for rating_type in ("standard", "rapid", "blitz"):
+            rating = each.rating(rating_type)
+            entry = RatingListEntry.objects.filter(player=player, rating_list__rating_type=rating_type).first()
+            if rating is None or rating.rating is None:
+                assert entry is None
+                continue
+            title, women_title, other_titles, federation, sex = fide_list_services._entry_text(each)
+            assert (entry.rating, entry.games, entry.k_factor, entry.inactive, entry.birth_year) == (
+                rating.rating,
+                rating.games,
+                rating.k_factor,
+                each.inactive,
+                each.birth_year,
+            )
+            assert (entry.title, entry.women_title, entry.other_titles, entry.federation, entry.sex) == (
+                title,
+                women_title,
+                other_titles,
+                federation,
+                sex,
+            )
+    assert Player.objects.get(id_number=5_000_002).surname == "Müller"
+    assert Player.objects.get(id_number=5_000_005).title == "GM"  # the pre-2012 one-letter title
