@@ -100,10 +100,11 @@ def next_month(day: datetime.date) -> datetime.date:
 def run_import(path: Path, list_date: datetime.date):
     from ratings.services.fide_list_import import fide_list_import
 
-    def progress(rows: int) -> None:
-        print(f"    {rows:>9,} rows", file=sys.stderr)
-
     began = time.perf_counter()
+
+    def progress(rows: int) -> None:
+        print(f"    {rows:>9,} rows read and written at {time.perf_counter() - began:6.1f} s", file=sys.stderr)
+
     with open(path, "rb") as handle:
         outcome = fide_list_import(handle, list_date=list_date, progress=progress, source_name=path.name)
     return outcome, time.perf_counter() - began

@@ -32,6 +32,8 @@ done. A player merged into another (``merged_into``) gets the entry on the kept 
 from __future__ import annotations
 
 import datetime
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
@@ -49,6 +51,7 @@ from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
 from players.registry import CONTROL_CHARACTERS, federations_ensure
 from ratings.engine import get_preset
+from ratings.engine.list_state import list_order
 from ratings.fide_list import (
     FideListColumns,
     FideListFormatError,
@@ -57,7 +60,6 @@ from ratings.fide_list import (
     FideListRow,
 )
 from ratings.models import RatingList, RatingListEntry, RatingListStatus
-from ratings.services.list_order import list_entries_insert_ordered
 
 __all__ = [
     "BATCH_ROWS",
@@ -68,6 +70,7 @@ __all__ = [
 
 BATCH_ROWS = 20_000  # rows read, written and reported at a time
 _LOOKUP_ROWS = 5_000  # SQLite: id_numbers per look-up query
+_WRITE_ROWS = 100_000  # entries per write at the end
 PROGRESS_EVERY = 100_000
 IMPORT_RULES_PRESET = "fide-2024"
 _KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
@@ -142,12 +145,16 @@ def fide_list_import(
     single_type = wanted[0] if wanted and len(wanted) == 1 else _single_type_from_name(source_name)
     outcome = FideListImportOutcome(list_date=list_date)
 
-    reader = FideListReader(stream, rating_type=single_type, on_problem=outcome.problem_add)
+    found: list[FideListProblem] = []  # the reader's problems, until the batch they came with is taken
+    reader = FideListReader(stream, rating_type=single_type, on_problem=found.append)
     batches = reader.column_batches(BATCH_ROWS)
     try:
         first = next(batches, None)
     except FideListFormatError as exc:
         raise ValidationError(_named(source_name, exc)) from None
+    for problem in found:
+        outcome.problem_add(problem)
+    found.clear()
     layout = reader.layout
     present = layout.rating_types if layout is not None else ()
     if first is not None and layout is not None and layout.kind == "xml":
@@ -160,16 +167,65 @@ def fide_list_import(
         what = f"ratings of type {', '.join(wanted)}" if wanted else "any rating column"
         has = ", ".join(present) or "none"
         raise ValidationError(f"{where}: no players with {what} (the file has {has})")
+    ahead = _read_ahead(batches, found, outcome)
     try:
         with transaction.atomic():
-            _import(chain([first], batches), types, outcome, progress, user)
+            _import(chain([first], ahead), types, outcome, progress, user)
     except FideListFormatError as exc:
         raise ValidationError(_named(source_name, exc)) from None
     except (IntegrityError, DataError) as exc:
         raise ValidationError(
             f"{source_name or 'the file'}: the database refused the import, nothing was saved ({exc})"
         ) from None
+    finally:
+        ahead.close()  # the reading thread stops (at once when the import failed)
     return outcome
+
+
+def _read_ahead(
+    batches: Iterator[FideListColumns], found: list[FideListProblem], outcome: FideListImportOutcome
+) -> Iterator[FideListColumns]:
+    """``batches``, the next one read in a thread while the database writes the one before (NumPy and the
+    database driver let go of the GIL: the two cores work at once). The problems the reader finds while reading
+    a batch (into ``found``) are added to the outcome when that batch is taken, so they come in the order
+    they would without the thread. A refusal (FideListFormatError) is raised where the batch would have been."""
+    ahead: queue.Queue[tuple[FideListColumns | None, list[FideListProblem], BaseException | None]] = queue.Queue(1)
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                batch = next(batches, None)
+            except BaseException as exc:  # handed to the importing thread, raised there
+                batch, error = None, exc
+            else:
+                error = None
+            item = (batch, found[:], error)
+            found.clear()
+            while not stop.is_set():
+                try:
+                    ahead.put(item, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+            if batch is None:
+                return
+
+    reader = threading.Thread(target=read, name="fide-list-reader", daemon=True)
+    reader.start()
+    try:
+        while True:
+            batch, problems, error = ahead.get()
+            for problem in problems:
+                outcome.problem_add(problem)
+            if error is not None:
+                raise error
+            if batch is None:
+                return
+            yield batch
+    finally:  # done, or the import failed: the reader stops at its next batch
+        stop.set()
+        reader.join()
 
 
 def _named(source_name: str, refusal: FideListFormatError) -> str:
@@ -453,27 +509,44 @@ def _entry_columns(
     return [np.concatenate(columns) for columns in zip(*parts, strict=True)]
 
 
-def _entries_staging() -> str:
-    """A new, empty temporary table with the columns of the entries table (dropped by _entries_staging_drop;
-    on PostgreSQL at commit too, and a rolled-back import takes it away)."""
-    staging = "import_fide_entries"
-    quote = connection.ops.quote_name
-    entries = quote(RatingListEntry._meta.db_table)
-    with connection.cursor() as cursor:
-        _entries_staging_drop(staging)  # left by an import that failed after its transaction (SQLite)
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                f"CREATE TEMPORARY TABLE {quote(staging)} ON COMMIT DROP AS SELECT * FROM {entries} WITH NO DATA"
-            )
+def _entry_columns_of(entries: list[tuple[object, ...]]) -> list[np.ndarray]:
+    """Entries as _add_lines gives them (tuples of _ENTRY_FIELDS' values) as the columns of _entry_columns."""
+    columns = []
+    for name, values in zip(_ENTRY_FIELDS, zip(*entries, strict=True), strict=True):
+        if name in ("k_factor", "birth_year"):
+            columns.append(np.array([np.nan if v is None else v for v in values], dtype=np.float64))
+        elif name in ("title", "women_title", "other_titles", "federation", "sex"):
+            columns.append(np.array([str(v).encode() for v in values], dtype="S"))
+        elif name in ("inactive", "ever_2400", "ever_2300"):
+            columns.append(np.array(values, dtype=bool))
         else:
-            cursor.execute(f"CREATE TEMPORARY TABLE {quote(staging)} AS SELECT * FROM {entries} WHERE 0")
-    return staging
+            columns.append(np.array(values, dtype=np.int64))
+    return columns
 
 
-def _entries_staging_drop(staging: str) -> None:
-    schema = "pg_temp" if connection.vendor == "postgresql" else "temp"  # never a table of that name elsewhere
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {schema}.{connection.ops.quote_name(staging)}")
+def _entries_write(list_entries: BatchWriter, held: list[list[np.ndarray]]) -> None:
+    """Write every entry of the imported lists once, with its position, rank and federation rank (computed as
+    the publication does, ratings.engine.list_state.list_order), in list order: the (list, position) index
+    grows at its end, and no entry is rewritten to store its order afterwards."""
+    if not held:
+        return
+    columns = [np.concatenate(parts) for parts in zip(*held, strict=True)]
+    held.clear()
+    list_id, player_id, rating = columns[0], columns[1], columns[2].astype(np.float64)
+    inactive, federation = columns[5], columns[_ENTRY_FIELDS.index("federation")]
+    order_columns = [np.full(len(list_id), np.nan) for _ in range(3)]
+    for each in np.unique(list_id).tolist():
+        at = np.flatnonzero(list_id == each)
+        for column, values in zip(
+            order_columns,
+            list_order(player_id[at], rating[at], inactive[at], np.char.decode(federation[at], "utf-8")),
+            strict=True,
+        ):
+            column[at] = values
+    order = np.lexsort((order_columns[0], list_id))
+    columns = [column[order] for column in (*columns, *order_columns)]
+    for start in range(0, len(order), _WRITE_ROWS):  # bounded memory on SQLite (a tuple per row)
+        list_entries.write_columns([column[start : start + _WRITE_ROWS] for column in columns])
 
 
 def _import(
@@ -512,8 +585,9 @@ def _import(
         update=(*_PLAYER_FIELDS[1:], "updated_at"),
         compare=_PLAYER_FIELDS[1:],
     )
-    # Entries wait in a temporary table and are written once, with their order, at the end.
-    list_entries = BatchWriter(RatingListEntry, _ENTRY_FIELDS, table=_entries_staging())
+    # Entries are held (as NumPy columns) and written once, with their order, at the end.
+    list_entries = BatchWriter(RatingListEntry, [*_ENTRY_FIELDS, "position", "rank", "federation_rank"])
+    held: list[list[np.ndarray]] = []
     next_progress = PROGRESS_EVERY
     first_lines = _FirstLines()
     for batch in batches:
@@ -527,32 +601,30 @@ def _import(
             while player_id in merged:
                 player_id = merged[player_id]
             redirected.append((player_id, batch.row(at)))
-        list_entries.write_columns(
-            _entry_columns(batch, keep[~redirect], player_ids[~redirect], types, list_ids, counts)
-        )
+        held.append(_entry_columns(batch, keep[~redirect], player_ids[~redirect], types, list_ids, counts))
         outcome.rows += len(batch)
         if progress is not None and outcome.rows >= next_progress:
             progress(outcome.rows)
             next_progress = (outcome.rows // PROGRESS_EVERY + 1) * PROGRESS_EVERY
     if redirected:
         type_of = {pk: rating_type for rating_type, pk in list_ids.items()}
-        player_ids = sorted({pk for pk, _ in redirected})
-        with connection.cursor() as cursor:  # the entries written so far wait in the staging table
-            cursor.execute(
-                f"SELECT rating_list_id, player_id FROM {connection.ops.quote_name(list_entries.table)} "
-                f"WHERE player_id IN ({', '.join(['%s'] * len(player_ids))})",
-                player_ids,
-            )
-            on_list = {(type_of[list_id], player_id) for list_id, player_id in cursor.fetchall()}
-        entries = []
+        kept_ids = np.array(sorted({pk for pk, _ in redirected}), dtype=np.int64)
+        on_list = set()
+        for columns in held:
+            found = np.isin(columns[1], kept_ids)
+            on_list |= {
+                (type_of[list_id], p)
+                for list_id, p in zip(columns[0][found].tolist(), columns[1][found].tolist(), strict=True)
+            }
+        entries: list[tuple[object, ...]] = []
         for player_id, row in redirected:
             kept_types = tuple(t for t in types if (t, player_id) not in on_list)
             on_list |= {(t, player_id) for t in kept_types}
             _add_lines(player_id, row, kept_types, list_ids, counts, entries)
-        list_entries.write(entries)
+        if entries:
+            held.append(_entry_columns_of(entries))
     # positions (list pages) and ranks (profiles), as a published list stores them
-    list_entries_insert_ordered(list_entries.table, list_entries.columns)
-    _entries_staging_drop(list_entries.table)
+    _entries_write(list_entries, held)
     _lists_complete(lists, counts, outcome, user)
     if connection.vendor == "postgresql":
         # Statistics for the planner after a bulk load: without them it guesses, e.g., that few players
