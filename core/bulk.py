@@ -413,19 +413,24 @@ class BatchWriter:
         if not self.compare:
             written = ", ".join(f"{name}::int8" for name in names)
             return _copy_out_binary(connection, f"{upsert} RETURNING {written}, (xmax = 0)", None, [*kinds, "bool"])
-        # A row left as it was is not returned by the upsert: every row's values are read from the table, one
-        # index probe per row (a subquery per row: never a join planned as a scan of the whole table).
+        # A row left as it was is not returned by the upsert: its values are read from the table in the same
+        # statement, one index probe per row (a subquery per row: never a join planned as a scan of the whole
+        # table); the table as it was before the upsert, which held that row already.
         if tuple(self.conflict) != tuple(returning[:1]) or len(self.conflict) != 1:
             raise ValueError("BatchWriter.write_columns: with compare, returning starts with the one conflict field")
         key = names[0]
-        changed_keys, inserted = _copy_out_binary(
-            connection, f"{upsert} RETURNING {key}::int8, (xmax = 0)", None, ["int64", "bool"]
-        )
+        written = ", ".join(f"{name}::int8" for name in names)
         looked_up = ", ".join(
             f"(SELECT t.{name} FROM {table} AS t WHERE t.{key} = s.{key})::int8" for name in names[1:]
         )
-        values = _copy_out_binary(connection, f"SELECT s.{key}::int8, {looked_up} FROM {staging} AS s", None, kinds)
-        return [*values, np.isin(values[0], changed_keys[inserted])]
+        return _copy_out_binary(
+            connection,
+            f"WITH written AS ({upsert} RETURNING {written}, (xmax = 0)) SELECT * FROM written UNION ALL "
+            f"SELECT s.{key}::int8, {looked_up}, false FROM {staging} AS s "
+            f"WHERE NOT EXISTS (SELECT FROM written WHERE written.{key} = s.{key})",
+            None,
+            [*kinds, "bool"],
+        )
 
     def _copy(self, connection, raw, rows: list[tuple], returning: Sequence[str] = ()) -> list[tuple]:
         quote = connection.ops.quote_name

@@ -521,3 +521,22 @@ def test_rows_read_by_columns_and_line_by_line_are_stored_alike(monkeypatch):
             )
     assert Player.objects.get(id_number=5_000_002).surname == "Müller"
     assert Player.objects.get(id_number=5_000_005).title == "GM"  # the pre-2012 one-letter title
+
+
+def test_next_month_s_list_updates_only_the_players_it_changes_and_finds_the_others():
+    fide_list_import(io.BytesIO(txt(write_fide_list_txt(ROWS))), list_date=LIST_DATE)
+    before = {p.id_number: (p.pk, p.updated_at) for p in Player.objects.all()}
+    changed = [dataclasses.replace(ROWS[0], title="IM"), *ROWS[1:]]
+
+    outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(changed))), list_date=dt.date(2026, 11, 1))
+
+    assert (outcome.players_created, outcome.players_updated) == (0, 4)
+    after = {p.id_number: (p.pk, p.updated_at) for p in Player.objects.all()}
+    assert {k: pk for k, (pk, _) in after.items()} == {k: pk for k, (pk, _) in before.items()}
+    assert [k for k in after if after[k][1] != before[k][1]] == [ROWS[0].fide_id]  # only the changed record
+    assert Player.objects.get(id_number=ROWS[0].fide_id).title == "IM"
+    november = RatingListEntry.objects.filter(rating_list__list_date=dt.date(2026, 11, 1))
+    assert {(e.player.id_number, e.rating_list.rating_type) for e in november} == {
+        (e.player.id_number, e.rating_list.rating_type)
+        for e in RatingListEntry.objects.filter(rating_list__list_date=LIST_DATE)
+    }
