@@ -376,13 +376,13 @@ class BatchWriter:
             return [np.zeros(0, dtype=np.int64) for _ in returning] + ([np.zeros(0, dtype=bool)] if returning else [])
         connection = connections[self.using]
         if connection.vendor != "postgresql":
-            values = [_python_values(field, column) for field, column in zip(self.given, columns, strict=True)]
-            self.write(list(zip(*values, strict=True)), returning)  # (returning: refused there)
+            python = [_python_values(field, column) for field, column in zip(self.given, columns, strict=True)]
+            self.write(list(zip(*python, strict=True)), returning)  # (returning: refused there)
             return []
         if returning and not self.tail:
             raise ValueError("BatchWriter.write_columns(returning=...) is for upserts only")
         fields = [*self.given, *self.extra]
-        values = [*columns, *(_constant(value, count) for value in self.defaults)]
+        values: list = [*columns, *(_constant(value, count) for value in self.defaults)]
         types = [_pg_type(field, connection) for field in fields]
         names = [f"{self.model.__name__}.{field.name}" for field in fields]
         quote = connection.ops.quote_name
@@ -408,7 +408,7 @@ class BatchWriter:
                 raw.execute(upsert)
                 return []
         # xmax is 0 on a row version this statement inserted (see _copy)
-        names = [quote(_field(self.model, name).column) for name in returning]
+        names = [quote(str(_field(self.model, name).column)) for name in returning]
         kinds = ["int64"] * len(returning)
         if not self.compare:
             written = ", ".join(f"{name}::int8" for name in names)

@@ -694,7 +694,7 @@ class _ColumnParser:
             if key in self.fields
         )
 
-    def lines(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    def lines(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The lines as rows of a 2-D byte array, padded with spaces to the longest (a slice past a line's
         end is empty, a slice of padding strips to empty: the same field values), and their kind: 0 blank,
         1 read here, 2 for the per-line parser."""
@@ -768,6 +768,11 @@ class _ColumnParser:
         return np.where(clean, 1, np.where(kind == 0, 0, 2)), values
 
 
+def _rating_part(rating_type: str, attribute: str) -> Callable[[FideListRow], int | None]:
+    """row -> its ``attribute`` (rating, games, k_factor) of ``rating_type``."""
+    return lambda row: getattr(row.rating(rating_type), attribute)
+
+
 def _txt_columns(
     layout: FideListLayout, lines: np.ndarray, values: dict[str, Any], rows: dict[int, FideListRow], count: int
 ) -> FideListColumns:
@@ -790,7 +795,7 @@ def _txt_columns(
         for part, attribute in (("rating", "rating"), ("games", "games"), ("k", "k_factor")):
             key = f"{t}.{part}"
             plain_values = values[key] if key in values else np.zeros(int(plain.sum()), dtype=np.int64)
-            parts.append(column(plain_values, lambda row, t=t, a=attribute: getattr(row.rating(t), a)))
+            parts.append(column(plain_values, _rating_part(t, attribute)))
         ratings[t] = (parts[0], parts[1], parts[2])
     inactive = np.zeros(count, dtype=bool)
     inactive[plain] = values["inactive"]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import datetime
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import IO
@@ -184,7 +184,7 @@ def fide_list_import(
 
 def _read_ahead(
     batches: Iterator[FideListColumns], found: list[FideListProblem], outcome: FideListImportOutcome
-) -> Iterator[FideListColumns]:
+) -> Generator[FideListColumns, None, None]:
     """``batches``, the next one read in a thread while the database writes the one before (NumPy and the
     database driver let go of the GIL: the two cores work at once). The problems the reader finds while reading
     a batch (into ``found``) are added to the outcome when that batch is taken, so they come in the order
@@ -194,12 +194,11 @@ def _read_ahead(
 
     def read() -> None:
         while not stop.is_set():
+            error: BaseException | None = None
             try:
                 batch = next(batches, None)
             except BaseException as exc:  # handed to the importing thread, raised there
                 batch, error = None, exc
-            else:
-                error = None
             item = (batch, found[:], error)
             found.clear()
             while not stop.is_set():
@@ -391,12 +390,12 @@ def _nullable(values: np.ndarray) -> np.ndarray:
     return np.where(values == 0, np.nan, values.astype(np.float64))
 
 
-def _overwrite(column: np.ndarray, positions: list[int], values: list) -> np.ndarray:
+def _overwrite(column: np.ndarray, positions: list[int], values: list[object]) -> np.ndarray:
     """``column`` with the values at ``positions`` replaced (text widened to fit, UTF-8)."""
     if not positions:
         return column
     if column.dtype.kind == "S":
-        encoded = [value.encode() for value in values]
+        encoded = [str(value).encode() for value in values]
         column = column.astype(f"S{max(column.dtype.itemsize, *map(len, encoded), 1)}")
         column[positions] = encoded
     elif column.dtype.kind == "f":
