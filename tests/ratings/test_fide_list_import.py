@@ -12,7 +12,7 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 
 from audit.models import AuditEvent
 from players.models import Federation, Player
@@ -540,3 +540,20 @@ def test_next_month_s_list_updates_only_the_players_it_changes_and_finds_the_oth
         (e.player.id_number, e.rating_list.rating_type)
         for e in RatingListEntry.objects.filter(rating_list__list_date=LIST_DATE)
     }
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's page cache (PRAGMA cache_size) only")
+def test_sqlite_s_page_cache_is_enlarged_for_the_import_only():
+    def cache_size() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA cache_size")
+            return cursor.fetchone()[0]
+
+    before = cache_size()
+    seen = []
+
+    fide_list_import(
+        io.BytesIO(txt(write_fide_list_txt(ROWS))), list_date=LIST_DATE, progress=lambda rows: seen.append(cache_size())
+    )
+
+    assert seen == [-fide_list_services._SQLITE_CACHE_KIB] and cache_size() == before
