@@ -310,18 +310,16 @@ class BatchWriter:
         conflict: Sequence[str] = (),
         update: Sequence[str] = (),
         compare: Sequence[str] = (),
-        table: str | None = None,
         using: str = "default",
     ) -> None:
         """``compare``: on a conflict, update the row only when one of these fields differs (a row left as it
-        was is not rewritten, nor its indexes). ``table``: write into this table (the model's columns, e.g. a
-        temporary table the caller moves rows from) instead of the model's."""
+        was is not rewritten, nor its indexes)."""
         connection = connections[using]
         given = [_field(model, name) for name in fields]
         extra, defaults = _defaults(model, given)
         columns = given + extra
         self.using = using
-        self.table = table or model._meta.db_table
+        self.table = model._meta.db_table
         self.staging = f"import_{self.table}"
         self.columns = _column_names(connection, columns)
         self.copy_target = _copy_statement(connection, self.staging if conflict else self.table, columns)
@@ -343,9 +341,7 @@ class BatchWriter:
                     f"{quote(self.table)}.{column} {differs} EXCLUDED.{column}" for column in compared
                 )
         self.compare = compare
-        self.insert = (
-            f"INSERT INTO {quote(self.table)} ({self.columns}) VALUES ({', '.join(['%s'] * len(columns))})" + self.tail
-        )
+        self.insert = _insert_statement(connection, model, columns) + self.tail
         self.model = model
         self.given, self.extra = given, extra
 
