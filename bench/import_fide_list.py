@@ -166,6 +166,7 @@ def main() -> None:
             f"({outcome.rows:,} rows in {elapsed:.1f} s while tracing)"
         )
     path.unlink()
+    folder.rmdir()
 
 
 if __name__ == "__main__":
