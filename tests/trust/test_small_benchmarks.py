@@ -1,7 +1,8 @@
-"""The PostgreSQL benchmarks at a small size, so that they cannot rot: bench/load.py (gunicorn serving real
-requests idle and during a real publication: no error, no request waiting on a lock),
-bench/publication_kills.py (a publication killed at random points: no partial list, identical retries) and
-bench/history.py (list 1 and the last list of a history compared: every figure printed, the build resumable)."""
+"""The benchmarks at a small size, so that they cannot rot: bench/load.py (gunicorn serving real requests idle
+and during a real publication: no error, no request waiting on a lock), bench/publication_kills.py (a
+publication killed at random points: no partial list, identical retries) and bench/history.py (list 1 and the
+last list of a history compared: every figure printed, the build resumable) on PostgreSQL;
+bench/import_fide_list.py (a generated FIDE list imported twice) on the database the tests run on."""
 
 import contextlib
 import os
@@ -15,8 +16,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")),
+ON_POSTGRESQL = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+postgresql_only = pytest.mark.skipif(
+    not ON_POSTGRESQL,
     reason="these benchmarks measure PostgreSQL (they copy the benchmark database with CREATE DATABASE ... "
     "TEMPLATE, sample pg_stat_activity and terminate backends); the SQLite default has none of that",
 )
@@ -40,10 +42,12 @@ def scratch_database(kind: str):
                 admin.execute(drop)
 
 
-def bench(script: str, url: str, *args: str) -> list[str]:
+def bench(script: str, url: str | None, *args: str) -> list[str]:
+    """The script's output lines; ``url`` None: no DATABASE_URL (a benchmark's own SQLite file)."""
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     result = subprocess.run(
         [sys.executable, f"bench/{script}", *args],
-        env=dict(os.environ, DATABASE_URL=url),
+        env=env if url is None else dict(env, DATABASE_URL=url),
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -57,6 +61,7 @@ def line(lines: list[str], start: str) -> list[str]:
     return next(text for text in lines if text.strip().startswith(start)).split()
 
 
+@postgresql_only
 def test_load_benchmark_runs_small_with_no_errors_and_no_lock_waits():
     with scratch_database("load") as url:
         lines = bench("load.py", url, "--players", "1500", "--games", "800", "--seconds", "2", "--clients", "3")
@@ -66,6 +71,7 @@ def test_load_benchmark_runs_small_with_no_errors_and_no_lock_waits():
     assert int(line(lines, "idle ")[1].replace(",", "")) > 0, lines
 
 
+@postgresql_only
 def test_publication_kills_benchmark_runs_small_with_no_partial_list_and_identical_retries():
     with scratch_database("kills") as url:
         lines = bench("publication_kills.py", url, "--kills", "2", "--players", "1500", "--games", "800")
@@ -99,6 +105,7 @@ def figure_rows(lines: list[str]) -> dict[str, list[str]]:
     return rows
 
 
+@postgresql_only
 def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_database():
     with scratch_database("history") as url:
         args = ("--players", "2000", "--lists", "4", "--web-requests", "4", "--web-rounds", "2")
@@ -122,3 +129,16 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     # the second run finds everything in the database: nothing published or cloned again, the same figures
     assert not [text for text in again if text.startswith("list ")], again  # "list 2 (...): cloned ...", etc.
     assert figure_rows(again) == rows
+
+
+def test_fide_list_import_benchmark_runs_small_and_prints_its_figures_against_the_targets():
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(scratch_database("fide")) if ON_POSTGRESQL else None
+        lines = bench("import_fide_list.py", url, "--rows", "2000")
+    target = "60 s (PostgreSQL)" if ON_POSTGRESQL else "120 s (SQLite)"
+    assert f"under {target}, peak RSS under 1,024 MB" in " ".join(line(lines, "targets at 1,930,000 rows:")), lines
+    first, second = line(lines, "first import"), line(lines, "second import")
+    assert "(2,000" in first and "created," in first and float(first[6].replace(",", "")) > 0, lines
+    assert "(0" in second and "2,000" in second[second.index("created,") + 1], lines
+    projected = [text for text in lines if text.strip().startswith("projected at 1,930,000 rows:")]
+    assert len(projected) == 2 and all("peak RSS so far" in text for text in projected), lines
