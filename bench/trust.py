@@ -319,7 +319,7 @@ def run_broker_outage(options: argparse.Namespace) -> Row:
     row.inputs, row.accepted = found["saves made"], found["  committed"]
     row.unhandled = found["  failed"] + found["  ended in an exception"]
     row.partial, row.slow, row.slowest = found["tasks lost"], found["  saves over 10 s"], float(slowest)
-    summary = ("broker:", "tasks queued", "sent ", "run by the worker", "duplicates", "webhook", "seconds from")
+    summary = ("broker:", "tasks queued", "sent ", "run by", "closed by", "duplicates", "webhook", "seconds from")
     row.examples += [line.strip() for line in lines if line.strip().startswith(summary)]
     row.examples += [line.strip() for line in lines if line.startswith("  outbox row") or " took " in line][:12]
     return row
@@ -370,9 +370,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--kills", type=int, default=20, help="publications killed at random points (PostgreSQL; 0: skip)"
     )
-    parser.add_argument(
-        "--broker-saves", type=int, default=200, help="saves made while the broker is down (0: skip)"
-    )
+    parser.add_argument("--broker-saves", type=int, default=200, help="saves made while the broker is down (0: skip)")
     return parser.parse_args(argv)
 
 

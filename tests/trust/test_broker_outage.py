@@ -3,10 +3,10 @@ officials see it, and once the broker is back the dispatcher sends it and a real
 
 import contextlib
 import datetime
+import re
 import time
 
 import pytest
-from celery.result import AsyncResult
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import transaction
@@ -71,6 +71,27 @@ def test_result_save_succeeds_and_the_task_stays_pending_when_the_broker_is_down
     assert row.is_pending and row.attempts == 1 and row.last_attempt_at is not None
     assert "Error" in row.last_error or "refused" in row.last_error.lower()
     assert f"task federation.ping (row {row.pk}) not sent, it stays pending" in caplog.text
+
+
+def test_a_result_store_down_with_the_broker_does_not_hold_the_save_either(
+    db, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Redis down is the broker and the result store down together (the result backend defaults to the broker's
+    Redis). Celery subscribes the sender to a task's result before sending it and, the store unreachable,
+    retries that 20 times a second apart: a save then waited 19 s (bench/broker_outage.py measured it). The
+    outbox sends with ignore_result (its tasks report in the database), so the save waits for the broker's
+    connect timeout only."""
+    from celery.backends.redis import RedisBackend
+
+    unreachable_store = RedisBackend(app=app, url=CLOSED_PORT_BROKER)
+    monkeypatch.setattr(type(app), "backend", property(lambda self: unreachable_store))
+    game = submitted_game()
+    started = time.monotonic()
+    with broker_down(), django_capture_on_commit_callbacks(execute=True):
+        row = save_result(game, Result.WHITE_WIN, 5)
+    assert time.monotonic() - started < 8  # 1 s connect timeout; 19 s before; room for a loaded machine
+    row.refresh_from_db()
+    assert row.is_pending and row.attempts == 1
 
 
 def test_after_a_failed_send_further_saves_do_not_wait_for_the_broker(db, django_capture_on_commit_callbacks):
@@ -147,6 +168,18 @@ def wait_until_sent(row: PendingTask, timeout: float = 60) -> PendingTask:
     raise AssertionError(f"outbox row {row.pk} still pending after {timeout}s: {row.last_error}")
 
 
+def ran(worker, task_id: str, timeout: float = 60) -> str:
+    """What the worker logged task ``task_id`` returned (outbox tasks store no result: see the outbox's send)."""
+    pattern = re.compile(rf"Task federation\.ping\[{re.escape(task_id)}\] succeeded in [0-9.e-]+s: (.*)")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = pattern.search(worker.output())
+        if found:
+            return found.group(1).strip()
+        time.sleep(0.2)
+    raise AssertionError(f"task {task_id} not run within {timeout}s:\n{worker.output()[-2000:]}")
+
+
 @pytest.mark.worker
 def test_once_the_broker_is_back_the_dispatcher_sends_and_a_real_worker_runs_the_task(celery_worker_process):
     worker = celery_worker_process
@@ -160,8 +193,7 @@ def test_once_the_broker_is_back_the_dispatcher_sends_and_a_real_worker_runs_the
     call_command("dispatch_pending_tasks", "--min-age", "0")
     row.refresh_from_db()
     assert not row.is_pending and row.task_id
-    assert AsyncResult(row.task_id, app=app).get(timeout=60) == 42, worker.output()[-2000:]
-    assert f"Task federation.ping[{row.task_id}] succeeded" in worker.output()
+    assert ran(worker, row.task_id) == "42"
 
     # The periodic task does the same inside a worker, for rows older than OUTBOX_RETRY_AFTER_SECONDS.
     with broker_down():
@@ -169,5 +201,30 @@ def test_once_the_broker_is_back_the_dispatcher_sends_and_a_real_worker_runs_the
     PendingTask.objects.filter(pk=later.pk).update(created_at=timezone.now() - datetime.timedelta(minutes=5))
     app.send_task("outbox.dispatch_pending_tasks", queue=worker.queue)
     later = wait_until_sent(later)
-    assert AsyncResult(later.task_id, app=app).get(timeout=60) == 100, worker.output()[-2000:]
+    assert ran(worker, later.task_id) == "100"
     assert PendingTask.objects.filter(sent_at__isnull=True).count() == 0
+
+
+# ------------------------------------------------------------------------------------------ the trust command
+
+
+def test_the_trust_commands_broker_row_loses_no_task_at_a_small_size(settings):
+    """bench/trust.py's "broker down during saves" row (bench/broker_outage.py) at a small size, so that it cannot
+    rot: real saves while the broker refuses connections and while it goes down under a real worker (the
+    filesystem broker's folder renamed away on the embedded default; a private redis-server SIGKILLed with
+    CELERY_BROKER_URL=redis://...), then beat's recovery tasks. It runs its own database and worker."""
+    from bench.trust import CHECKS, parse_args, run_checks
+
+    options = parse_args(["--broker-saves", "10"])
+    (row,) = run_checks(options, [check for check in CHECKS if check.name == "broker down during saves"])
+    assert row.inputs == 10, row.examples
+    assert (row.unhandled, row.slow) == (0, 0), row.examples  # no save failed or waited 10 s for the broker
+    assert row.accepted == 10 and row.slowest < 10, row.examples
+    assert any(line.startswith("run by the worker") for line in row.examples), row.examples
+    if settings.CELERY_BROKER_URL.startswith("redis"):
+        # Not asserted on Redis: a task the broker accepted is lost if Redis crashes before a worker takes it
+        # (the outbox marks its row sent on the broker's acceptance; only publications are re-sent, by their
+        # recovery). Whether this small run has a task queued at the kill is a matter of timing; the trust
+        # table's full run counts them (tasks lost, target 0).
+        return
+    assert row.partial == 0, row.examples  # tasks lost: the filesystem broker's messages are files, kept
