@@ -283,6 +283,9 @@ def run_schema_fuzzing(options: argparse.Namespace) -> Row:
     row.inputs = int(words[4])  # "schema fuzzing: N operations, R requests in S s: E server errors, F ..."
     row.unhandled, row.partial = int(words[9]), int(words[12])
     row.accepted = row.inputs - row.unhandled
+    # What failed: "    N x <check>" and the example request under it.
+    failed = [i for i, line in enumerate(lines) if line.startswith("    ") and " x " in line]
+    row.examples += [f"{lines[i].strip()}: {lines[i + 1].strip()[:300]}" for i in failed if i + 1 < len(lines)][:12]
     return row
 
 
@@ -321,7 +324,8 @@ def run_broker_outage(options: argparse.Namespace) -> Row:
     row.partial, row.slow, row.slowest = found["tasks lost"], found["  saves over 10 s"], float(slowest)
     summary = ("broker:", "tasks queued", "sent ", "run by", "closed by", "duplicates", "webhook", "seconds from")
     row.examples += [line.strip() for line in lines if line.strip().startswith(summary)]
-    row.examples += [line.strip() for line in lines if line.startswith("  outbox row") or " took " in line][:12]
+    failures = ("outbox row", "task ", "save ", "the worker's log")
+    row.examples += [line.strip() for line in lines if line.startswith("  ") and line.strip().startswith(failures)][:12]
     return row
 
 

@@ -282,6 +282,10 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-prune-entry-partitions": {"task": "ratings.prune_entry_partitions", "schedule": 86400.0},
 }
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
+# A task sent this long ago and never started, while later ones on its queue were, was lost by the broker and
+# is sent again (outbox.services.pending_tasks_lost); the visibility timeout's 300 s, so a task merely held by
+# a busy worker is not sent twice.
+OUTBOX_LOST_AFTER_SECONDS = env_int("OUTBOX_LOST_AFTER_SECONDS", 300, minimum=1)
 
 # --- Cache (DRF's throttle counters, shared by every web process; core/cache.py) ------------------------
 # CACHE_URL (redis://...) if set; else, with a Redis broker, the same Redis server's next database; else (the
