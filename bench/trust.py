@@ -283,9 +283,12 @@ def run_schema_fuzzing(options: argparse.Namespace) -> Row:
     row.inputs = int(words[4])  # "schema fuzzing: N operations, R requests in S s: E server errors, F ..."
     row.unhandled, row.partial = int(words[9]), int(words[12])
     row.accepted = row.inputs - row.unhandled
-    # What failed: "    N x <check>" and the example request under it.
-    failed = [i for i, line in enumerate(lines) if line.startswith("    ") and " x " in line]
-    row.examples += [f"{lines[i].strip()}: {lines[i + 1].strip()[:300]}" for i in failed if i + 1 < len(lines)][:12]
+    # What failed: the operation's line, "    N x <check>" under it and the example request that follows.
+    for i, line in enumerate(lines):
+        if line.startswith("    ") and " x " in line:
+            operation = next((lines[j].split()[0:2] for j in range(i - 1, -1, -1) if not lines[j][:1].isspace()), [])
+            example = " / ".join(text.strip() for text in lines[i + 1 : i + 8] if text.strip())
+            row.fail(f"{' '.join(operation)}: {line.strip()}: {example[:600]}")
     return row
 
 
