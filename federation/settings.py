@@ -292,6 +292,10 @@ WEBHOOK_RETRY_BACKOFF_SECONDS = env_int("WEBHOOK_RETRY_BACKOFF_SECONDS", 10, min
 WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = env_int("WEBHOOK_RETRY_BACKOFF_MAX_SECONDS", 3600, minimum=1)
 WEBHOOK_RETRY_JITTER = env_bool("WEBHOOK_RETRY_JITTER", True)
 WEBHOOK_MAX_RETRIES = env_int("WEBHOOK_MAX_RETRIES", 8, minimum=0)
+# A task sent this long ago and never started, while later ones on its queue were, was lost by the broker and
+# is sent again (outbox.services.pending_tasks_lost); the visibility timeout's 300 s, so a task merely held by
+# a busy worker is not sent twice.
+OUTBOX_LOST_AFTER_SECONDS = env_int("OUTBOX_LOST_AFTER_SECONDS", 300, minimum=1)
 
 # --- Cache (DRF's throttle counters, shared by every web process; core/cache.py) ------------------------
 # CACHE_URL (redis://...) if set; else, with a Redis broker, the same Redis server's next database; else (the

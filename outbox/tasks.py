@@ -3,10 +3,20 @@
 from dataclasses import asdict
 
 from celery import shared_task
+from celery.signals import task_prerun
 from django.conf import settings
 
-from .services import pending_tasks_dispatch
+from .services import OUTBOX_ROW_HEADER, pending_task_received, pending_tasks_dispatch
 from .webhooks import WebhookFailed, webhook_deliver, webhook_retry_delay
+
+
+@task_prerun.connect
+def task_started(task=None, **kwargs) -> None:  # noqa: ARG001 (Celery's signal arguments)
+    """Every task a worker starts: if the outbox sent it (its message names the row), the row is stamped
+    received: no longer the broker's to lose. An error here is logged by Celery and the task runs anyway."""
+    row_id = getattr(getattr(task, "request", None), OUTBOX_ROW_HEADER, None)
+    if isinstance(row_id, int):
+        pending_task_received(row_id)
 
 
 @shared_task(name="outbox.dispatch_pending_tasks")
