@@ -366,13 +366,13 @@ def player_history(player: Player) -> list[RatingListEntry]:
 
 
 def player_changes(player: Player) -> list[RatingChange]:
-    """Every rating change of the player on current lists (with event and list), newest list first: the totals
+    """Every rating change of the player on current lists (with its event), newest list first: the totals
     and the event's name and end, as the history shows them (page and API); not the per-game details (the
     calculation page's), the event's own documents or the list's frozen rules, read for every row of a long
     history and shown nowhere here."""
     return list(
         RatingChange.objects.filter(current_list_condition("rating_list"), player=player)
-        .select_related("rating_list", "event")
+        .select_related("event")
         .only(
             "rating_list_id",
             "event_id",
@@ -384,8 +384,6 @@ def player_changes(player: Player) -> list[RatingChange]:
             "change",
             "event__name",
             "event__end_date",
-            "rating_list__list_date",
-            "rating_list__rating_type",
         )
         .order_by("-rating_list__list_date", "rating_list__rating_type", "event__end_date", "event_id")
     )
