@@ -12,15 +12,13 @@ from events.models import RatingType
 from public.api.players import ID_NUMBER, public_player
 from public.selectors.ratings import player_ratings
 from public.selectors.record import (
+    RecordGames,
     attach_opponents,
-    colour_statistics,
-    event_performances,
-    game_rows,
     head_to_head,
     is_provisional,
-    opponent_rows,
-    peak_ratings,
-    player_rating_changes,
+    record_peaks,
+    record_summary,
+    record_version,
 )
 from public.serializers.record import (
     GameRowSerializer,
@@ -48,9 +46,9 @@ class PlayerGamesAPI(PublicReadMixin, generics.ListAPIView):
 
     serializer_class: type[serializers.Serializer] = GameRowSerializer
 
-    def get_queryset(self):  # a list: the rows of the player's rating changes, paged in memory
+    def get_queryset(self):  # not a queryset: the player's games, of which the paginator reads one page
         player = public_player(self.kwargs["id_number"])
-        return game_rows(player_rating_changes(player, _rating_type(self.request.query_params)))
+        return RecordGames(player, _rating_type(self.request.query_params))
 
     def paginate_queryset(self, queryset):
         page = super().paginate_queryset(queryset)
@@ -64,8 +62,9 @@ class PlayerOpponentsAPI(PlayerGamesAPI):
 
     serializer_class = OpponentRowSerializer
 
-    def get_queryset(self):
-        return opponent_rows(super().get_queryset())
+    def get_queryset(self):  # from the record's summary (kept in the cache)
+        player = public_player(self.kwargs["id_number"])
+        return record_summary(player, _rating_type(self.request.query_params), record_version(player)).opponents
 
 
 @extend_schema(parameters=[ID_NUMBER, RATING_TYPE])
@@ -77,7 +76,9 @@ class PlayerStatisticsAPI(PublicReadMixin, generics.GenericAPIView):
 
     def get(self, request, id_number: int):
         player = public_player(id_number)
-        changes = player_rating_changes(player, _rating_type(request.query_params))
+        rating_type = _rating_type(request.query_params)
+        version = record_version(player)
+        summary = record_summary(player, rating_type, version)
         ratings = [
             {**rating, "provisional": is_provisional(rating["rated_games_total"], rating["rating"])}
             for rating in player_ratings(player).values()
@@ -86,9 +87,9 @@ class PlayerStatisticsAPI(PublicReadMixin, generics.GenericAPIView):
             "id_number": player.id_number,
             "name": player.name,
             "ratings": ratings,
-            "peaks": peak_ratings(player),
-            "colours": colour_statistics(game_rows(changes)),
-            "events": event_performances(changes),
+            "peaks": record_peaks(player, version),
+            "colours": summary.colours,
+            "events": summary.events,
         }
         return Response(PlayerStatisticsSerializer(data).data)
 

@@ -355,19 +355,36 @@ def player_ratings(player: Player) -> dict[str, dict]:
 
 
 def player_history(player: Player) -> list[RatingListEntry]:
-    """The player's line on every current list, oldest first, with the list joined."""
+    """The player's line on every current list, oldest first, with the list joined (not its frozen rules: a
+    JSON document a list, read for every row of a long history and shown nowhere here)."""
     return list(
         RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
         .select_related("rating_list")
+        .defer("rating_list__rules")
         .order_by("rating_list__list_date", "rating_list__rating_type")
     )
 
 
 def player_changes(player: Player) -> list[RatingChange]:
-    """Every rating change of the player on current lists (with event and list), newest list first."""
+    """Every rating change of the player on current lists (with its event), newest list first: the totals
+    and the event's name and end, as the history shows them (page and API); not the per-game details (the
+    calculation page's), the event's own documents or the list's frozen rules, read for every row of a long
+    history and shown nowhere here."""
     return list(
         RatingChange.objects.filter(current_list_condition("rating_list"), player=player)
-        .select_related("rating_list", "event")
+        .select_related("event")
+        .only(
+            "rating_list_id",
+            "event_id",
+            "rating_before",
+            "k_factor",
+            "games",
+            "score",
+            "expected_score",
+            "change",
+            "event__name",
+            "event__end_date",
+        )
         .order_by("-rating_list__list_date", "rating_list__rating_type", "event__end_date", "event_id")
     )
 

@@ -2,21 +2,37 @@
 colour and result, peak ratings, performance per event, and the head-to-head of two players.
 
 The rated games are the per-game lines stored with the player's rating changes on current lists
-(RatingChange.details: round, colour, opponent, opponent's rating, score, K x dR), read in one query through
-the (player, rating_list) index; the pages and the API then page and aggregate them in memory (a player has
-at most a few thousand rated games). Names of opponents come in one more query, for the rows shown.
+(RatingChange.details: round, colour, opponent, opponent's rating, score, K x dR), through the
+(player, rating_list) index. What a page shows must not cost more with every list the player is on (issue 17):
+
+- the games, a page at a time (``RecordGames``): how many lines each change holds, counted by the database
+  without sending the details (one query), then the details of the changes that cover the page only (one
+  query). Names of opponents come in one more query, for the rows shown;
+- what summarises the whole record (opponents, colours, events, peaks, head-to-head) is computed once from
+  every line and kept in the cache under ``record_version``: what those pages show changes only with a
+  publication (a correction is a new publication), a merge of players or a correction of an event's games.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
-from django.db.models import F
+from django.core.cache import cache
+from django.db.models import DateTimeField, F, Func, IntegerField, QuerySet, Subquery
 
-from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, Participant, RatingType
-from players.models import Player
+from events.models import (
+    RATED_RESULTS,
+    RESULT_POINTS,
+    EventCorrection,
+    EventStatus,
+    Game,
+    Participant,
+    RatingType,
+)
+from players.models import Player, PlayerMerge
 from public.selectors.ratings import calculation_line
 from ratings.engine.game_line import (
     COLOUR,
@@ -30,13 +46,17 @@ from ratings.engine.game_line import (
 )
 from ratings.engine.k_factor import KFactorSpec
 from ratings.engine.performance import fide_performance
-from ratings.models import RatingChange, RatingListEntry, current_list_condition
+from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus, current_list_condition
 
 # A rating is provisional while the player is "new" for K: fewer than 30 rated games (B.02 8.3.3, K = 40
 # until 30 games) — the rating still rests on few games.
 PROVISIONAL_GAMES = KFactorSpec().new_player_games
 # Events whose games are published: rated, or rated and then corrected (awaiting re-rating).
 PUBLISHED_EVENTS = (EventStatus.RATED, EventStatus.CORRECTED)
+# How long a summary of a record stays in the cache. Its key changes with what it summarises
+# (record_version), so this only bounds the life of an entry nobody asks for any more, and of an event's name
+# edited in the admin after it was rated.
+RECORD_CACHE_SECONDS = 24 * 3600
 
 
 def is_provisional(rated_games_total: int | None, rating: int | None) -> bool:
@@ -71,16 +91,35 @@ def _colour(value: Any) -> str:
     return "white" if text.startswith("w") else "black" if text.startswith("b") else ""
 
 
+# A player's changes newest first: the event's end, the event, the type. Every change is one (list, event) and
+# an event is rated on one current list, so this orders them fully.
+RECORD_ORDER = ("-event__end_date", "-event_id", "rating_list__rating_type")
+# What game_rows and event_performances read of a change, its event and its list (not the list's frozen
+# rules, a JSON document per list).
+CHANGE_FIELDS = (
+    "event_id",
+    "rating_list_id",
+    "k_factor",
+    "games",
+    "score",
+    "change",
+    "details",
+    "event__name",
+    "event__end_date",
+    "rating_list__rating_type",
+    "rating_list__list_date",
+)
+
+
+def _player_changes(player: Player, rating_type: str | None) -> QuerySet[RatingChange]:
+    changes = RatingChange.objects.filter(current_list_condition("rating_list"), player=player)
+    return changes.filter(rating_list__rating_type=rating_type) if rating_type else changes
+
+
 def player_rating_changes(player: Player, rating_type: str | None = None) -> list[RatingChange]:
     """The player's rating changes on current lists with event and list, newest first: one query."""
-    changes = RatingChange.objects.filter(current_list_condition("rating_list"), player=player)
-    if rating_type:
-        changes = changes.filter(rating_list__rating_type=rating_type)
-    return list(
-        changes.select_related("event", "rating_list").order_by(
-            "-event__end_date", "-event_id", "rating_list__rating_type"
-        )
-    )
+    changes = _player_changes(player, rating_type).select_related("event", "rating_list").only(*CHANGE_FIELDS)
+    return list(changes.order_by(*RECORD_ORDER))
 
 
 def game_rows(changes: list[RatingChange]) -> list[GameRow]:
@@ -112,6 +151,100 @@ def game_rows(changes: list[RatingChange]) -> list[GameRow]:
                 )
             )
     return rows
+
+
+class StoredLines(Func):
+    """How many per-game lines a RatingChange.details document holds, counted by the database without sending
+    the document: ratings.fields.GameLinesField stores {"columns": [...], "rows": [[...], ...]} (or, written
+    before, a plain list of lines). Every stored line is a game with its score (the publication writes one
+    line per side of a rated game, counted or not: ratings.services.publication._rating_changes), so this is
+    the number of rows game_rows makes of the change. Not RatingChange.games: that counts only the games the
+    calculation counted (a game against an unrated opponent has a line but does not count)."""
+
+    output_field = IntegerField()
+    arity = 1
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return self.as_sql(
+            compiler,
+            connection,
+            template="COALESCE(CASE WHEN json_typeof(%(expressions)s) = 'array' THEN json_array_length(%(expressions)s)"
+            " ELSE json_array_length(%(expressions)s -> 'rows') END, 0)",
+            **extra_context,
+        )
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return self.as_sql(
+            compiler,
+            connection,
+            template="COALESCE(CASE WHEN json_type(%(expressions)s) = 'array' THEN json_array_length(%(expressions)s)"
+            " ELSE json_array_length(%(expressions)s, '$.rows') END, 0)",
+            **extra_context,
+        )
+
+
+class RecordGames:
+    """A player's rated games, newest event first (the rows game_rows makes of every change), as a sequence
+    that Django's and DRF's paginators page without reading the whole record (issue 17: a page's cost must not
+    grow with the lists the player is on).
+
+    Its length: the lines of each change counted by the database (StoredLines), one query of two integers a
+    change, no details. A slice: the changes that hold it found from those counts, and only their details
+    read (one query), so page 1 reads the newest changes whatever the length of the history.
+    """
+
+    def __init__(self, player: Player, rating_type: str | None = None) -> None:
+        self._changes = _player_changes(player, rating_type)
+        self._lines: list[tuple[int, int]] | None = None
+
+    def lines(self) -> list[tuple[int, int]]:
+        """(change id, its lines) of every change, newest first: one query, once."""
+        if self._lines is None:
+            self._lines = list(
+                self._changes.order_by(*RECORD_ORDER).annotate(lines=StoredLines("details")).values_list("id", "lines")
+            )
+        return self._lines
+
+    def count(self) -> int:  # what Django's paginator asks (not Sequence.count(value))
+        return sum(lines for _, lines in self.lines())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __iter__(self) -> Iterator[GameRow]:  # the whole record (a paginator reads a slice)
+        return iter(self[0 : self.count()])
+
+    @overload
+    def __getitem__(self, index: int) -> GameRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameRow]: ...
+
+    def __getitem__(self, index: int | slice) -> GameRow | list[GameRow]:
+        if isinstance(index, int):
+            position = index + len(self) if index < 0 else index
+            rows = self[position : position + 1]
+            if not rows:
+                raise IndexError(index)
+            return rows[0]
+        start, stop, step = index.indices(self.count())
+        if step != 1:
+            raise ValueError("a record's games are read in pages: a slice with a step is not supported")
+        ids: list[int] = []
+        first = offset = 0
+        for change_id, lines in self.lines():
+            if offset >= stop:
+                break
+            if offset + lines > start:
+                if not ids:
+                    first = offset
+                ids.append(change_id)
+            offset += lines
+        if not ids or start >= stop:
+            return []
+        read = RatingChange.objects.filter(pk__in=ids).select_related("event", "rating_list").only(*CHANGE_FIELDS)
+        changes = {change.pk: change for change in read}
+        return game_rows([changes[pk] for pk in ids if pk in changes])[start - first : stop - first]
 
 
 def attach_opponents(rows: list[Any]) -> None:
@@ -200,6 +333,15 @@ def colour_statistics(games: list[GameRow]) -> list[Tally]:
     return list(tallies.values())
 
 
+@dataclass(frozen=True)
+class EventRef:
+    """What the record shows of a rated event (kept in the cache with the record's summary)."""
+
+    pk: int
+    name: str
+    end_date: datetime.date | None
+
+
 def event_performances(changes: list[RatingChange]) -> list[dict[str, Any]]:
     """Per rated event (newest first): games, score, average rated opponent, performance and change."""
     events = []
@@ -212,8 +354,7 @@ def event_performances(changes: list[RatingChange]) -> list[dict[str, Any]]:
                 score += float(line[SCORE])
         events.append(
             {
-                "change": change,
-                "event": change.event,
+                "event": EventRef(change.event_id, change.event.name, change.event.end_date),
                 "rating_type": change.rating_list.rating_type,
                 "list_date": change.rating_list.list_date,
                 "games": change.games,
@@ -243,6 +384,86 @@ def peak_ratings(player: Player) -> list[dict[str, Any]]:
                 "list_date": entry["rating_list__list_date"],
             }
     return [peaks[t] for t in RatingType.values if t in peaks]
+
+
+# --- what summarises the whole record, cached ----------
+
+
+def _scalar(queryset: QuerySet[Any], expression: Any, output_field: Any) -> Subquery:
+    """One value computed over ``queryset`` (an aggregate function spelled as a plain function: no GROUP BY),
+    as a subquery."""
+    return Subquery(queryset.order_by().annotate(value=expression).values("value")[:1], output_field=output_field)
+
+
+def _count(name: str) -> Func:
+    return Func(F(name), function="COUNT", output_field=IntegerField())
+
+
+def _max(name: str, output_field: Any) -> Func:
+    return Func(F(name), function="MAX", output_field=output_field)
+
+
+def record_version(*players: Player) -> str:
+    """A token that changes whenever what the players' summarised record shows may change: one query.
+
+    - a publication, first or a correction's (a published list never changes; a correction is a new list):
+      the number of published lists and the latest publication time. Not the newest list's key alone: a
+      draft computed earlier and published as it is (rating_list_write's ``promote``) keeps an older key;
+    - a merge of a duplicate into one of the players, or its reversal (players.services.player_merge moves
+      rating changes, list entries and participations without publishing): their merges and reversals;
+    - a correction of a rated event's games (events.services.event_correct: the head-to-head reads the games
+      as corrected before the lists are published again): the latest correction.
+    """
+    published = RatingList.objects.filter(status=RatingListStatus.PUBLISHED)
+    merges = PlayerMerge.objects.filter(kept__in=[player.pk for player in players])
+    row = (
+        Player.objects.filter(pk=players[0].pk)
+        .annotate(
+            lists=_scalar(published, _count("pk"), IntegerField()),
+            published=_scalar(published, _max("published_at", DateTimeField()), DateTimeField()),
+            merges=_scalar(merges, _count("pk") + _count("reversed_at"), IntegerField()),
+            corrections=_scalar(EventCorrection.objects.all(), _max("pk", IntegerField()), IntegerField()),
+        )
+        .values_list("lists", "published", "merges", "corrections")
+        .get()
+    )
+    lists, published_at, merged, corrections = row
+    stamp = published_at.timestamp() if published_at is not None else 0
+    return f"{lists}-{stamp:.6f}-{merged}-{corrections or 0}"
+
+
+@dataclass
+class RecordSummary:
+    """What the opponents and statistics tabs (and their API twins) show of every game of a record."""
+
+    opponents: list[OpponentRow]
+    colours: list[Tally]
+    events: list[dict[str, Any]]
+
+
+def record_summary(player: Player, rating_type: str | None, version: str) -> RecordSummary:
+    """The summary of ``player``'s record (of one rating type, or all): computed from every rated game (one
+    query) the first time it is asked for under ``version`` (record_version), then from the cache."""
+    key = f"public:record:{player.pk}:{rating_type or 'all'}:{version}"
+    summary = cache.get(key)
+    if summary is None:
+        changes = player_rating_changes(player, rating_type)
+        games = game_rows(changes)
+        summary = RecordSummary(
+            opponents=opponent_rows(games), colours=colour_statistics(games), events=event_performances(changes)
+        )
+        cache.set(key, summary, RECORD_CACHE_SECONDS)
+    return summary
+
+
+def record_peaks(player: Player, version: str) -> list[dict[str, Any]]:
+    """peak_ratings, kept in the cache under ``version`` (record_version): one query the first time."""
+    key = f"public:peaks:{player.pk}:{version}"
+    peaks = cache.get(key)
+    if peaks is None:
+        peaks = peak_ratings(player)
+        cache.set(key, peaks, RECORD_CACHE_SECONDS)
+    return peaks
 
 
 # --- head-to-head ----------
@@ -306,9 +527,15 @@ def head_to_head_games(first: Player, second: Player) -> list[dict[str, Any]]:
 
 
 def head_to_head(first: Player, second: Player) -> dict[str, Any]:
+    """The games between two players and the score: one query for record_version, then from the cache, or the
+    two queries of head_to_head_games the first time under that version."""
+    key = f"public:vs:{first.pk}:{second.pk}:{record_version(first, second)}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
     games = head_to_head_games(first, second)
     first_score = sum(row["first_score"] for row in games)
-    return {
+    result = {
         "games": games,
         "first_score": first_score,
         "second_score": len(games) - first_score,
@@ -316,3 +543,5 @@ def head_to_head(first: Player, second: Player) -> dict[str, Any]:
         "draws": sum(row["first_score"] == 0.5 for row in games),
         "second_wins": sum(row["first_score"] == 0.0 for row in games),
     }
+    cache.set(key, result, RECORD_CACHE_SECONDS)
+    return result

@@ -1,5 +1,6 @@
 """A player's full record (the profile's games, opponents and statistics tabs) and the head-to-head page.
-Thin: selectors read, Python pages what a player's record holds, templates render."""
+Thin: selectors read (a page of games, or a summary kept in the cache: public/selectors/record.py), templates
+render."""
 
 from typing import Any
 
@@ -10,14 +11,13 @@ from django.utils.translation import gettext_lazy as _
 from events.models import RatingType
 from players.models import Player
 from public.selectors.record import (
+    OpponentRow,
+    RecordGames,
     attach_opponents,
-    colour_statistics,
-    event_performances,
-    game_rows,
     head_to_head,
-    opponent_rows,
-    peak_ratings,
-    player_rating_changes,
+    record_peaks,
+    record_summary,
+    record_version,
 )
 from public.views.base import public_page
 
@@ -44,27 +44,27 @@ def _rating_type(request) -> str:
 def player_record(request, player: Player, tab: str):
     """The games, opponents or statistics tab of ``player``'s profile (the player is already read)."""
     rating_type = _rating_type(request)
-    changes = player_rating_changes(player, rating_type or None)
-    games = game_rows(changes)
-    context = {
+    context: dict[str, Any] = {
         "player": player,
         "tab": tab,
         "tabs": list(TABS.items()),
         "rating_type": rating_type,
         "rating_types": RatingType.values,
-        "game_count": len(games),
     }
+    if tab == "games":
+        games = RecordGames(player, rating_type or None)
+        context["game_count"] = games.count()
+        rows: RecordGames | list[OpponentRow] = games
+    else:
+        version = record_version(player)
+        summary = record_summary(player, rating_type or None, version)
+        rows = summary.opponents
+        if tab == "statistics":
+            context.update(colours=summary.colours, peaks=record_peaks(player, version), events=summary.events)
     if tab in ("games", "opponents"):
-        rows: list[Any] = games if tab == "games" else opponent_rows(games)
         page = Paginator(rows, RECORD_PAGE_SIZE).get_page(request.GET.get("page"))
         attach_opponents(list(page.object_list))
         context["page"] = page
-    else:
-        context.update(
-            colours=colour_statistics(games),
-            peaks=peak_ratings(player),
-            events=event_performances(changes),
-        )
     return render(request, "players/record.html", context)
 
 

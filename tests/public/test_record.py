@@ -1,13 +1,22 @@
 """A player's record: the profile's games, opponents and statistics tabs, the head-to-head page, their API
 twins, and the provisional mark."""
 
+import datetime
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from events.models import RESULT_POINTS, Game
+from events.models import RESULT_POINTS, Event, EventStatus, Game, Result
+from events.services import event_correct
+from players.services import player_merge
+from public.selectors.record import RecordGames, game_rows, player_rating_changes
 from ratings.engine.performance import fide_performance
-from ratings.models import RatingChange
+from ratings.models import RatingChange, RatingList, RatingListStatus
+from tests.events.test_admin_roles import make_officer
+from tests.events.test_entry_services import edit_of
 
 pytestmark = pytest.mark.django_db
 
@@ -102,22 +111,227 @@ def test_provisional_ratings_are_marked(client, federation):
 
 @pytest.mark.parametrize("size", [8, 24])
 @pytest.mark.parametrize(
-    ("params", "queries"),
+    ("params", "first", "again"),
     [
-        ({"tab": "games"}, 3),  # player, changes, opponents of the page
-        ({"tab": "opponents"}, 3),
-        ({"tab": "statistics"}, 3),  # player, changes, peaks
+        ({"tab": "games"}, 4, 4),  # player, the changes' line counts, the page's changes, opponents of the page
+        ({"tab": "opponents"}, 4, 3),  # player, record_version, the changes (then cached), opponents of the page
+        ({"tab": "statistics"}, 4, 2),  # player, record_version, the changes and the peaks (then cached)
     ],
 )
-def test_record_query_counts(client, db, django_assert_num_queries, params, queries, size):
+def test_record_query_counts(client, db, django_assert_num_queries, params, first, again, size):
     from tests.public.conftest import build_federation
 
     federation = build_federation(players=size, lists=size // 4, event_players=size // 2)
-    with django_assert_num_queries(queries):
-        assert client.get(f"/players/{federation.star.id_number}/", params).status_code == 200
-    with django_assert_num_queries(4):  # both players, their participations, the games
-        url = f"/players/{federation.star.id_number}/vs/{federation.players[1].id_number}/"
-        assert client.get(url).status_code == 200
+    url = f"/players/{federation.star.id_number}/"
+    with django_assert_num_queries(first):
+        assert client.get(url, params).status_code == 200
+    with django_assert_num_queries(again):
+        assert client.get(url, params).status_code == 200
+    vs = f"/players/{federation.star.id_number}/vs/{federation.players[1].id_number}/"
+    with django_assert_num_queries(5):  # both players, record_version, their participations, the games
+        assert client.get(vs).status_code == 200
+    with django_assert_num_queries(3):  # both players, record_version (the games from the cache)
+        assert client.get(vs).status_code == 200
+
+
+def give_history(federation, lists: int, skip: int = 0) -> list[RatingChange]:
+    """The star's record over ``lists`` more standard lists before the fixture's (a rated event on each, its
+    change holding the same game lines as the star's change of the fixture), as a long history gives it."""
+    change = RatingChange.objects.get(player=federation.star, event=federation.rated_event)
+    made = []
+    first = federation.lists["standard"][0].list_date
+    for n in range(skip + 1, skip + lists + 1):
+        day = datetime.date(first.year - (n + 5) // 6, 1 + 2 * ((-n) % 6), 1)
+        rating_list = RatingList.objects.create(
+            rating_type="standard",
+            list_date=day,
+            closing_date=day - datetime.timedelta(days=7),
+            status=RatingListStatus.PUBLISHED,
+            rules_preset="fide-2024",
+            rules={},
+            published_at=datetime.datetime(day.year, day.month, 1, tzinfo=datetime.UTC),
+        )
+        event = Event.objects.create(
+            name=f"Old Open {n}",
+            start_date=day - datetime.timedelta(days=30),
+            end_date=day - datetime.timedelta(days=25),
+            status=EventStatus.RATED,
+            rated_on=rating_list,
+        )
+        made.append(
+            RatingChange(
+                rating_list=rating_list,
+                player=federation.star,
+                event=event,
+                rating_before=change.rating_before,
+                k_factor=change.k_factor,
+                games=change.games,
+                score=change.score,
+                expected_score=change.expected_score,
+                change=change.change,
+                details=change.details,
+            )
+        )
+    return RatingChange.objects.bulk_create(made)
+
+
+def test_a_page_of_games_is_the_slice_of_the_whole_record(federation):
+    give_history(federation, 9)
+    every = game_rows(player_rating_changes(federation.star))
+    games = RecordGames(federation.star)
+    assert games.count() == len(every) == 50
+    for start in range(0, 50, 7):  # pages that begin and end inside a change's lines
+        assert [vars(row) for row in games[start : start + 7]] == [vars(row) for row in every[start : start + 7]]
+    assert [vars(row) for row in games] == [vars(row) for row in every]
+    assert vars(games[-1]) == vars(every[-1]) and games[60:70] == []
+
+
+@pytest.mark.parametrize("path", ["/players/{}/?tab=games", "/api/v1/players/{}/games/?page_size=5"])
+def test_page_one_reads_the_same_whatever_the_history(client, federation, monkeypatch, path):
+    """Issue 17: the first page of games reads the details of the changes it shows, not of the whole record."""
+    monkeypatch.setattr("public.views.record.RECORD_PAGE_SIZE", 5)
+    read: list[int] = []
+
+    def counted(changes):
+        read.append(len(changes))
+        return game_rows(changes)
+
+    monkeypatch.setattr("public.selectors.record.game_rows", counted)
+    url = path.format(federation.star.id_number)
+    seen = []
+    for more, skip in ((1, 0), (18, 1)):  # the star on 2 lists, then on 20
+        give_history(federation, more, skip=skip)
+        read.clear()
+        with CaptureQueriesContext(connection) as queries:
+            body = client.get(url).content.decode()
+        seen.append((len(queries), read[:], body.count("Spring Closed")))
+    assert RatingChange.objects.filter(player=federation.star).count() == 20
+    assert seen[0] == seen[1] == (4, [1], 5)  # the newest change only: its 5 games fill the page
+
+
+def test_second_visit_reads_no_rating_change(client, federation):
+    star = federation.star
+    for path, params in (
+        (f"/players/{star.id_number}/", {"tab": "statistics"}),
+        (f"/players/{star.id_number}/", {"tab": "opponents"}),
+        (f"/api/v1/players/{star.id_number}/statistics/", {}),
+        (f"/api/v1/players/{star.id_number}/opponents/", {}),
+        (f"/players/{star.id_number}/vs/{federation.players[1].id_number}/", {}),
+    ):
+        first = client.get(path, params).content
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(path, params).content == first
+        sql = " ".join(query["sql"] for query in queries)
+        assert "ratings_ratingchange" not in sql and "ratings_ratinglistentry" not in sql and "events_game" not in sql
+
+
+def _publish_change(
+    federation, name: str, months: int = 2, supersede: RatingList | None = None, score: float = 1.0
+) -> RatingList:
+    """A list published now ``months`` after the fixture's latest (or a correction of ``supersede``) rating the
+    star in a new event."""
+    latest = federation.latest.list_date
+    day = (
+        supersede.list_date
+        if supersede
+        else datetime.date(latest.year + (latest.month + months - 1) // 12, (latest.month + months - 1) % 12 + 1, 1)
+    )
+    rating_list = RatingList.objects.create(
+        rating_type="standard",
+        list_date=day,
+        version=2 if supersede else 1,
+        closing_date=day - datetime.timedelta(days=7),
+        status=RatingListStatus.DRAFT,
+        rules_preset="fide-2024",
+        rules={},
+    )
+    if supersede:
+        RatingList.objects.filter(pk=supersede.pk).update(superseded_by=rating_list, superseded_at=timezone.now())
+    RatingList.objects.filter(pk=rating_list.pk).update(status=RatingListStatus.PUBLISHED, published_at=timezone.now())
+    event = Event.objects.create(
+        name=name, start_date=day - datetime.timedelta(days=20), end_date=day - datetime.timedelta(days=15)
+    )
+    opponent = federation.players[-2]
+    RatingChange.objects.create(
+        rating_list=rating_list,
+        player=federation.star,
+        event=event,
+        rating_before=2600,
+        k_factor=10,
+        games=1,
+        score=score,
+        expected_score=0.5,
+        change=10 * (score - 0.5),
+        details=[{"round": 1, "colour": "w", "opponent": opponent.id_number, "opponent_rating": 2000, "score": score}],
+    )
+    return rating_list
+
+
+def test_a_publication_or_a_correction_shows_at_once(client, federation):
+    star = federation.star
+    pages = [
+        (f"/players/{star.id_number}/", {"tab": "statistics"}),
+        (f"/players/{star.id_number}/", {"tab": "opponents"}),
+        (f"/api/v1/players/{star.id_number}/statistics/", {}),
+    ]
+    before = [client.get(path, params).content.decode() for path, params in pages]
+    assert not any("Autumn Open" in body for body in before)
+    (change,) = star_changes(federation)
+    published = _publish_change(federation, "Autumn Open")
+    after = [client.get(path, params).content.decode() for path, params in pages]
+    assert "Autumn Open" in after[0] and "Autumn Open" in after[2]
+    assert f"{len(change.details) + 1} opponents" in after[1]
+    # a correction: a new version of that list, the event rated again with another score
+    _publish_change(federation, "Autumn Open (corrected)", supersede=published, score=0.0)
+    corrected = client.get(*pages[0]).content.decode()
+    assert "Autumn Open (corrected)</a>" in corrected and "Autumn Open</a>" not in corrected
+    # a draft computed before another list and published after it, as it is (rating_list_write's promote):
+    # the newest list's key would not change
+    draft = _publish_change(federation, "Promoted Open", months=4)
+    RatingList.objects.filter(pk=draft.pk).update(status=RatingListStatus.DRAFT, published_at=None)
+    _publish_change(federation, "Later Open", months=6)
+    shown = client.get(*pages[0]).content.decode()
+    assert "Later Open" in shown and "Promoted Open" not in shown
+    RatingList.objects.filter(pk=draft.pk).update(status=RatingListStatus.PUBLISHED, published_at=timezone.now())
+    assert "Promoted Open" in client.get(*pages[0]).content.decode()
+
+
+def test_a_merge_shows_at_once(client, federation):
+    star, duplicate = federation.star, federation.players[-1]
+    url = f"/players/{star.id_number}/"
+    assert "Duplicate Open" not in client.get(url, {"tab": "statistics"}).content.decode()
+    event = Event.objects.create(name="Duplicate Open", end_date=federation.latest.list_date, status=EventStatus.RATED)
+    RatingChange.objects.create(
+        rating_list=federation.latest,
+        player=duplicate,
+        event=event,
+        games=0,
+        score=0,
+        expected_score=0,
+        change=0,
+        details=[],
+    )
+    player_merge(star, duplicate, user=make_officer(), reason="same person")
+    assert "Duplicate Open" in client.get(url, {"tab": "statistics"}).content.decode()
+
+
+def test_a_corrected_game_shows_at_once_on_the_head_to_head(client, federation):
+    star, other = federation.players[0], federation.players[1]
+    url = f"/players/{star.id_number}/vs/{other.id_number}/"
+    game = next(
+        g
+        for g in Game.objects.select_related("white", "black").filter(event=federation.rated_event)
+        if {g.white.player_id, g.black.player_id} == {star.pk, other.pk}
+    )
+    new_result = Result.BLACK_WIN if game.result != Result.BLACK_WIN else Result.WHITE_WIN
+    before = client.get(url).content.decode()
+    event_correct(
+        federation.rated_event, user=make_officer(), reason="wrong result", edits=[edit_of(game, result=new_result)]
+    )
+    after = client.get(url).content.decode()
+    star_points = RESULT_POINTS[new_result][0 if game.white.player_id == star.pk else 1]
+    assert after != before
+    assert f"<strong>{star_points:g} – {1 - star_points:g}</strong>" in after
 
 
 # --- API ----------
@@ -154,11 +368,13 @@ def test_api_statistics_and_head_to_head(client, federation):
 
 def test_api_record_query_counts(client, federation, django_assert_num_queries):
     star = federation.star
-    with django_assert_num_queries(3):  # player, changes, opponents
+    with django_assert_num_queries(4):  # player, the changes' line counts, the page's changes, opponents
         assert client.get(f"/api/v1/players/{star.id_number}/games/").status_code == 200
-    with django_assert_num_queries(4):  # player, changes, ratings, peaks
+    with django_assert_num_queries(5):  # player, record_version, changes, ratings, peaks
         assert client.get(f"/api/v1/players/{star.id_number}/statistics/").status_code == 200
-    with django_assert_num_queries(4):  # both players, their participations, the games
+    with django_assert_num_queries(3):  # player, record_version, ratings (the rest from the cache)
+        assert client.get(f"/api/v1/players/{star.id_number}/statistics/").status_code == 200
+    with django_assert_num_queries(5):  # both players, record_version, their participations, the games
         assert client.get(f"/api/v1/players/{star.id_number}/vs/{federation.players[2].id_number}/").status_code == 200
 
 
