@@ -94,8 +94,8 @@ def test_pg_settings_benchmark_runs_small_and_prints_its_table():
         "maintenance_work_mem", "work_mem", "wal_level",
     ], lines  # fmt: skip
     for row in rows.values():
-        # baseline s, with s, with/base, pairs faster, both ratios to the bare I/O, peak MB; no verdict from 1 pair
-        figures = r" \d+\.\d\d +\d+\.\d\d +\d+\.\d{3} +[01]/1 +\d+\.\d\d +\d+\.\d\d +[\d,]+/[\d,]+  "
+        # baseline s, with s, with/base, pairs faster, p, both ratios to the bare I/O, peak MB; no verdict from 1 pair
+        figures = r" \d+\.\d\d +\d+\.\d\d +\d+\.\d{3} +[01]/1 +\d\.\d\d +\d+\.\d\d +\d+\.\d\d +[\d,]+/[\d,]+  "
         assert re.search(figures + r"none \(fewer than 3 pairs\)$", row), row
     # The private cluster is removed at the end (no --keep-cluster).
     data = Path(line(lines, "private cluster:")[2])
