@@ -241,21 +241,9 @@ def print_table(results: list[tuple[Candidate, list[Run], list[Run]]], rounds: i
 def prepare(cluster: Cluster, players: int, games: int) -> dict:
     """The built federation: reused when the cluster already holds one of this size, built otherwise."""
     cluster.start({})
-    marker = publish.read_marker(cluster.url)
-    if marker is not None and (marker["players"], marker["games"], marker["seed"]) == (players, games, publish.SEED):
-        print(f"reusing the federation built in {cluster.base} ({marker['build_seconds'] / 60:.1f} min)")
-        publish.configure(cluster.url)
-        subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, check=True)
-        return marker
-    publish.admin_execute(cluster.url, 'DROP DATABASE IF EXISTS "bench_publish" WITH (FORCE)')
-    publish.admin_execute(cluster.url, 'CREATE DATABASE "bench_publish"')
     # The build's COPYs of a large federation run longer than the connections' default statement timeout.
     os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT", "0")
-    marker = publish.build(cluster.url, players, games)
-    from django.db import connections
-
-    connections.close_all()
-    return marker
+    return publish.ensure_built(cluster.url, players, games)
 
 
 def main() -> None:

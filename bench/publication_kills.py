@@ -195,6 +195,13 @@ def main() -> None:
             env=dict(os.environ, DATABASE_URL=url),
             check=True,
         )
+    else:  # reused: new migrations (a column the publication writes) must reach it, as bench/publish.py does
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
+            cwd=ROOT,
+            env=dict(os.environ, DATABASE_URL=url, SECRET_KEY=os.environ.get("SECRET_KEY", "bench-only-secret")),
+            check=True,
+        )
     figures = run(url, args.kills, args.seed)
     print()
     print(f"{'publication killed at random points':44} {figures.kills:>6}")

@@ -182,7 +182,7 @@ def child_publish(list_date: datetime.date) -> None:
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     began = time.perf_counter()
-    outcome = rating_list_publish(RATING_TYPE, list_date, today=TODAY)
+    outcome = rating_list_publish(RATING_TYPE, list_date, today=list_date)  # published on its date
     seconds = time.perf_counter() - began
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -198,6 +198,21 @@ def child_publish(list_date: datetime.date) -> None:
             }
         )
     )
+
+
+def publish_in_child(url: str, list_date: datetime.date) -> dict:
+    """Publish the list of ``list_date`` in the database ``url`` through the real service, in a process of its
+    own (child_publish): its wall time, peak memory, list id, summary and steps."""
+    child = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "publish.py"), "--child-publish", list_date.isoformat()],
+        env=dict(os.environ, DATABASE_URL=url),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if child.returncode != 0:
+        raise SystemExit(f"the publication of {list_date} failed:\n{child.stderr[-4000:]}")
+    return json.loads(child.stdout.strip().splitlines()[-1])
 
 
 def checkpoint(url: str) -> None:
@@ -290,17 +305,7 @@ def publish_in_copy(url: str, marker: dict, keep: bool, session_options: str = "
     try:
         checkpoint(run_url)
         publication_url = f"{run_url}?{urlencode({'options': session_options})}" if session_options else run_url
-        env = dict(os.environ, DATABASE_URL=publication_url)
-        child = subprocess.run(
-            [sys.executable, __file__, "--child-publish", marker["list_date"].isoformat()],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
-        if child.returncode != 0:
-            raise SystemExit(f"the publication failed:\n{child.stderr[-4000:]}")
-        result = json.loads(child.stdout.strip().splitlines()[-1])
+        result = publish_in_child(publication_url, marker["list_date"])
         if not result["created"]:
             raise SystemExit("the list was already published in the copy: rebuild with --rebuild")
         checkpoint(run_url)
@@ -355,6 +360,33 @@ def report(marker: dict, result: dict, io: dict) -> None:
     )
 
 
+def ensure_built(url: str, players: int, games: int, *, rebuild: bool = False) -> dict:
+    """The federation of ``players`` and ``games`` in ``url``: reused when its marker says so (migrated to the
+    code's newest migrations), otherwise the database is dropped and built again; returns the marker. Django is
+    configured for ``url`` afterwards (not set up)."""
+    marker = read_marker(url)
+    wanted = (players, games, SEED)
+    if rebuild or marker is None or (marker["players"], marker["games"], marker["seed"]) != wanted:
+        if marker is not None or database_exists(url):
+            print(f"dropping {database_name(url)} to build it again")
+            admin_execute(url, f'DROP DATABASE IF EXISTS "{database_name(url)}" WITH (FORCE)')
+        admin_execute(url, f'CREATE DATABASE "{database_name(url)}"')
+        marker = build(url, players, games)
+        from django.db import connections
+
+        connections.close_all()
+    else:
+        print(
+            f"reusing {database_name(url)}: {marker['players']:,} players, built in "
+            f"{marker['build_seconds'] / 60:.1f} min (--rebuild to build again)"
+        )
+        # new migrations (indexes, columns) reach the reused database too
+        configure(url)
+        subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, check=True)
+    configure(url)
+    return marker
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2_000_000, help="registered players (default 2,000,000)")
@@ -374,26 +406,7 @@ def main() -> None:
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
     if not url.startswith(("postgres://", "postgresql://")):
         raise SystemExit(f"bench/publish.py measures PostgreSQL; DATABASE_URL is {url!r}")
-    marker = read_marker(url)
-    wanted = (args.players, args.games, SEED)
-    if args.rebuild or marker is None or (marker["players"], marker["games"], marker["seed"]) != wanted:
-        if marker is not None or database_exists(url):
-            print(f"dropping {database_name(url)} to build it again")
-            admin_execute(url, f'DROP DATABASE IF EXISTS "{database_name(url)}" WITH (FORCE)')
-        admin_execute(url, f'CREATE DATABASE "{database_name(url)}"')
-        marker = build(url, args.players, args.games)
-        from django.db import connections
-
-        connections.close_all()
-    else:
-        print(
-            f"reusing {database_name(url)}: {marker['players']:,} players, built in "
-            f"{marker['build_seconds'] / 60:.1f} min (--rebuild to build again)"
-        )
-        # new migrations (indexes, columns) reach the reused database too
-        configure(url)
-        subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, check=True)
-    configure(url)
+    marker = ensure_built(url, args.players, args.games, rebuild=args.rebuild)
     if not args.build_only:
         measure(url, marker, args.keep)
 

@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    python bench/trust.py [--inputs N] [--seed S]
+    python bench/trust.py [--inputs N] [--seed S] [--fuzz-examples E] [--kills K] [--broker-saves B]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_trust python bench/trust.py      (on PostgreSQL)
 
 Without DATABASE_URL it works on a fresh SQLite file under /tmp (migrated first). Each check is a named
@@ -24,6 +24,11 @@ are the inputs, server errors count as unhandled, conformance failures as partia
 (PostgreSQL): bench/publication_kills.py (``--kills`` publications killed at random points inside their
 transaction, by SIGKILL or by terminating the database session, in the database ``bench_kills`` next to
 DATABASE_URL's): partial lists left count as partial, retries that differ from an undisturbed run as unhandled.
+``broker down during saves``: bench/broker_outage.py (``--broker-saves`` real saves that queue tasks through the
+outbox, made while the broker refuses connections and while it goes down under a real worker, then the
+dispatcher run as beat runs it): the saves are the inputs, failed saves and tasks ending in an exception count
+as unhandled, tasks lost (a committed save whose task never ran) as partial, saves over 10 s as slow. With
+CELERY_BROKER_URL=redis://... the script runs a private redis-server; otherwise the filesystem broker.
 """
 
 from __future__ import annotations
@@ -204,15 +209,17 @@ def run_hostile_files(options: argparse.Namespace) -> Row:
 # -------------------------------------------------------------------- benchmarks run as processes of their own
 
 
-def _bench(script: str, *args: str, env: dict[str, str] | None = None) -> tuple[int, list[str], float]:
+def _bench(script: str, *args: str, env: dict[str, str | None] | None = None) -> tuple[int, list[str], float]:
+    """Run bench/``script``; ``env`` adds variables to this process's environment (None: removes one)."""
     import os
     import subprocess
 
     began = time.perf_counter()
+    variables = {**os.environ, **(env or {})}
     result = subprocess.run(
         [sys.executable, str(ROOT / "bench" / script), *args],
         cwd=ROOT,
-        env={**os.environ, **(env or {})},
+        env={name: value for name, value in variables.items() if value is not None},
         capture_output=True,
         text=True,
     )
@@ -276,6 +283,52 @@ def run_schema_fuzzing(options: argparse.Namespace) -> Row:
     row.inputs = int(words[4])  # "schema fuzzing: N operations, R requests in S s: E server errors, F ..."
     row.unhandled, row.partial = int(words[9]), int(words[12])
     row.accepted = row.inputs - row.unhandled
+    # What failed: the operation's line, "    N x <check>" under it and the example request that follows.
+    for i, line in enumerate(lines):
+        if line.startswith("    ") and " x " in line:
+            operation = next((lines[j].split()[0:2] for j in range(i - 1, -1, -1) if not lines[j][:1].isspace()), [])
+            example = " / ".join(text.strip() for text in lines[i + 1 : i + 8] if text.strip())
+            row.fail(f"{' '.join(operation)}: {line.strip()}: {example[:600]}")
+    return row
+
+
+def run_broker_outage(options: argparse.Namespace) -> Row:
+    """bench/broker_outage.py: saves made while the broker refuses connections and while it goes down under a
+    real worker; the inputs are the saves, unhandled the saves that failed and the tasks that ended in an
+    exception, partial the tasks lost (a committed save whose task never ran), slowest the slowest save."""
+    import os
+
+    row = Row("broker down during saves (tasks lost as partial)")
+    if not options.broker_saves:
+        row.fail("skipped (--broker-saves 0)")
+        return row
+    url = os.environ.get("DATABASE_URL", "")
+    # PostgreSQL: the script makes <name>_outage next to it; SQLite: a fresh file of its own.
+    database = url if url.startswith(("postgres://", "postgresql://")) else None
+    code, lines, row.seconds = _bench(
+        "broker_outage.py", "--saves", str(options.broker_saves), env={"DATABASE_URL": database}
+    )
+    figures = {
+        "saves made": 2,
+        "  committed": 1,
+        "  failed": 1,
+        "  saves over 10 s": 4,
+        "tasks lost": 2,
+        "  ended in an exception": 4,
+    }
+    found = {label: _figure(lines, label.strip(), position) for label, position in figures.items()}
+    slowest = next((line.split()[-1] for line in lines if line.strip().startswith("slowest save")), None)
+    if None in found.values() or slowest is None:
+        row.unhandled = 1
+        row.fail("the benchmark did not finish: " + " / ".join(lines[-5:]))
+        return row
+    row.inputs, row.accepted = found["saves made"], found["  committed"]
+    row.unhandled = found["  failed"] + found["  ended in an exception"]
+    row.partial, row.slow, row.slowest = found["tasks lost"], found["  saves over 10 s"], float(slowest)
+    summary = ("broker:", "tasks queued", "sent ", "run by", "closed by", "duplicates", "webhook", "seconds from")
+    row.examples += [line.strip() for line in lines if line.strip().startswith(summary)]
+    failures = ("outbox row", "task ", "save ", "the worker's log")
+    row.examples += [line.strip() for line in lines if line.startswith("  ") and line.strip().startswith(failures)][:12]
     return row
 
 
@@ -283,6 +336,7 @@ CHECKS: list[Check] = [
     Check("hostile files", run_hostile_files),
     Check("API schema fuzzing", run_schema_fuzzing),
     Check("publication killed", run_publication_kills),
+    Check("broker down during saves", run_broker_outage),
 ]
 
 
@@ -323,6 +377,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--kills", type=int, default=20, help="publications killed at random points (PostgreSQL; 0: skip)"
     )
+    parser.add_argument("--broker-saves", type=int, default=200, help="saves made while the broker is down (0: skip)")
     return parser.parse_args(argv)
 
 

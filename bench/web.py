@@ -123,19 +123,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=300, help="requests per page (default 300)")
-    parser.add_argument("--seed", type=int, default=7, help="which players and pages are asked for")
-    args = parser.parse_args()
-    url = configure()
-    import django
-
-    django.setup()
+def measure_pages(requests: int, seed: int):
+    """Every page's server times (ms) on the newest standard list: the list and, per page, its name, path and
+    ``requests`` times (after WARM_UP requests not counted). Django must be set up (after configure())."""
     from django.test import Client
 
-    rating_list, players, prefixes, pages, rng = sample(args.requests, args.seed)
-    n = args.requests
+    rating_list, players, prefixes, pages, rng = sample(requests, seed)
+    n = requests
     day, kind = rating_list.list_date.isoformat(), rating_list.rating_type
     federations, pairs = sample_site(rating_list, players, n)
     if not federations or not pairs:
@@ -207,14 +201,29 @@ def main() -> None:
         ("API player games", "/api/v1/players/{id}/games/", players_cycle("/api/v1/players/{}/games/")),
     ]
     client = Client()
-    print(
-        f"database: {url.split('@')[-1]}; list {rating_list} with {rating_list.entry_count:,} entries "
-        f"({rating_list.rated_count:,} rated); {n} requests per page"
-    )
-    print(f"{'page':34} {'path':48} {'median':>8} {'p95':>8} {'max':>8}  target median < {TARGET_MEDIAN_MS:.0f} ms")
+    timed = []
     for name, path, urls in cases:
         measure(client, urls[:WARM_UP])
-        times = measure(client, urls)
+        timed.append((name, path, measure(client, urls)))
+    return rating_list, timed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=300, help="requests per page (default 300)")
+    parser.add_argument("--seed", type=int, default=7, help="which players and pages are asked for")
+    args = parser.parse_args()
+    url = configure()
+    import django
+
+    django.setup()
+    rating_list, timed = measure_pages(args.requests, args.seed)
+    print(
+        f"database: {url.split('@')[-1]}; list {rating_list} with {rating_list.entry_count:,} entries "
+        f"({rating_list.rated_count:,} rated); {args.requests} requests per page"
+    )
+    print(f"{'page':34} {'path':48} {'median':>8} {'p95':>8} {'max':>8}  target median < {TARGET_MEDIAN_MS:.0f} ms")
+    for name, path, times in timed:
         median = statistics.median(times)
         verdict = "ok" if median < TARGET_MEDIAN_MS else "MISSED"
         print(f"{name:34} {path:48} {median:7.1f}  {percentile(times, 0.95):7.1f}  {max(times):7.1f}  {verdict}")

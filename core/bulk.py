@@ -145,8 +145,10 @@ def copy_rows(
     *,
     using: str = "default",
     batch_size: int = BATCH_SIZE,
+    table: str | None = None,
 ) -> int:
-    """Insert ``rows`` (each a sequence of values in the order of ``fields``) into ``model``'s table.
+    """Insert ``rows`` (each a sequence of values in the order of ``fields``) into ``model``'s table (or
+    ``table``, one shaped like it: a list's partition, ratings.services.entry_storage).
 
     Values are what the ORM stores: ``None`` for NULL, ``datetime.date`` for dates, lists / dicts for JSON
     columns; ``fields`` are field names or attnames (``player`` / ``player_id``). Returns the number of rows.
@@ -154,8 +156,8 @@ def copy_rows(
     """
     columns = [_field(model, name) for name in fields]
     if _is_postgresql(using):
-        return _copy_rows_postgresql(model, columns, rows, using)
-    return _copy_rows_executemany(model, columns, rows, using, batch_size)
+        return _copy_rows_postgresql(model, columns, rows, using, table)
+    return _copy_rows_executemany(model, columns, rows, using, batch_size, table)
 
 
 def _copy_rows_executemany(
@@ -245,7 +247,9 @@ def _json_rows(rows: Iterable[Sequence], json_columns: list[tuple[int, models.Fi
         yield row
 
 
-def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Sequence], using: str) -> int:
+def _copy_rows_postgresql(
+    model, columns: list[models.Field], rows: Iterable[Sequence], using: str, table: str | None = None
+) -> int:
     connection = connections[using]
     json_columns = [(i, field) for i, field in enumerate(columns) if _is_json(field)]
     if json_columns:
@@ -257,7 +261,7 @@ def _copy_rows_postgresql(model, columns: list[models.Field], rows: Iterable[Seq
     columns = columns + extra
     types = [_pg_type(field, connection) for field in columns]
     count = 0
-    with copy_in(connection, model, columns, json_dumps="json" in types or "jsonb" in types) as copy:
+    with copy_in(connection, model, columns, json_dumps="json" in types or "jsonb" in types, table=table) as copy:
         copy.set_types(types)
         write = copy.write_row
         if defaults:
@@ -319,8 +323,11 @@ class BatchWriter:
         *,
         conflict: Sequence[str] = (),
         update: Sequence[str] = (),
+        compare: Sequence[str] = (),
         using: str = "default",
     ) -> None:
+        """``compare``: on a conflict, update the row only when one of these fields differs (a row left as it
+        was is not rewritten, nor its indexes)."""
         connection = connections[using]
         given = [_field(model, name) for name in fields]
         extra, defaults = _defaults(model, given)
@@ -334,13 +341,23 @@ class BatchWriter:
             field.get_db_prep_save(value, connection) for field, value in zip(extra, defaults, strict=True)
         )
         self.tail = ""
+        self.conflict = conflict
+        quote = connection.ops.quote_name
         if conflict:
             targets = _column_names(connection, [_field(model, name) for name in conflict])
             updated = [_column_names(connection, [_field(model, name)]) for name in update]
             changes = ", ".join(f"{column} = EXCLUDED.{column}" for column in updated)
             self.tail = f" ON CONFLICT ({targets}) DO UPDATE SET {changes}"
+            if compare:
+                differs = "IS DISTINCT FROM" if connection.vendor == "postgresql" else "IS NOT"  # NULL-safe
+                compared = [_column_names(connection, [_field(model, name)]) for name in compare]
+                self.tail += " WHERE " + " OR ".join(
+                    f"{quote(self.table)}.{column} {differs} EXCLUDED.{column}" for column in compared
+                )
+        self.compare = compare
         self.insert = _insert_statement(connection, model, columns) + self.tail
         self.model = model
+        self.given, self.extra = given, extra
 
     def write(self, rows: list[tuple], returning: Sequence[str] = ()) -> list[tuple]:
         """Write ``rows``. ``returning`` (PostgreSQL upserts only): for every row written, the values of those
@@ -356,6 +373,74 @@ class BatchWriter:
                 cursor.executemany(self.insert, [row + self.defaults for row in rows])
                 return []
             return self._copy(connection, cursor.cursor, rows, returning)
+
+    def write_columns(self, columns: Sequence[np.ndarray], returning: Sequence[str] = ()) -> list[np.ndarray]:
+        """:meth:`write` for rows given as columns (equal-length arrays in the order of ``fields``, with
+        copy_columns' conventions: NaN / None are NULL, text as str or UTF-8 bytes (``S`` arrays),
+        timestamps as datetime64 in UTC). On PostgreSQL NumPy writes COPY's binary format (encode_rows) and
+        ``returning`` comes back as arrays through ``COPY (INSERT ... RETURNING ...) TO``: the values of
+        those fields (int64) and whether each row was inserted (bool), in no particular order; elsewhere
+        the columns become rows for :meth:`write`."""
+        count = len(columns[0]) if len(columns) else 0
+        if not count:
+            return [np.zeros(0, dtype=np.int64) for _ in returning] + ([np.zeros(0, dtype=bool)] if returning else [])
+        connection = connections[self.using]
+        if connection.vendor != "postgresql":
+            python = [_python_values(field, column) for field, column in zip(self.given, columns, strict=True)]
+            self.write(list(zip(*python, strict=True)), returning)  # (returning: refused there)
+            return []
+        if returning and not self.tail:
+            raise ValueError("BatchWriter.write_columns(returning=...) is for upserts only")
+        fields = [*self.given, *self.extra]
+        values: list = [*columns, *(_constant(value, count) for value in self.defaults)]
+        types = [_pg_type(field, connection) for field in fields]
+        names = [f"{self.model.__name__}.{field.name}" for field in fields]
+        quote = connection.ops.quote_name
+        table, staging = quote(self.table), quote(self.staging)
+        with connection.wrap_database_errors, connection.cursor() as cursor:
+            raw = cursor.cursor
+            if self.tail:
+                raw.execute(
+                    f"CREATE TEMPORARY TABLE IF NOT EXISTS {staging} ON COMMIT DROP AS "
+                    f"SELECT {self.columns} FROM {table} WITH NO DATA"
+                )
+                raw.execute(f"TRUNCATE {staging}")
+            with raw.copy(self.copy_target + " (FORMAT BINARY)") as copy:
+                copy.write(_SIGNATURE)
+                for start in range(0, count, ENCODE_ROWS):
+                    stop = min(start + ENCODE_ROWS, count)
+                    copy.write(encode_rows([column[start:stop] for column in values], types, names))
+                copy.write(_TRAILER)
+            if not self.tail:
+                return []
+            upsert = f"INSERT INTO {table} ({self.columns}) SELECT {self.columns} FROM {staging}{self.tail}"
+            if not returning:
+                raw.execute(upsert)
+                return []
+        # xmax is 0 on a row version this statement inserted (see _copy)
+        names = [quote(str(_field(self.model, name).column)) for name in returning]
+        kinds = ["int64"] * len(returning)
+        if not self.compare:
+            written = ", ".join(f"{name}::int8" for name in names)
+            return _copy_out_binary(connection, f"{upsert} RETURNING {written}, (xmax = 0)", None, [*kinds, "bool"])
+        # A row left as it was is not returned by the upsert: its values are read from the table in the same
+        # statement, one index probe per row (a subquery per row: never a join planned as a scan of the whole
+        # table); the table as it was before the upsert, which held that row already.
+        if tuple(self.conflict) != tuple(returning[:1]) or len(self.conflict) != 1:
+            raise ValueError("BatchWriter.write_columns: with compare, returning starts with the one conflict field")
+        key = names[0]
+        written = ", ".join(f"{name}::int8" for name in names)
+        looked_up = ", ".join(
+            f"(SELECT t.{name} FROM {table} AS t WHERE t.{key} = s.{key})::int8" for name in names[1:]
+        )
+        return _copy_out_binary(
+            connection,
+            f"WITH written AS ({upsert} RETURNING {written}, (xmax = 0)) SELECT * FROM written UNION ALL "
+            f"SELECT s.{key}::int8, {looked_up}, false FROM {staging} AS s "
+            f"WHERE NOT EXISTS (SELECT FROM written WHERE written.{key} = s.{key})",
+            None,
+            [*kinds, "bool"],
+        )
 
     def _copy(self, connection, raw, rows: list[tuple], returning: Sequence[str] = ()) -> list[tuple]:
         quote = connection.ops.quote_name
@@ -671,7 +756,7 @@ _INTEGERS = {
     "int4": (">i4", -(2**31), 2**31 - 1),
     "int8": (">i8", None, None),
 }
-_WIDTH = {"int2": 2, "int4": 4, "int8": 8, "float8": 8, "bool": 1, "date": 4}
+_WIDTH = {"int2": 2, "int4": 4, "int8": 8, "float8": 8, "bool": 1, "date": 4, "timestamptz": 8}
 _DOCUMENTS = ("json", "jsonb")  # joined row by row (long)
 _NONE = np.array(None, dtype=object)  # compared with an object array: which values are None (NULL)
 
@@ -789,6 +874,15 @@ def _documents(values, pg_type: str) -> list[bytes]:
     return out
 
 
+def _constant(value, count: int) -> np.ndarray:
+    """A column of ``count`` times one value as the driver takes it (a datetime as datetime64 in UTC)."""
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.UTC).replace(tzinfo=None)
+        return np.full(count, np.datetime64(value, "us"))
+    return np.full(count, value, dtype=object)
+
+
 def _encode(values, pg_type: str, name: str) -> _Encoded:
     if pg_type == "text":
         return _encode_text(values)
@@ -797,6 +891,12 @@ def _encode(values, pg_type: str, name: str) -> _Encoded:
     if width is None:
         raise ValueError(f"copy_columns: {name}: no binary encoding for {pg_type}")
     array = np.asarray(values)
+    if pg_type == "timestamptz":  # datetime64 in UTC: microseconds since 2000-01-01 00:00 UTC; NaT is NULL
+        micros = array.astype("datetime64[us]")
+        null = np.isnat(micros)
+        raw = np.where(null, 0, micros.astype(np.int64) - _PG_EPOCH_DAYS * 86_400_000_000).astype(">i8")
+        lengths = np.where(null, -1, 8).astype(np.int32)
+        return _Encoded(lengths, np.ascontiguousarray(raw).view(np.uint8).reshape(n, 8))
     if pg_type == "date":
         days = array.astype("datetime64[D]")
         null = np.isnat(days)
@@ -829,7 +929,12 @@ def _encode(values, pg_type: str, name: str) -> _Encoded:
 
 
 def _encode_text(values) -> _Encoded:
-    """UTF-8 text: ASCII rows straight from their UCS-4 codes (one array operation), others one by one."""
+    """UTF-8 text: ASCII rows straight from their UCS-4 codes (one array operation), others one by one. A
+    NumPy bytes (``S``) array is taken as UTF-8 already, as it is (no NULL; no NUL inside a value)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "S":
+        n, width = len(values), values.dtype.itemsize
+        data = np.ascontiguousarray(values).view(np.uint8).reshape(n, width)
+        return _Encoded(np.count_nonzero(data, axis=1).astype(np.int32), data)
     objects = np.asarray(values, dtype=object)
     null = np.equal(objects, _NONE)
     strings = np.where(null, "", objects).astype(str)  # fixed-width UCS-4, NUL-padded
@@ -857,6 +962,8 @@ def _python_values(field: models.Field, values) -> list:
     if _is_json(field):
         return [None if v is None else v if isinstance(v, JsonText) else _json_text(field, v) for v in values]
     array = np.asarray(values)
+    if array.dtype.kind == "S":  # UTF-8 bytes (see _encode_text)
+        return [value.decode() for value in array.tolist()]
     if array.dtype.kind == "M":
         return array.astype("datetime64[D]").astype(object).tolist()
     if array.dtype.kind == "f":

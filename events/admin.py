@@ -16,6 +16,8 @@ from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.admin import ReadOnly, admin_user
 from events.admin_lifecycle import lifecycle_admin_urls, lifecycle_context
@@ -255,7 +257,8 @@ class EventAdmin(admin.ModelAdmin):
         return request.user.has_perm("events.submit_event")
 
     def get_readonly_fields(self, request, obj=None):
-        fields = ["status", "submitted_at", "rated_on", "created_at", "updated_at"]
+        # results_without_opponent: what the file lacked; it is settled by entering the games, never by editing it
+        fields = ["status", "submitted_at", "rated_on", "created_at", "updated_at", "results_without_opponent"]
         if not user_sees_all_events(request.user):
             fields += ["chief_arbiter", "arbiters"]  # assignments are the rating officer's
         return fields
@@ -383,7 +386,7 @@ class EventAdmin(admin.ModelAdmin):
             return redirect
         if not event_submittable_by(event, request.user):
             raise PermissionDenied
-        self._run(request, event, event_submit, "Submitted for rating")
+        self._run(request, event, event_submit, _("Submitted for rating"))
         return HttpResponseRedirect(self._change_url(event))
 
     def return_to_draft_view(self, request, object_id):
@@ -394,7 +397,7 @@ class EventAdmin(admin.ModelAdmin):
             return redirect
         if not event_returnable_to_draft_by(event, request.user):
             raise PermissionDenied
-        self._run(request, event, event_return_to_draft, "Returned to draft")
+        self._run(request, event, event_return_to_draft, _("Returned to draft"))
         return HttpResponseRedirect(self._change_url(event))
 
     def _run(self, request, event, service, done: str) -> bool:
@@ -404,7 +407,8 @@ class EventAdmin(admin.ModelAdmin):
             self.message_user(request, " ".join(exc.messages), messages.ERROR)
             return False
         self.log_change(request, event, done)
-        self.message_user(request, f"{event.name}: {done.lower()}.", messages.SUCCESS)
+        message = _("%(name)s: %(done)s.") % {"name": event.name, "done": done.lower()}
+        self.message_user(request, message, messages.SUCCESS)
         return True
 
     def correct_view(self, request, object_id):
@@ -479,32 +483,33 @@ class EventAdmin(admin.ModelAdmin):
 
     # --- actions ---
 
-    @admin.action(description="Submit selected events for rating", permissions=["submit"])
+    @admin.action(description=gettext_lazy("Submit selected events for rating"), permissions=["submit"])
     def submit_for_rating(self, request, queryset):
         self._bulk(
             request,
             queryset,
             event_submittable_by,
             event_submit,
-            "Submitted for rating",
-            "is not a draft you can submit",
+            _("Submitted for rating"),
+            _("is not a draft you can submit"),
         )
 
-    @admin.action(description="Return selected submitted events to draft", permissions=["submit"])
+    @admin.action(description=gettext_lazy("Return selected submitted events to draft"), permissions=["submit"])
     def return_to_draft(self, request, queryset):
         self._bulk(
             request,
             queryset,
             event_returnable_to_draft_by,
             event_return_to_draft,
-            "Returned to draft",
-            "is not a submitted event you can return to draft",
+            _("Returned to draft"),
+            _("is not a submitted event you can return to draft"),
         )
 
     def _bulk(self, request, queryset, allowed, service, done: str, refused: str) -> None:
         for event in queryset:
             if not allowed(event, request.user):
-                self.message_user(request, f"{event.name} {refused}.", messages.WARNING)
+                message = _("%(name)s %(refused)s.") % {"name": event.name, "refused": refused}
+                self.message_user(request, message, messages.WARNING)
                 continue
             self._run(request, event, service, done)
 

@@ -11,6 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.admin import admin_user
 from events.forms import ReasonForm
@@ -37,8 +39,8 @@ EDITABLE_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHEC
 
 
 class RefusalForm(ReasonForm):
-    reason_help = "Why the event is refused; the arbiter is shown it on the event's timeline."
-    reason_missing = "Give the reason for the refusal."
+    reason_help = gettext_lazy("Why the event is refused; the arbiter is shown it on the event's timeline.")
+    reason_missing = gettext_lazy("Give the reason for the refusal.")
 
 
 class RegistrationForm(forms.ModelForm):
@@ -61,7 +63,27 @@ class RegistrationForm(forms.ModelForm):
             "expected_players",
             "strong_field",
         ]
-        labels = {"arbiters": "Deputy arbiters"}
+        labels = {
+            "name": gettext_lazy("Name"),
+            "city": gettext_lazy("City"),
+            "federation": gettext_lazy("Federation"),
+            "start_date": gettext_lazy("Start date"),
+            "end_date": gettext_lazy("End date"),
+            "rounds": gettext_lazy("Rounds"),
+            "rating_type": gettext_lazy("Rating type"),
+            "time_control": gettext_lazy("Time control"),
+            "system": gettext_lazy("System"),
+            "arbiters": gettext_lazy("Deputy arbiters"),
+            "organiser": gettext_lazy("Organiser"),
+            "expected_players": gettext_lazy("Expected players"),
+            "strong_field": gettext_lazy("Strong field"),
+        }
+        help_texts = {
+            "time_control": gettext_lazy("e.g. 90 min + 30 s from move 1"),
+            "strong_field": gettext_lazy(
+                "A player rated over 2700 or a woman over 2500 takes part (FIDE: register 30 days before the start)"
+            ),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -72,7 +94,11 @@ class RegistrationForm(forms.ModelForm):
         data = super().clean()
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
-            self.add_error("end_date", f"The event ends ({end:%Y-%m-%d}) before it starts ({start:%Y-%m-%d}).")
+            self.add_error(
+                "end_date",
+                _("The event ends (%(end)s) before it starts (%(start)s).")
+                % {"end": f"{end:%Y-%m-%d}", "start": f"{start:%Y-%m-%d}"},
+            )
         return data
 
     def registration(self) -> Registration:
@@ -168,7 +194,9 @@ def check_view(model_admin, request, object_id):
             model_admin.message_user(request, problem, messages.ERROR)
     else:
         model_admin.log_change(request, event, "Checked")
-        model_admin.message_user(request, f"{event.name}: checked, ready for submission.", messages.SUCCESS)
+        model_admin.message_user(
+            request, _("%(name)s: checked, ready for submission.") % {"name": event.name}, messages.SUCCESS
+        )
     return HttpResponseRedirect(model_admin._change_url(event))
 
 
@@ -187,11 +215,11 @@ def refuse_view(model_admin, request, object_id):
             form.add_error(None, exc)
         else:
             model_admin.log_change(request, event, f"Refused: {form.cleaned_data['reason']}")
-            model_admin.message_user(request, f"{event.name}: refused.", messages.SUCCESS)
+            model_admin.message_user(request, _("%(name)s: refused.") % {"name": event.name}, messages.SUCCESS)
             return HttpResponseRedirect(model_admin._change_url(event))
     context = {
         **model_admin.admin_site.each_context(request),
-        "title": f"Refuse {event.name}",
+        "title": _("Refuse %(name)s") % {"name": event.name},
         "opts": model_admin.opts,
         "original": event,
         "event": event,
@@ -213,17 +241,20 @@ def register_view(model_admin, request):
             form.add_error(None, exc)
         else:
             model_admin.log_addition(request, event, "Registered")
-            late = "; ".join(f"late: {flag['rule']} ({flag['detail']})" for flag in event.deadline_flags)
-            model_admin.message_user(
-                request,
-                f"{event.name}: registered; a rating officer confirms it (you will be e-mailed)."
-                + (f" Flagged {late}." if late else ""),
-                messages.WARNING if late else messages.SUCCESS,
+            late = "; ".join(
+                _("late: %(rule)s (%(detail)s)") % {"rule": flag["rule"], "detail": flag["detail"]}
+                for flag in event.deadline_flags
             )
+            message = _("%(name)s: registered; a rating officer confirms it (you will be e-mailed).") % {
+                "name": event.name
+            }
+            if late:
+                message += " " + _("Flagged %(late)s.") % {"late": late}
+            model_admin.message_user(request, message, messages.WARNING if late else messages.SUCCESS)
             return HttpResponseRedirect(model_admin._change_url(event))
     context = {
         **model_admin.admin_site.each_context(request),
-        "title": "Register an event",
+        "title": _("Register an event"),
         "opts": model_admin.opts,
         "form": form,
         "media": model_admin.media + form.media,
@@ -245,7 +276,8 @@ def approve_registration_view(model_admin, request, object_id):
         model_admin.message_user(request, " ".join(exc.messages), messages.ERROR)
     else:
         model_admin.log_change(request, event, "Registration approved")
-        model_admin.message_user(request, f"{event.name}: registration confirmed.", messages.SUCCESS)
+        message = _("%(name)s: registration confirmed.") % {"name": event.name}
+        model_admin.message_user(request, message, messages.SUCCESS)
     return HttpResponseRedirect(model_admin._change_url(event))
 
 
@@ -265,7 +297,8 @@ def clear_flag_view(model_admin, request, object_id, flag_id):
         raise PermissionDenied
     flag = IntegrityFlag.objects.filter(event=event, pk=flag_id).first()
     if flag is None:
-        model_admin.message_user(request, f"Flag #{flag_id} is not a flag of {event.name}.", messages.ERROR)
+        message = _("Flag #%(flag)s is not a flag of %(name)s.") % {"flag": flag_id, "name": event.name}
+        model_admin.message_user(request, message, messages.ERROR)
         return HttpResponseRedirect(model_admin._change_url(event))
     try:
         integrity_flag_clear(flag, user=admin_user(request), reason=request.POST.get("reason", ""))
@@ -273,5 +306,5 @@ def clear_flag_view(model_admin, request, object_id, flag_id):
         model_admin.message_user(request, " ".join(exc.messages), messages.ERROR)
     else:
         model_admin.log_change(request, event, f"Integrity flag cleared: {flag.rule}")
-        model_admin.message_user(request, f"{event.name}: flag cleared.", messages.SUCCESS)
+        model_admin.message_user(request, _("%(name)s: flag cleared.") % {"name": event.name}, messages.SUCCESS)
     return HttpResponseRedirect(model_admin._change_url(event))

@@ -16,6 +16,8 @@ from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from events.models import RatingType
 from events.trf_services import event_export_trf, event_import_trf
@@ -23,23 +25,28 @@ from events.trf_services import event_export_trf, event_import_trf
 
 class TrfUploadForm(forms.Form):
     file = forms.FileField(
-        label="TRF file",
-        help_text="The tournament report file from the pairing program (TRF16 or TRF-2026: .trf, .txt, .tab).",
+        label=gettext_lazy("TRF file"),
+        help_text=gettext_lazy(
+            "The tournament report file from the pairing program (TRF16 or TRF-2026: .trf, .txt, .tab)."
+        ),
     )
     rating_type = forms.ChoiceField(
-        choices=[("", "As the file says (otherwise standard)"), *RatingType.choices],
+        label=gettext_lazy("Rating type"),
+        choices=[("", gettext_lazy("As the file says (otherwise standard)")), *RatingType.choices],
         required=False,
     )
     submit = forms.BooleanField(
         required=False,
-        label="Submit for rating",
-        help_text="Send the event to the rating officer at once (every game needs a result).",
+        label=gettext_lazy("Submit for rating"),
+        help_text=gettext_lazy("Send the event to the rating officer at once (every game needs a result)."),
     )
     check_only = forms.BooleanField(
         required=False,
-        label="Check only",
-        help_text="The full report (problems, players matched or to be created, games rated or not and why) "
-        "without importing anything. With 'Submit for rating', checks it as a submission.",
+        label=gettext_lazy("Check only"),
+        help_text=gettext_lazy(
+            "The full report (problems, players matched or to be created, games rated or not and why) "
+            "without importing anything. With 'Submit for rating', checks it as a submission."
+        ),
     )
 
     def __init__(self, *args, user, **kwargs):
@@ -51,14 +58,15 @@ class TrfUploadForm(forms.Form):
         limit = settings.TRF_UPLOAD_MAX_BYTES
         if upload.size > limit:
             raise forms.ValidationError(
-                f"{upload.name} is {upload.size:,} bytes; a TRF file may have at most {limit:,} bytes."
+                _("%(name)s is %(size)s bytes; a TRF file may have at most %(limit)s bytes.")
+                % {"name": upload.name, "size": f"{upload.size:,}", "limit": f"{limit:,}"}
             )
         return upload
 
     def clean_submit(self):
         submit = self.cleaned_data["submit"]
         if submit and not self.user.has_perm("events.submit_event"):
-            raise forms.ValidationError("You may not submit events for rating; upload it as a draft.")
+            raise forms.ValidationError(_("You may not submit events for rating; upload it as a draft."))
         return submit
 
 
@@ -106,7 +114,7 @@ def upload_trf_view(model_admin, request):
     event = outcome.event if outcome is not None else None
     context = {
         **model_admin.admin_site.each_context(request),
-        "title": "Upload a TRF file",
+        "title": _("Upload a TRF file"),
         "check_only": outcome is not None and outcome.check_only,
         "opts": opts,
         "form": form,

@@ -18,6 +18,7 @@ from django.contrib.admin.widgets import ForeignKeyRawIdWidget
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
+from django.utils.functional import Promise
 from django.utils.text import Truncator
 
 from events.models import BYE_RESULTS, Event, Game, Participant, Result
@@ -521,8 +522,8 @@ class GameAdminForm(GameForm):
 class ReasonForm(forms.Form):
     """One required reason (a correction, a refusal): what it is for and what to say when it is empty."""
 
-    reason_help = ""
-    reason_missing = "Give the reason."
+    reason_help: str | Promise = ""
+    reason_missing: str | Promise = "Give the reason."
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 80}))
 
     def __init__(self, *args, **kwargs):

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 if TYPE_CHECKING:
@@ -13,16 +14,16 @@ if TYPE_CHECKING:
 
 
 class RatingType(models.TextChoices):
-    STANDARD = "standard", "Standard"
-    RAPID = "rapid", "Rapid"
-    BLITZ = "blitz", "Blitz"
+    STANDARD = "standard", _("Standard")
+    RAPID = "rapid", _("Rapid")
+    BLITZ = "blitz", _("Blitz")
 
 
 class EventSystem(models.TextChoices):
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin"
-    MATCH = "match", "Match"
-    TEAM = "team", "Team"
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    MATCH = "match", _("Match")
+    TEAM = "team", _("Team")
 
 
 class EventStatus(models.TextChoices):
@@ -30,13 +31,13 @@ class EventStatus(models.TextChoices):
     (→ corrected → re-rated), or refused with a reason. Every move goes through
     ``events.services.events_status_change`` and leaves an ``EventStatusChange`` (the timeline)."""
 
-    REGISTERED = "registered", "Registered"
-    DRAFT = "draft", "Draft"  # results received, being entered or checked by the arbiter
-    CHECKED = "checked", "Checked"
-    SUBMITTED = "submitted", "Submitted for rating"
-    RATED = "rated", "Rated"
-    CORRECTED = "corrected", "Corrected, awaiting re-rating"
-    REFUSED = "refused", "Refused"
+    REGISTERED = "registered", _("Registered")
+    DRAFT = "draft", _("Draft")  # results received, being entered or checked by the arbiter
+    CHECKED = "checked", _("Checked")
+    SUBMITTED = "submitted", _("Submitted for rating")
+    RATED = "rated", _("Rated")
+    CORRECTED = "corrected", _("Corrected, awaiting re-rating")
+    REFUSED = "refused", _("Refused")
 
 
 class Event(models.Model):
@@ -81,6 +82,13 @@ class Event(models.Model):
     registration_approved_at = models.DateTimeField(null=True, blank=True)
     deadline_flags = models.JSONField(
         default=list, blank=True, help_text='Deadlines missed: [{"rule": ..., "detail": ..., "at": ...}]'
+    )
+    # Rounds an imported file gave a game's result without an opponent (issue 15): no game was made of them,
+    # and submission is refused while the player has no game in that round (events.services.event_problems).
+    results_without_opponent = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='From the TRF file: [{"round", "start_rank", "result", "line", "column"}] to be entered',
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -275,12 +283,12 @@ class EventStatusChange(models.Model):
 class IntegrityCheck(models.TextChoices):
     """The automatic screening of a submitted event (issue 15); thresholds in ``settings.INTEGRITY_THRESHOLDS``."""
 
-    PERFORMANCE = "performance", "Performance far above rating in a small closed event"
-    REPEATED_PAIRING = "repeated_pairing", "The same two players meet repeatedly across events"
-    LOPSIDED_LOSSES = "lopsided_losses", "A player loses most games to one opponent"
-    CONTRADICTION = "contradiction", "Results contradict the declared rounds or dates"
-    DUPLICATE_EVENT = "duplicate_event", "The event duplicates another"
-    SINGLE_CLUB = "single_club", "One club, results far from the ratings"
+    PERFORMANCE = "performance", _("Performance far above rating in a small closed event")
+    REPEATED_PAIRING = "repeated_pairing", _("The same two players meet repeatedly across events")
+    LOPSIDED_LOSSES = "lopsided_losses", _("A player loses most games to one opponent")
+    CONTRADICTION = "contradiction", _("Results contradict the declared rounds or dates")
+    DUPLICATE_EVENT = "duplicate_event", _("The event duplicates another")
+    SINGLE_CLUB = "single_club", _("One club, results far from the ratings")
 
 
 class IntegrityFlag(models.Model):

@@ -1,7 +1,8 @@
 """E-mail to the arbiter about their event (issue 15): registration confirmed, refused, rated.
 
 Sent by the Celery task ``events.tasks.send_event_email`` (queued through the outbox in the transaction that
-made the change), through Django's e-mail backend (``settings.EMAIL_BACKEND``: the console by default).
+made the change), through Django's e-mail backend (``settings.EMAIL_BACKEND``: the console by default), in the
+federation's language (``settings.LANGUAGE_CODE``: a worker has no request to take one from).
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ import logging
 
 from django.conf import settings
 from django.core.mail import send_mail
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from events.models import Event
 
@@ -18,9 +22,9 @@ log = logging.getLogger(__name__)
 EMAIL_TASK = "events.tasks.send_event_email"
 EMAILS_TASK = "events.tasks.send_events_email"  # the same message about many events (a publication)
 SUBJECTS = {
-    "registration_confirmed": "Registration confirmed: {name}",
-    "refused": "Event refused: {name}",
-    "rated": "Event rated: {name}",
+    "registration_confirmed": gettext_lazy("Registration confirmed: %(name)s"),
+    "refused": gettext_lazy("Event refused: %(name)s"),
+    "rated": gettext_lazy("Event rated: %(name)s"),
 }
 
 
@@ -35,20 +39,26 @@ def event_email_send(event_id: int, kind: str, reason: str = "") -> int:
     if arbiter is None or not arbiter.email:
         log.info("event e-mail %s for event %s: the chief arbiter has no e-mail address", kind, event_id)
         return 0
-    lines = [f"Event: {event.name} (#{event.pk})"]
+    with translation.override(settings.LANGUAGE_CODE):
+        subject, body = SUBJECTS[kind] % {"name": event.name}, _email_body(event, kind, reason)
+    return send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [arbiter.email])
+
+
+def _email_body(event: Event, kind: str, reason: str) -> str:
+    lines = [_("Event: %(name)s (#%(pk)s)") % {"name": event.name, "pk": event.pk}]
     if event.start_date and event.end_date:
-        lines.append(f"Dates: {event.start_date:%Y-%m-%d} to {event.end_date:%Y-%m-%d}")
+        dates = {"start": f"{event.start_date:%Y-%m-%d}", "end": f"{event.end_date:%Y-%m-%d}"}
+        lines.append(_("Dates: %(start)s to %(end)s") % dates)
     if kind == "registration_confirmed":
-        lines.append("The rating officer has confirmed the registration of this event.")
-        lines += [f"Late: {flag['rule']} ({flag['detail']})" for flag in event.deadline_flags]
+        lines.append(_("The rating officer has confirmed the registration of this event."))
+        late = _("Late: %(rule)s (%(detail)s)")
+        lines += [late % {"rule": flag["rule"], "detail": flag["detail"]} for flag in event.deadline_flags]
     elif kind == "refused":
-        lines.append(f"The rating officer has refused this event. Reason: {reason}")
+        lines.append(_("The rating officer has refused this event. Reason: %(reason)s") % {"reason": reason})
     else:
         rated_on = event.rated_on
-        lines.append(f"This event was rated on the {rated_on} list." if rated_on else "This event was rated.")
-    return send_mail(
-        SUBJECTS[kind].format(name=event.name),
-        "\n".join(lines) + "\n",
-        settings.DEFAULT_FROM_EMAIL,
-        [arbiter.email],
-    )
+        if rated_on:
+            lines.append(_("This event was rated on the %(list)s list.") % {"list": rated_on})
+        else:
+            lines.append(_("This event was rated."))
+    return "\n".join(lines) + "\n"

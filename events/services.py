@@ -275,7 +275,7 @@ def event_problems(event: Event) -> list[str]:
     return problems
 
 
-# New players shown by name in the list of what is missing; the rest are counted.
+# New players (and results without an opponent) shown in the list of what is missing; the rest are counted.
 _MISSING_PLAYERS_SHOWN = 20
 
 
@@ -310,6 +310,47 @@ def event_missing_for_rating(event: Event) -> list[str]:
         )
     if len(incomplete) > _MISSING_PLAYERS_SHOWN:
         problems.append(f"... and {len(incomplete) - _MISSING_PLAYERS_SHOWN} more new players without them.")
+    return problems + _results_without_opponent(event)
+
+
+def _results_without_opponent(event: Event) -> list[str]:
+    """The rounds the imported file gave a game's result without an opponent (``Event.results_without_opponent``)
+    and the player still has no game in: what to enter, and where the file had it. Two queries, only when the
+    file had any."""
+    recorded = event.results_without_opponent or []
+    if not recorded:
+        return []
+    ranks = {int(item["start_rank"]) for item in recorded}
+    names = {
+        participant.start_rank: participant.player.name
+        for participant in Participant.objects.filter(event=event, start_rank__in=ranks)
+        .select_related("player")
+        .only("start_rank", "player__surname", "player__given_names")
+    }
+    entered = {
+        (round_number, rank)
+        for round_number, white, black in Game.objects.filter(event=event)
+        .filter(Q(white__start_rank__in=ranks) | Q(black__start_rank__in=ranks))
+        .values_list("round", "white__start_rank", "black__start_rank")
+        for rank in (white, black)
+    }
+    problems: list[str] = []
+    more = 0
+    for item in recorded:
+        round_number, rank = int(item["round"]), int(item["start_rank"])
+        if rank not in names or (round_number, rank) in entered:
+            continue  # entered since (or the player was taken out of the event)
+        if len(problems) == _MISSING_PLAYERS_SHOWN:
+            more += 1
+            continue
+        column = int(item["column"])
+        problems.append(
+            f"Player {rank}, {names[rank]}, round {round_number}: the file (line {item['line']}, columns "
+            f"{column}-{column + 3}) gives the result {item['result']!r} but no opponent; enter the game of round "
+            f"{round_number} with its opponent, or the bye, for player {rank}."
+        )
+    if more:
+        problems.append(f"... and {more} more rounds with a result but no opponent.")
     return problems
 
 

@@ -33,6 +33,8 @@ __all__ = [
     "TrfEventChecks",
     "check_event",
     "TrfGame",
+    "TrfResultWithoutOpponent",
+    "results_without_opponent",
     "parse_trf",
     "games",
     "write_trf",
@@ -94,8 +96,10 @@ _GAME_RESULT = {
     "": PENDING,
 }
 # A round with no opponent: the code the file wrote -> the bye it means. "0000 - +" is how TRF16-era
-# programs (Swiss-Manager, icu_valid.tab round 5 with 11 players) wrote the pairing-allocated bye; a blank
-# result is a zero-point bye (TRF §2.2 "blank = Z").
+# programs (Swiss-Manager, icu_valid.tab round 5 with 11 players) wrote the pairing-allocated bye, "0000 - -"
+# an absence, "0000 - =" a half-point bye (icu_valid.tab) and "0000 - 1" / "0000 - 0" full- and zero-point
+# byes; a blank result is a zero-point bye (TRF §2.2 "blank = Z"). Colour "-" (or blank) says no game was
+# played in that round (TRF §2.1, column 97: "-" bye or not paired).
 _BYE_RESULT = {
     "H": HALF_POINT_BYE,
     "=": HALF_POINT_BYE,
@@ -111,6 +115,11 @@ _BYE_RESULT = {
     "L": ZERO_POINT_BYE,
     "": ZERO_POINT_BYE,
 }
+# The result of a game between two players (TRF §2.2: 1 = 0 played, W D L lasted less than one move) with a
+# colour (w / b: a game was played, TRF §2.1 column 97) but no opponent: the file does not say who the game
+# was against. Not guessed: no game is made of it, and the event stays a draft until the arbiter enters the
+# pairing or the bye (issue 15, "a result without an opponent"). The same code with colour "-" is a bye.
+_GAME_CODES_WITHOUT_OPPONENT = frozenset("1=0WDL")
 _TITLES = {
     "G": "GM",
     "M": "IM",
@@ -238,7 +247,12 @@ class TrfRoundEntry:
 
     @property
     def is_bye(self) -> bool:
-        return self.opponent is None
+        return self.opponent is None and not self.without_opponent
+
+    @property
+    def without_opponent(self) -> bool:
+        """A game's result with a colour but no opponent (_GAME_CODES_WITHOUT_OPPONENT): neither game nor bye."""
+        return self.opponent is None and self.colour in ("w", "b") and self.result in _GAME_CODES_WITHOUT_OPPONENT
 
 
 @dataclass
@@ -965,6 +979,10 @@ class _Reader:
             )
             return None
         if opponent == 0:
+            if colour != "-" and result in _GAME_CODES_WITHOUT_OPPONENT:
+                # a game was played (colour and result) against nobody named: kept as it is, reported by
+                # results_without_opponent, and the event stays a draft until it is entered (issue 15)
+                return TrfRoundEntry(round_number, None, colour, result)
             if colour != "-":
                 self.warn(
                     number,
@@ -1213,11 +1231,11 @@ class _Reader:
             total = 0.0
             blank_byes: list[int] = []
             for entry in player.rounds:
-                if entry.opponent is None:
+                if entry.is_bye:
                     total += table[bye_kind[_BYE_RESULT[entry.result]]]
                     if entry.result == "":
                         blank_byes.append(entry.round)
-                elif entry.result:
+                elif entry.result:  # a game's result, even one without its opponent, counts as the file meant it
                     total += table[kind_of[entry.result]]
             if abs(total - player.points) < 1e-6:
                 continue
@@ -1324,7 +1342,8 @@ def parse_trf(data: bytes | str, *, source_name: str = "") -> TrfParseResult:
 def games(result: TrfParseResult | TrfTournament) -> list[TrfGame]:
     """Every pairing once, ordered by round then the lower starting rank; byes have ``black`` None.
 
-    Pairings the parser reported as errors (not mutual, impossible results) are left out.
+    Pairings the parser reported as errors (not mutual, impossible results) and a game's result written
+    without its opponent (``results_without_opponent``) are left out.
     """
     tournament = result.tournament if isinstance(result, TrfParseResult) else result
     by_rank = {p.start_rank: p for p in tournament.players}
@@ -1333,7 +1352,8 @@ def games(result: TrfParseResult | TrfTournament) -> list[TrfGame]:
     for player in tournament.players:
         for entry in player.rounds:
             if entry.opponent is None:
-                found.append(TrfGame(entry.round, player.start_rank, None, _BYE_RESULT[entry.result]))
+                if entry.is_bye:  # a game's result without its opponent is no game at all
+                    found.append(TrfGame(entry.round, player.start_rank, None, _BYE_RESULT[entry.result]))
                 continue
             if entry.opponent <= player.start_rank and entry.opponent in by_rank:
                 continue  # taken from the opponent's (lower starting rank) line
@@ -1345,6 +1365,41 @@ def games(result: TrfParseResult | TrfTournament) -> list[TrfGame]:
                 found.append(game)
     found.sort(key=lambda g: (g.round, g.black is None, min(g.white, g.black or g.white)))
     return found
+
+
+@dataclass(frozen=True)
+class TrfResultWithoutOpponent:
+    """A round where a player's line gives the result of a game (1 = 0 W D L) but no opponent: ``line`` and
+    ``column`` are the opponent field's (92 + 10(r-1)), where the starting rank is missing."""
+
+    round: int
+    start_rank: int
+    name: str
+    result: str  # the TRF code as read (upper-cased)
+    line: int
+    column: int
+
+    @property
+    def result_column(self) -> int:
+        return self.column + 7
+
+
+def results_without_opponent(result: TrfParseResult | TrfTournament) -> list[TrfResultWithoutOpponent]:
+    """Every round entry with a game's result and no opponent (empty or ``0000``), by round then starting rank.
+
+    TRF §2.2: 1 = 0 are the results of a played game and W D L of a game that lasted less than one move: with a
+    colour (w / b) both need the opponent (92-95); a round without one and without a colour is a bye (H F U Z,
+    blank; + - = 1 0 as TRF16 programs wrote them). ``games`` makes no game of these entries."""
+    tournament = result.tournament if isinstance(result, TrfParseResult) else result
+    found = [
+        TrfResultWithoutOpponent(
+            entry.round, player.start_rank, player.name, entry.result, player.line, 92 + 10 * (entry.round - 1)
+        )
+        for player in tournament.players
+        for entry in player.rounds
+        if entry.without_opponent
+    ]
+    return sorted(found, key=lambda missing: (missing.round, missing.start_rank))
 
 
 def _game(a: TrfRoundEntry, b: TrfRoundEntry, rank_a: int, rank_b: int) -> TrfGame | None:
@@ -1381,6 +1436,7 @@ class TrfEventChecks(ProblemsBySeverity):
     end_date: dt.date | None = None
     federation: str = ""
     games: list[TrfGame] = field(default_factory=list)
+    without_opponent: list[TrfResultWithoutOpponent] = field(default_factory=list)
     problems: list[TrfProblem] = field(default_factory=list)
 
     def error(self, line: int, column: int | None, message: str) -> None:
@@ -1399,6 +1455,7 @@ def check_event(result: TrfParseResult, *, submit: bool = False) -> TrfEventChec
     _check_dates(t, checks)
     _check_ids(t, checks)
     _check_results(result, checks, submit=submit)
+    _check_opponents(result, checks)
     checks.federation = _event_federation(t, checks)
     return checks
 
@@ -1480,6 +1537,22 @@ def _check_results(result: TrfParseResult, checks: TrfEventChecks, *, submit: bo
             )
 
 
+def _check_opponents(result: TrfParseResult, checks: TrfEventChecks) -> None:
+    """A game's result without its opponent refuses nothing (issue 15: the file is readable): the round is left
+    out, and the event is a draft until the arbiter enters who the game was against, or the bye it was."""
+    checks.without_opponent = results_without_opponent(result)
+    for missing in checks.without_opponent:
+        checks.warn(
+            missing.line,
+            missing.column,
+            f"round {missing.round}: player {missing.start_rank} ({missing.name or 'no name'}) has the result "
+            f"{missing.result!r} of a game (column {missing.result_column}) but no opponent (columns "
+            f"{missing.column}-{missing.column + 3} blank or 0000; a bye is written H, F, U or Z): the round is "
+            f"not imported and the event stays a draft until player {missing.start_rank}'s game or bye in round "
+            f"{missing.round} is entered",
+        )
+
+
 def _event_federation(t: TrfTournament, checks: TrfEventChecks) -> str:
     code = t.federation.strip()
     if not code or _FEDERATION_CODE.fullmatch(code):
@@ -1528,7 +1601,7 @@ def _player_line(player: TrfPlayer, rounds: int) -> str:
             cells.append(" " * 10)
         else:
             opponent = "0000" if entry.opponent is None else f"{entry.opponent:>4}"
-            colour = "-" if entry.opponent is None else (entry.colour or "-")
+            colour = entry.colour or "-"  # (a result without opponent keeps its colour: results_without_opponent)
             cells.append(f"{opponent} {colour} {entry.result or ' '}  ")
     return (head + "".join(cells)).rstrip()
 

@@ -25,7 +25,9 @@ registry, decides what the file means for it and writes it in one transaction, i
   birth year or sex: each is a warning naming its place, and ``events.services.event_problems`` refuses
   the submission until it is fixed. Only an unreadable file (an ``error``) is refused whole.
 - **Games**: every pairing once (``events.trf.games``): 1/=/0 are rated results, +/- forfeits, W/D/L
-  unplayed results, H/F/U/Z and blank byes (blank = Z); a round with no entry creates nothing.
+  unplayed results, H/F/U/Z and blank byes (blank = Z); a round with no entry creates nothing. A game's
+  result (1 = 0 W D L) without an opponent creates nothing either: it is a warning naming line, column, player
+  and round, kept in ``Event.results_without_opponent``, and the event stays a draft until it is entered.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ from events.trf import (
     TrfParseResult,
     TrfPlayer,
     TrfProblem,
+    TrfResultWithoutOpponent,
     TrfRoundEntry,
     TrfTournament,
     check_event,
@@ -369,6 +372,7 @@ class _Plan:
         self.start_date: datetime.date | None = None
         self.end_date: datetime.date | None = None
         self.federation = ""  # 032 when three letters
+        self.without_opponent: list[TrfResultWithoutOpponent] = []
         self.club_of: dict[int, str] = {}  # start rank -> club code, when the federation column holds clubs
         self.clubs: dict[str, Club] = {}
 
@@ -387,6 +391,7 @@ class _Plan:
         self.start_date, self.end_date = checks.start_date, checks.end_date
         self.federation = checks.federation
         self.games = checks.games
+        self.without_opponent = checks.without_opponent
         self.rating_type = self.rating_type or self.infer_rating_type()
 
     def as_draft_problem(self, problem: TrfProblem, checks: TrfEventChecks) -> TrfProblem:
@@ -738,6 +743,16 @@ class _Plan:
             status=EventStatus.DRAFT,
             source_file_name=self.file_name[:255],
             chief_arbiter_name=t.chief_arbiter[:200],
+            results_without_opponent=[
+                {
+                    "round": missing.round,
+                    "start_rank": missing.start_rank,
+                    "result": missing.result,
+                    "line": missing.line,
+                    "column": missing.column,
+                }
+                for missing in self.without_opponent
+            ],
         )
         if isinstance(user, User) and not user_sees_all_events(user):
             event.chief_arbiter = user  # an arbiter's upload is theirs to check and submit (events/roles.py)

@@ -163,8 +163,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("es", "Español")]
+# The federation's language: pages without a language the browser asks for, and the e-mails to arbiters.
+LANGUAGE_CODE = env_str("LANGUAGE_CODE", "en")
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    raise ImproperlyConfigured(f"LANGUAGE_CODE: expected one of {', '.join(dict(LANGUAGES))}, got {LANGUAGE_CODE!r}")
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_time_zone("TIME_ZONE", "UTC")
 USE_I18N = True
@@ -282,6 +285,17 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-prune-entry-partitions": {"task": "ratings.prune_entry_partitions", "schedule": 86400.0},
 }
 OUTBOX_RETRY_AFTER_SECONDS = env_int("OUTBOX_RETRY_AFTER_SECONDS", 30, minimum=0)
+# A webhook delivery the receiver did not take is retried by Celery (outbox.tasks.deliver_webhook) after
+# BASE × 2^n seconds (n = retries so far), at most MAX apart, WEBHOOK_MAX_RETRIES times; with jitter (the
+# default) a random time up to that, so endpoints that failed together do not all come back at once.
+WEBHOOK_RETRY_BACKOFF_SECONDS = env_int("WEBHOOK_RETRY_BACKOFF_SECONDS", 10, minimum=1)
+WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = env_int("WEBHOOK_RETRY_BACKOFF_MAX_SECONDS", 3600, minimum=1)
+WEBHOOK_RETRY_JITTER = env_bool("WEBHOOK_RETRY_JITTER", True)
+WEBHOOK_MAX_RETRIES = env_int("WEBHOOK_MAX_RETRIES", 8, minimum=0)
+# A task sent this long ago and never started, while later ones on its queue were, was lost by the broker and
+# is sent again (outbox.services.pending_tasks_lost); the visibility timeout's 300 s, so a task merely held by
+# a busy worker is not sent twice.
+OUTBOX_LOST_AFTER_SECONDS = env_int("OUTBOX_LOST_AFTER_SECONDS", 300, minimum=1)
 
 # --- Cache (DRF's throttle counters, shared by every web process; core/cache.py) ------------------------
 # CACHE_URL (redis://...) if set; else, with a Redis broker, the same Redis server's next database; else (the

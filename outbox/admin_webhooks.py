@@ -6,7 +6,7 @@ from django.contrib import admin
 
 from core.admin import OfficialsOnly, OfficialsReadOnly
 
-from .models import WebhookDelivery, WebhookEndpoint
+from .models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 
 class WebhookEndpointForm(forms.ModelForm):
@@ -26,8 +26,18 @@ class WebhookEndpointAdmin(OfficialsOnly, admin.ModelAdmin):
     list_display = ["url", "events", "active", "created_at"]
 
 
+class WebhookAttemptInline(OfficialsReadOnly, admin.TabularInline):
+    """Every try of the delivery, with the receiver's answer (issue 15: deliveries logged with their response)."""
+
+    model = WebhookAttempt
+    fields = readonly_fields = ("number", "started_at", "duration_ms", "response_status", "response_body", "error")
+    extra = 0
+    can_delete = False
+
+
 @admin.register(WebhookDelivery)
 class WebhookDeliveryAdmin(OfficialsReadOnly, admin.ModelAdmin):
+    inlines = [WebhookAttemptInline]
     _COLUMNS = ["event_type", "endpoint", "created_at", "attempts", "delivered_at", "response_status", "last_error"]
     list_display = tuple(_COLUMNS)
     list_filter = ["event_type", "response_status"]

@@ -3,7 +3,10 @@
 ``enqueue_after_commit`` writes a ``PendingTask`` row in the caller's transaction (so the task exists
 exactly when the change that calls for it does) and sends it once that transaction commits. If the broker
 is down the send fails quietly — logged, the row stays pending, the request succeeds — and
-``pending_tasks_dispatch`` (the ``dispatch_pending_tasks`` command and periodic task) sends it later.
+``pending_tasks_dispatch`` (the ``dispatch_pending_tasks`` command and periodic task) sends it later. A task
+the broker accepted and then lost (Redis restarted without its data) is sent again too: workers stamp the
+row when they start a task (``pending_task_received``), and one never started while later ones were is lost
+(``pending_tasks_lost``).
 Delivery is at least once: tasks take ids and must be idempotent (DESIGN house rule 3).
 """
 
@@ -18,7 +21,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from .models import PendingTask
@@ -29,6 +32,8 @@ logger = logging.getLogger("outbox")
 ON_COMMIT_CONNECT_TIMEOUT = 1.0
 # The dispatcher runs every minute: no point in it waiting long for a broker that is down either.
 DISPATCH_CONNECT_TIMEOUT = 2.0
+# The message header naming a task's outbox row: the worker starting the task stamps the row received.
+OUTBOX_ROW_HEADER = "outbox_row"
 # ... and after a failure this process stops trying on commit for OUTBOX_RETRY_AFTER_SECONDS, leaving new
 # rows to the dispatcher, so an outage costs one slow save per process, not every save.
 _pause_until = 0.0
@@ -78,6 +83,10 @@ def pending_tasks_dispatch(*, min_age_seconds: int | None = None, limit: int = 5
     failure: the rest would fail the same way."""
     if min_age_seconds is None:
         min_age_seconds = settings.OUTBOX_RETRY_AFTER_SECONDS
+    lost = list(pending_tasks_lost().values_list("pk", flat=True)[:limit])
+    if lost:  # sent again below, as any unsent row
+        PendingTask.objects.filter(pk__in=lost, received_at__isnull=True).update(sent_at=None)
+        logger.warning("outbox: %s task(s) the broker accepted never reached a worker; sending them again", len(lost))
     cutoff = timezone.now() - timedelta(seconds=min_age_seconds)
     sent, failed, error = _dispatch(
         PendingTask.objects.filter(created_at__lte=cutoff).order_by("created_at", "id"),
@@ -115,20 +124,31 @@ def _dispatch(
                 for row in rows:
                     try:
                         # retry=False: fail at once when the broker is down; the row itself is the retry.
+                        # ignore_result: nobody waits for an outbox task's return value (it reports in the
+                        # database), and Celery would first subscribe to it in the result store, which with
+                        # Redis down retries 20 times a second apart: a save held 19 s (bench/broker_outage.py).
                         result = app.send_task(
-                            row.name, args=row.args, queue=row.queue or None, connection=connection, retry=False
+                            row.name,
+                            args=row.args,
+                            queue=row.queue or None,
+                            connection=connection,
+                            retry=False,
+                            ignore_result=True,
+                            headers={OUTBOX_ROW_HEADER: row.pk},  # the worker stamps the row received
                         )
                     except Exception as exc:
                         failure = (row, exc)
                         break
                     row.task_id, row.sent_at, row.last_error, row.last_attempt_at = result.id, now, "", now
+                    row.received_at = None  # this send's: stamped when a worker starts it
                     row.attempts += 1
                     done.append(row)
         except Exception as exc:  # opening or closing the connection itself failed
             if failure is None and len(done) < len(rows):
                 failure = (rows[len(done)], exc)
         if done:
-            PendingTask.objects.bulk_update(done, ["task_id", "sent_at", "last_error", "last_attempt_at", "attempts"])
+            fields = ["task_id", "sent_at", "received_at", "last_error", "last_attempt_at", "attempts"]
+            PendingTask.objects.bulk_update(done, fields)
         if failure is None:
             return len(done), 0, ""
         failed_row, failed_with = failure
@@ -141,6 +161,31 @@ def _dispatch(
 
 
 # ------------------------------------------------------------------------------------- lost tasks
+
+
+def pending_task_received(row_id: int) -> int:
+    """Record that a worker started the task of outbox row ``row_id`` (the message's ``OUTBOX_ROW_HEADER``):
+    the broker no longer holds it. By the row's id, not its task id: the sender writes the task id in the
+    transaction that sends it, so a fast worker can start the task before that commits; this update then waits
+    for the row's lock and lands after it. Returns the rows marked."""
+    return PendingTask.objects.filter(pk=row_id).update(received_at=timezone.now())
+
+
+def pending_tasks_lost(now: datetime | None = None) -> QuerySet[PendingTask]:
+    """Tasks the broker accepted and then lost (a Redis restarted without its data): sent more than
+    OUTBOX_LOST_AFTER_SECONDS ago, never started, while a task sent to the same queue after them has been
+    started. That last condition tells a lost task from one still waiting its turn: a queue is taken in order,
+    so while its workers are stopped or busy nothing is taken for lost (and nothing is sent twice); once they
+    take later tasks, the earlier ones are not coming. Oldest first."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.OUTBOX_LOST_AFTER_SECONDS)
+    started_later = PendingTask.objects.filter(
+        queue=OuterRef("queue"), received_at__isnull=False, sent_at__gt=OuterRef("sent_at")
+    )
+    return (
+        PendingTask.objects.filter(sent_at__lt=cutoff, received_at__isnull=True, finished_at__isnull=True)
+        .filter(Exists(started_later))
+        .order_by("sent_at", "id")
+    )
 
 
 def pending_task_finished(task_id: str) -> int:

@@ -3,8 +3,8 @@
 ``webhooks_notify`` writes one ``WebhookDelivery`` per subscribed endpoint in the caller's transaction and
 queues its sending through the outbox (so nothing is sent for a change that rolls back). ``webhook_deliver``
 POSTs the body signed with the endpoint's secret — header ``X-Federation-Signature: sha256=<HMAC-SHA256 of
-the body, hex>`` — and logs the response; a failure raises ``WebhookFailed`` so that Celery retries with
-back-off (``outbox.tasks.deliver_webhook``).
+the body, hex>`` — and logs every attempt with its response (``WebhookAttempt``); a failure raises
+``WebhookFailed`` so that Celery retries with back-off (``outbox.tasks.deliver_webhook``, ``webhook_retry_delay``).
 """
 
 from __future__ import annotations
@@ -12,15 +12,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import time
 import urllib.error
 import urllib.request
 from typing import Any
 
+from celery.utils.time import get_exponential_backoff_interval
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .models import WebhookDelivery, WebhookEndpoint
+from .models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from .services import enqueue_after_commit
 
 DELIVER_TASK = "outbox.deliver_webhook"
@@ -76,16 +80,34 @@ def webhook_deliver(delivery_id: int) -> bool:
             SIGNATURE_HEADER: webhook_signature(delivery.endpoint.secret, body),
         },
     )
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=F("attempts") + 1)
+    with transaction.atomic():  # the attempt's number: two workers given the same message never share one
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=F("attempts") + 1)
+        number = WebhookDelivery.objects.values_list("attempts", flat=True).get(pk=delivery.pk)
+    started_at, clock = timezone.now(), time.monotonic()
+
+    def log(status: int | None, text: str, error: str) -> None:
+        WebhookAttempt.objects.create(
+            delivery_id=delivery.pk,
+            number=number,
+            started_at=started_at,
+            duration_ms=round((time.monotonic() - clock) * 1000),
+            response_status=status,
+            response_body=text,
+            error=error,
+        )
+
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 (an official's URL)
             status, text = response.status, response.read(RESPONSE_KEPT).decode("utf-8", "replace")
     except urllib.error.HTTPError as exc:
         status, text = exc.code, exc.read(RESPONSE_KEPT).decode("utf-8", "replace")
     except (urllib.error.URLError, OSError) as exc:
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(last_error=str(exc)[:RESPONSE_KEPT])
+        error = str(exc)[:RESPONSE_KEPT]
+        log(None, "", error)
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(last_error=error)
         raise WebhookFailed(f"{delivery.endpoint.url}: {exc}") from exc
     done = 200 <= status < 300
+    log(status, text, "" if done else f"HTTP {status}")
     WebhookDelivery.objects.filter(pk=delivery.pk).update(
         response_status=status,
         response_body=text,
@@ -95,3 +117,15 @@ def webhook_deliver(delivery_id: int) -> bool:
     if not done:
         raise WebhookFailed(f"{delivery.endpoint.url} answered HTTP {status}")
     return True
+
+
+def webhook_retry_delay(retries: int) -> int:
+    """Seconds before the next try of a delivery tried ``retries`` + 1 times: exponential back-off,
+    WEBHOOK_RETRY_BACKOFF_SECONDS × 2^retries, at most WEBHOOK_RETRY_BACKOFF_MAX_SECONDS; with
+    WEBHOOK_RETRY_JITTER a random time up to that ("full jitter", Celery's own formula)."""
+    return get_exponential_backoff_interval(
+        factor=settings.WEBHOOK_RETRY_BACKOFF_SECONDS,
+        retries=retries,
+        maximum=settings.WEBHOOK_RETRY_BACKOFF_MAX_SECONDS,
+        full_jitter=settings.WEBHOOK_RETRY_JITTER,
+    )

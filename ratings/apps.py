@@ -30,5 +30,14 @@ class RatingsConfig(AppConfig):
         round_projection_register(event_rating_projection)
         participant_rating_lookup_register(ratings_in_force)
 
+        # PostgreSQL: a list created by the ORM gets its partition of the entries table at once; publications
+        # and imports create theirs in bulk (ratings.services.entry_storage).
+        from django.db.models.signals import post_save
+
+        from ratings.models import RatingList
+        from ratings.services.entry_storage import on_list_created
+
+        post_save.connect(on_list_created, sender=RatingList, dispatch_uid="ratings.entry_partition")
+
         # Integrity screening of submitted events (issue 15): it needs the rating rules, so ratings registers it.
         submission_screen_register(event_integrity_screen)

@@ -21,10 +21,12 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, islice
 from typing import IO, Any, Literal
 from xml.etree.ElementTree import ParseError, XMLParser
 from xml.sax.saxutils import escape
+
+import numpy as np
 
 # the rating types as the pure engine spells them (the same as events.models.RatingType: a test checks)
 from ratings.engine.difference_cap import RATING_TYPES
@@ -33,6 +35,7 @@ __all__ = [
     "RATING_TYPES",
     "FideListRating",
     "FideListRow",
+    "FideListColumns",
     "FideListProblem",
     "FideListFormatError",
     "FideListLayout",
@@ -181,6 +184,122 @@ class FideListProblem:
     def __str__(self) -> str:
         where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
         return f"{where}: {self.severity}: {self.message}"
+
+
+_TEXT_KEYS = (
+    "name",
+    "surname",
+    "given_names",
+    "federation",
+    "sex",
+    "title",
+    "women_title",
+    "other_titles",
+    "foa_title",
+    "flag",
+)
+
+
+@dataclass
+class FideListColumns:
+    """Consecutive rows of a list as NumPy columns (``FideListReader.column_batches``), in file order.
+
+    Numbers (0 where the row has none: FIDE writes 0 for "none") and ``lines``, ``fide_ids``, ``inactive``
+    hold every row. ``text`` holds the text fields (``other_titles`` joined by commas) as ASCII bytes
+    (NumPy ``S`` arrays) of the rows read by columns; a row read line by line (see ``column_batches``) has
+    b"" there and its ``FideListRow`` in ``rows`` (position in the batch -> row), and ``plain`` is False.
+    """
+
+    lines: np.ndarray  # int64
+    fide_ids: np.ndarray  # int64
+    ratings: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]  # type -> (rating, games, k), int64 each
+    birth_years: np.ndarray  # int64
+    inactive: np.ndarray  # bool
+    plain: np.ndarray  # bool
+    text: dict[str, np.ndarray]  # key of _TEXT_KEYS -> S array
+    rows: dict[int, FideListRow] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.fide_ids)
+
+    @classmethod
+    def from_rows(cls, rows: list[FideListRow], rating_types: Iterable[str]) -> FideListColumns:
+        """Columns of rows read one by one (all kept in ``rows``)."""
+        n = len(rows)
+
+        def numbers(values: Iterable[int | None]) -> np.ndarray:
+            return np.fromiter((value or 0 for value in values), dtype=np.int64, count=n)
+
+        ratings = {}
+        for rating_type in rating_types:
+            each = [row.rating(rating_type) for row in rows]
+            ratings[rating_type] = (
+                numbers(r.rating if r else None for r in each),
+                numbers(r.games if r else None for r in each),
+                numbers(r.k_factor if r else None for r in each),
+            )
+        return cls(
+            lines=numbers(row.line for row in rows),
+            fide_ids=numbers(row.fide_id for row in rows),
+            ratings=ratings,
+            birth_years=numbers(row.birth_year for row in rows),
+            inactive=np.fromiter((row.inactive for row in rows), dtype=bool, count=n),
+            plain=np.zeros(n, dtype=bool),
+            text={key: np.zeros(n, dtype="S1") for key in _TEXT_KEYS},
+            rows=dict(enumerate(rows)),
+        )
+
+    @classmethod
+    def concatenate(cls, parts: list[FideListColumns]) -> FideListColumns:
+        if len(parts) == 1:
+            return parts[0]
+        rows: dict[int, FideListRow] = {}
+        offset = 0
+        for part in parts:
+            rows.update((offset + i, row) for i, row in part.rows.items())
+            offset += len(part)
+        first = parts[0]
+        return cls(
+            lines=np.concatenate([p.lines for p in parts]),
+            fide_ids=np.concatenate([p.fide_ids for p in parts]),
+            ratings={
+                t: tuple(np.concatenate([p.ratings[t][i] for p in parts]) for i in range(3))  # type: ignore[misc]
+                for t in first.ratings
+            },
+            birth_years=np.concatenate([p.birth_years for p in parts]),
+            inactive=np.concatenate([p.inactive for p in parts]),
+            plain=np.concatenate([p.plain for p in parts]),
+            text={key: np.concatenate([p.text[key] for p in parts]) for key in _TEXT_KEYS},
+            rows=rows,
+        )
+
+    def row(self, i: int) -> FideListRow:
+        """The row at position ``i``, as ``iter(FideListReader)`` gives it."""
+        if i in self.rows:
+            return self.rows[i]
+        text = {key: values[i].decode("ascii") for key, values in self.text.items()}
+        ratings = {
+            t: FideListRating(int(r[i]) or None, int(g[i]), int(k[i]) or None) for t, (r, g, k) in self.ratings.items()
+        }
+        other = text["other_titles"]
+        return FideListRow(
+            int(self.fide_ids[i]),
+            text["name"],
+            text["surname"],
+            text["given_names"],
+            text["federation"],
+            text["sex"],
+            text["title"],
+            text["women_title"],
+            tuple(other.split(",")) if other else (),
+            text["foa_title"],
+            ratings.get("standard"),
+            ratings.get("rapid"),
+            ratings.get("blitz"),
+            int(self.birth_years[i]) or None,
+            text["flag"],
+            int(self.lines[i]),
+        )
 
 
 class FideListFormatError(ValueError):
@@ -435,6 +554,272 @@ class _FieldSpans:
         return max(0, len(titles) - self.otit_width)
 
 
+# ------------------------------------------------------------------------------------ TXT read by columns
+
+_BLOCK_BYTES = 1 << 22  # bytes read at a time by column_batches (more than _MAX_LINE_CHARS: a line fits)
+_MAX_COLUMN_WIDTH = 512  # longer lines (FIDE's have about 165 characters) are read line by line
+_SPACE, _COMMA = 32, 44
+
+
+class _ByteLines:
+    """The lines of a byte stream as offsets into blocks of about ``_BLOCK_BYTES``: the lines, numbers and
+    too-long refusals of ``FideListReader._lines``, without a Python object per line."""
+
+    def __init__(self, first: bytes, chunks: Iterator[str | bytes]) -> None:
+        self.chunks = chain([first], chunks)
+        self.data = np.zeros(0, dtype=np.uint8)
+        self.starts = self.ends = np.zeros(0, dtype=np.int64)
+        self.at = 0  # next line of the block
+        self.tail = b""  # bytes after the block's last newline
+        self.counted = 0  # lines in the blocks read so far
+        self.eof = False
+
+    def _refill(self) -> None:
+        pieces, size = [self.tail], len(self.tail)
+        while size < _BLOCK_BYTES and not self.eof:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                self.eof = True
+            else:
+                pieces.append(chunk)  # type: ignore[arg-type]
+                size += len(chunk)
+        data = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+        newlines = np.flatnonzero(data == 10)
+        starts = np.concatenate([[0], newlines + 1]).astype(np.int64)
+        ends = np.concatenate([newlines, [len(data)]]).astype(np.int64)
+        if self.eof:
+            if starts[-1] == len(data):  # nothing after the last newline
+                starts, ends = starts[:-1], ends[:-1]
+            self.tail = b""
+        else:
+            self.tail = data[starts[-1] :].tobytes()
+            starts, ends = starts[:-1], ends[:-1]
+        too_long = np.flatnonzero(ends - starts > _MAX_LINE_CHARS)
+        if too_long.size:
+            raise FideListFormatError(_too_long(self.counted + int(too_long[0]) + 1))
+        if len(self.tail) > _MAX_LINE_CHARS:
+            raise FideListFormatError(_too_long(self.counted + len(starts) + 1))
+        self.data, self.starts, self.ends, self.at = data, starts, ends, 0
+        self.counted += len(starts)
+
+    def take(self, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
+        """Up to ``count`` lines: (the block's bytes, their starts, their ends before the newline, the number of
+        the first); None at the end of the file."""
+        while self.at >= len(self.starts):
+            if self.eof:
+                return None
+            self._refill()
+        stop = min(self.at + count, len(self.starts))
+        first_number = self.counted - len(self.starts) + self.at + 1
+        taken = (self.data, self.starts[self.at : stop], self.ends[self.at : stop], first_number)
+        self.at = stop
+        return taken
+
+
+def _field_digits(sub: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(value, empty, clean) of a number field in each row: ``clean`` when it is spaces around one run of
+    ASCII digits (at most ``_MAX_DIGITS``, a conservative bound) or spaces only (``empty``)."""
+    n, width = sub.shape
+    beyond = np.zeros(n, dtype=bool)
+    if width > _MAX_DIGITS:
+        beyond = (sub[:, _MAX_DIGITS:] != _SPACE).any(axis=1)
+        sub, width = sub[:, :_MAX_DIGITS], _MAX_DIGITS
+    if not width:  # the field starts past every line's end: empty
+        return np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool), np.ones(n, dtype=bool)
+    digit = (sub >= 48) & (sub <= 57)
+    count = digit.sum(axis=1)
+    empty = count == 0
+    first = digit.argmax(axis=1)
+    last = width - 1 - digit[:, ::-1].argmax(axis=1)
+    clean = (digit | (sub == _SPACE)).all(axis=1) & ~beyond & (empty | (last - first + 1 == count))
+    value = np.zeros(n, dtype=np.int64)
+    for j in range(width):
+        value = np.where(digit[:, j], value * 10 + (sub[:, j].astype(np.int64) - 48), value)
+    return value, empty & ~beyond, clean
+
+
+def _stripped(sub: np.ndarray, low: np.ndarray | None = None, high: np.ndarray | None = None) -> np.ndarray:
+    """Each row's bytes in columns [low, high) of ``sub`` (default: all), spaces stripped, as an S array."""
+    n, width = sub.shape
+    if not width:
+        return np.zeros(n, dtype="S1")
+    columns = np.arange(width)
+    inside = sub != _SPACE
+    if low is not None:
+        inside &= columns >= low[:, None]
+    if high is not None:
+        inside &= columns < high[:, None]
+    found = inside.any(axis=1)
+    first = np.where(found, inside.argmax(axis=1), 0)
+    length = np.where(found, width - inside[:, ::-1].argmax(axis=1) - first, 0)
+    widest = max(int(length.max()) if n else 0, 1)
+    if not first.any():  # left-aligned already (FIDE's fields are): no gather
+        out = np.zeros((n, widest), dtype=np.uint8)
+        out[:, : min(widest, width)] = sub[:, :widest]
+    else:
+        out = sub[np.arange(n)[:, None], np.minimum(first[:, None] + np.arange(widest), width - 1)]
+    out[np.arange(widest) >= length[:, None]] = 0
+    return np.ascontiguousarray(out).view(f"S{widest}").reshape(n)
+
+
+def _mapped(values: np.ndarray, function: Callable[[str], str]) -> np.ndarray:
+    """``function`` of each value of an S array, computed once per distinct value."""
+    if not len(values):
+        return values
+    distinct, inverse = np.unique(values, return_inverse=True)
+    # latin-1: any byte (rows not read by columns hold anything; their values are dropped)
+    return np.array([function(value.decode("latin-1")).encode("latin-1") for value in distinct.tolist()])[
+        inverse.reshape(-1)
+    ]
+
+
+def _joined_titles(other: str) -> str:
+    return ",".join(t.strip() for t in other.split(",") if t.strip())
+
+
+class _ColumnParser:
+    """The rows of lines of printable ASCII cut into columns (see FideListReader.column_batches): which
+    lines are blank, which are read here, and their values; every other line is for the per-line parser."""
+
+    def __init__(self, layout: FideListLayout) -> None:
+        self.layout = layout
+        self.fields = layout.fields
+        self.spans = _FieldSpans(layout.fields)
+        self.number_keys = tuple(
+            (key, *_LIMITS[key.split(".")[-1]])
+            for key in (
+                *(f"{t}.{part}" for t in layout.rating_types for part in ("rating", "games", "k")),
+                "birth_year",
+            )
+            if key in self.fields
+        )
+
+    def lines(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The lines as rows of a 2-D byte array, padded with spaces to the longest (a slice past a line's
+        end is empty, a slice of padding strips to empty: the same field values), and their kind: 0 blank,
+        1 read here, 2 for the per-line parser."""
+        length = ends - starts
+        n = len(starts)
+        raw = int(length[0]) if n else 0
+        span = int(starts[0]) + n * (raw + 1) if n else 0
+        if (
+            n
+            and 0 < raw <= _MAX_COLUMN_WIDTH
+            and span <= len(data)
+            and (length == raw).all()
+            and (starts[1:] == ends[:-1] + 1).all()
+        ):
+            # lines of one length one after the other (FIDE's file): a 2-D view of the bytes, no copy
+            table = data[starts[0] : span].reshape(n, raw + 1)[:, :raw]
+            carriage = table[:, -1] == 13
+            if carriage.all() or not carriage.any():
+                table = table[:, : raw - 1] if carriage[0] else table
+                printable = ((table >= 32) & (table <= 126)).all(axis=1)
+                blank = printable & (table == _SPACE).all(axis=1)
+                return table, np.where(blank, 0, np.where(printable, 1, 2))
+        if len(data):
+            carriage = (data[np.maximum(ends - 1, 0)] == 13) & (length > 0)
+            length = length - carriage  # rstrip("\r\n") (a second \r is not printable: per line)
+        width = int(min(length.max(), _MAX_COLUMN_WIDTH)) if len(length) else 0
+        at = starts[:, None] + np.arange(width)
+        inside = np.arange(width) < length[:, None]
+        table = np.where(inside, data[np.minimum(at, max(len(data) - 1, 0))] if len(data) else _SPACE, _SPACE)
+        table = table.astype(np.uint8)
+        printable = ((table >= 32) & (table <= 126)).all(axis=1) & (length <= width)
+        blank = printable & (table == _SPACE).all(axis=1)
+        return table, np.where(blank, 0, np.where(printable, 1, 2))
+
+    def field(self, table: np.ndarray, key: str) -> np.ndarray:
+        start, end = self.fields[key]
+        return table[:, start:end]
+
+    def parse(self, table: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
+        """The values of the lines of kind 1 (others: anything), and the kind with the lines that would raise
+        a problem or whose OTit may overflow moved to 2."""
+        width = table.shape[1]
+        spans = self.spans
+        clean = kind == 1
+        if spans.otit_width is not None and spans.otit_end is not None and spans.otit_end < width:
+            start, end = spans.otit_start, spans.otit_end
+            clean &= ~((table[:, start:end] != _SPACE).all(axis=1) & (table[:, end] != _SPACE))
+        fide_ids, empty, ok = _field_digits(self.field(table, "id"))
+        clean &= ok & ~empty & (fide_ids > 0) & (fide_ids <= _MAX_FIDE_ID)
+        values: dict[str, Any] = {"fide_ids": fide_ids}
+        for key, low, high in self.number_keys:
+            number, empty, ok = _field_digits(self.field(table, key))
+            clean &= ok & (empty | (number == 0) | ((number >= low) & (number <= high)))
+            values[key] = number
+        name = _stripped(self.field(table, "name"))
+        clean &= name != b""
+        text = {"name": name}
+        name_bytes = name.view(np.uint8).reshape(len(name), -1)
+        comma = name_bytes == _COMMA
+        has_comma = comma.any(axis=1)
+        at = np.where(has_comma, comma.argmax(axis=1), name_bytes.shape[1])
+        text["surname"] = _stripped(name_bytes, high=at)
+        text["given_names"] = np.where(has_comma, _stripped(name_bytes, low=at + 1), b"")
+        for key in ("federation", "sex", "title", "women_title", "other_titles", "foa_title", "flag"):
+            text[key] = _stripped(self.field(table, key)) if key in self.fields else np.zeros(len(table), dtype="S1")
+        text["title"] = _mapped(text["title"], _title)
+        text["other_titles"] = _mapped(text["other_titles"], _joined_titles)
+        flag = text["flag"].view(np.uint8).reshape(len(table), -1)
+        values["inactive"] = ((flag == ord("i")) | (flag == ord("I"))).any(axis=1)
+        values["text"] = text
+        return np.where(clean, 1, np.where(kind == 0, 0, 2)), values
+
+
+def _rating_part(rating_type: str, attribute: str) -> Callable[[FideListRow], int | None]:
+    """row -> its ``attribute`` (rating, games, k_factor) of ``rating_type``."""
+    return lambda row: getattr(row.rating(rating_type), attribute)
+
+
+def _txt_columns(
+    layout: FideListLayout, lines: np.ndarray, values: dict[str, Any], rows: dict[int, FideListRow], count: int
+) -> FideListColumns:
+    """Columns of ``count`` rows: those at ``lines`` of the per-line parser (``rows``, by position) and
+    the rest from ``values`` (already the rows read by columns, in order)."""
+    plain = np.ones(count, dtype=bool)
+    plain[list(rows)] = False
+    fallback = [rows[i] for i in sorted(rows)]
+    at = np.flatnonzero(~plain)
+
+    def column(values_of_plain: np.ndarray, of_row: Callable[[FideListRow], int | None]) -> np.ndarray:
+        out = np.zeros(count, dtype=np.int64)
+        out[plain] = values_of_plain
+        out[at] = [of_row(row) or 0 for row in fallback]
+        return out
+
+    ratings = {}
+    for t in layout.rating_types:
+        parts = []
+        for part, attribute in (("rating", "rating"), ("games", "games"), ("k", "k_factor")):
+            key = f"{t}.{part}"
+            plain_values = values[key] if key in values else np.zeros(int(plain.sum()), dtype=np.int64)
+            parts.append(column(plain_values, _rating_part(t, attribute)))
+        ratings[t] = (parts[0], parts[1], parts[2])
+    inactive = np.zeros(count, dtype=bool)
+    inactive[plain] = values["inactive"]
+    inactive[at] = [row.inactive for row in fallback]
+    text = {}
+    for key, plain_text in values["text"].items():
+        out = np.zeros(count, dtype=plain_text.dtype)
+        out[plain] = plain_text
+        text[key] = out
+    return FideListColumns(
+        lines=lines,
+        fide_ids=column(values["fide_ids"], lambda row: row.fide_id),
+        ratings=ratings,
+        birth_years=column(
+            values["birth_year"] if "birth_year" in values else np.zeros(int(plain.sum()), np.int64),
+            lambda row: row.birth_year,
+        ),
+        inactive=inactive,
+        plain=plain,
+        text=text,
+        rows={int(i): row for i, row in zip(at.tolist(), fallback, strict=True)},
+    )
+
+
 class FideListReader:
     """Iterate a FIDE list: ``for row in FideListReader(stream): ...``; then ``.problems``, ``.layout``.
 
@@ -469,6 +854,38 @@ class FideListReader:
             self.on_problem(problem)
 
     def __iter__(self) -> Iterator[FideListRow]:
+        first, chunks, is_xml = self._open()
+        if is_xml:
+            yield from self._iter_xml(first, chunks)
+        else:
+            yield from self._iter_txt(first, chunks)
+
+    def column_batches(self, size: int) -> Iterator[FideListColumns]:
+        """The rows of ``iter(self)``, ``size`` at a time (the last batch may be shorter), as columns.
+
+        The same rows, the same problems in the same order, and a problem of a line is reported when the
+        batch holding its row (or the next row) is read, as when ``size`` rows are taken from ``iter(self)``
+        at a time. A refusal of the whole file (``FideListFormatError``) may come a batch earlier.
+
+        A TXT list read as bytes is cut into columns with NumPy: the lines of printable ASCII that raise no
+        problem and whose OTit cannot overflow are read as a whole (each field a slice of a 2-D array of
+        bytes); every other line (non-ASCII, control characters, an OTit overflow, a bad number, no name)
+        goes through the same per-line parser as ``iter(self)``, and its row is kept in ``rows``. XML lists
+        and text streams are read row by row and given as columns.
+        """
+        if size < 1:
+            raise ValueError("column_batches: size must be at least 1")
+        first, chunks, is_xml = self._open()
+        if is_xml or not isinstance(first, bytes):
+            rows = self._iter_xml(first, chunks) if is_xml else self._iter_txt(first, chunks)
+            while batch := list(islice(rows, size)):
+                yield FideListColumns.from_rows(batch, RATING_TYPES)  # 0 where a row has no such rating
+            return
+        yield from self._txt_column_batches(first, chunks, size)
+
+    def _open(self) -> tuple[Any, Iterator[str | bytes], bool]:
+        """The file's first piece (leading blank lines kept, a byte-order mark dropped), the rest, and
+        whether it is XML."""
         chunks = _chunks(self.stream)
         leading: list[Any] = []  # leading blank lines keep their numbers (joined once: linear)
         for chunk in chunks:
@@ -487,10 +904,7 @@ class FideListReader:
         else:
             first = first.removeprefix("\ufeff")
             is_xml = first.lstrip().startswith("<")
-        if is_xml:
-            yield from self._iter_xml(first, chunks)
-        else:
-            yield from self._iter_txt(first, chunks)
+        return first, chunks, is_xml
 
     # -- TXT
 
@@ -540,6 +954,57 @@ class FideListReader:
             row = parse(line, number)
             if row is not None:
                 yield row
+
+    def _txt_column_batches(self, first: bytes, chunks: Iterator[str | bytes], size: int) -> Iterator[FideListColumns]:
+        source = _ByteLines(first, chunks)
+        while True:
+            taken = source.take(1)
+            if taken is None:
+                raise FideListFormatError("the file has no header line")
+            data, starts, ends, _ = taken
+            header = _decode_line(data[starts[0] : ends[0]].tobytes()).rstrip("\r\n")
+            if header.strip():
+                break
+        self.layout = layout = _txt_layout(header.rstrip(), self.rating_type)
+        parse = self._line_parser(layout)
+        columns = _ColumnParser(layout)
+        parts: list[FideListColumns] = []
+        count = 0
+        while True:
+            taken = source.take(size - count)  # a line gives at most one row: never more than the batch
+            if taken is None:
+                break
+            data, starts, ends, first_number = taken
+            table, kind = columns.lines(data, starts, ends)
+            kind, values = columns.parse(table, kind)
+            keep = kind == 1
+            rows: dict[int, FideListRow] = {}
+            for i in np.flatnonzero(kind == 2).tolist():  # in line order: problems come in reading order
+                line = _decode_line(data[starts[i] : ends[i]].tobytes()).rstrip("\r\n")
+                if line.strip() and (row := parse(line, first_number + i)) is not None:
+                    rows[i] = row
+                    keep[i] = True
+            row_lines = np.flatnonzero(keep)
+            plain = kind[row_lines] == 1
+            selected = {key: value[kind == 1] for key, value in values.items() if key != "text"}
+            selected["text"] = {key: value[kind == 1] for key, value in values["text"].items()}
+            at = np.searchsorted(row_lines, list(rows))
+            part = _txt_columns(
+                layout,
+                row_lines.astype(np.int64) + first_number,
+                selected,
+                dict(zip(at.tolist(), rows.values(), strict=True)),
+                len(row_lines),
+            )
+            assert part.plain.sum() == plain.sum()
+            if len(part):
+                parts.append(part)
+                count += len(part)
+            if count == size:
+                yield FideListColumns.concatenate(parts)
+                parts, count = [], 0
+        if parts:
+            yield FideListColumns.concatenate(parts)
 
     def _line_parser(self, layout: FideListLayout) -> Callable[[str, int], FideListRow | None]:
         fields = layout.fields

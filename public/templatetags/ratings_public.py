@@ -5,25 +5,18 @@ from __future__ import annotations
 import datetime
 
 from django import template
-from django.utils.translation import gettext_lazy as _
 
+from events.models import EventStatus, EventSystem, RatingType
 from ratings.engine.classes import roman as engine_roman
 
 register = template.Library()
 
-RATING_TYPE_LABELS = {"standard": _("Standard"), "rapid": _("Rapid"), "blitz": _("Blitz")}
 # One colour per rating type, also used in the legend; the browser test looks for the standard colour.
 CHART_COLOURS = {"standard": "#1d4ed8", "rapid": "#c2410c", "blitz": "#15803d"}
-STATUS_LABELS = {
-    "submitted": _("Submitted for rating"),
-    "rated": _("Rated"),
-    "corrected": _("Corrected, awaiting re-rating"),
-    "draft": _("Draft"),
-    "registered": _("Registered"),
-    "checked": _("Checked"),
-    "refused": _("Refused"),
-}
-SYSTEM_LABELS = {"swiss": _("Swiss"), "round_robin": _("Round robin"), "match": _("Match"), "team": _("Team")}
+# The labels are the models' (translated there): one definition of each.
+RATING_TYPE_LABELS = dict(RatingType.choices)
+STATUS_LABELS = dict(EventStatus.choices)
+SYSTEM_LABELS = dict(EventSystem.choices)
 
 
 @register.filter

@@ -4,10 +4,13 @@ a player's rating changes. A fixed number of queries each (the newest FEED_ITEMS
 from __future__ import annotations
 
 import datetime
+import re
 
+from django.contrib.sites.shortcuts import get_current_site
 from django.contrib.syndication.views import Feed
 from django.db.models import QuerySet
 from django.http import Http404
+from django.http.request import split_domain_port
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +23,34 @@ from public.selectors.events import public_events
 from ratings.models import RatingChange, RatingList, current_list_condition
 
 FEED_ITEMS = 50
+# RFC 4151: a tag URI names an authority (the site's host) and a date at which it held that name. The date is
+# fixed, so that an id never changes (RFC 4287 4.2.6: "permanent, universally unique").
+TAG_DATE = "2026"
+_DNS_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+
+
+def tag_uri(host: str, specific: str) -> str:
+    """``tag:<host>,2026:<specific>`` (RFC 4151); a host that is no DNS name (an IPv6 literal) is "localhost"."""
+    return f"tag:{host if _DNS_NAME.fullmatch(host) else 'localhost'},{TAG_DATE}:{specific.lstrip('/')}"
+
+
+class AtomFeed(Feed):
+    """Django's Atom feed with what RFC 4287 asks and Atom1Feed leaves to us: every atom:id an IRI that does not
+    change (4.2.6: tag URIs, the feed's from its path, an entry's from ``item_guid``), and an atom:author for the
+    feed (4.1.1: a feed has one unless every entry has one)."""
+
+    feed_type = Atom1Feed
+
+    def author_name(self) -> str:
+        return _("Federation rating database")
+
+    def get_feed(self, obj, request):
+        feed = super().get_feed(obj, request)
+        host, _port = split_domain_port(get_current_site(request).domain)
+        feed.feed["id"] = tag_uri(host, f"feed{request.path}")
+        for item in feed.items:
+            item["unique_id"] = tag_uri(host, item["unique_id"])
+        return feed
 
 
 def _moment(value: datetime.date | datetime.datetime | None) -> datetime.datetime:
@@ -30,10 +61,8 @@ def _moment(value: datetime.date | datetime.datetime | None) -> datetime.datetim
     return datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.UTC)
 
 
-class RatingListsFeed(Feed):
+class RatingListsFeed(AtomFeed):
     """The published lists of one rating type, newest first."""
-
-    feed_type = Atom1Feed
 
     def get_object(self, request, rating_type: str) -> str:
         if rating_type not in RatingType.values:
@@ -66,7 +95,7 @@ class RatingListsFeed(Feed):
         return reverse("ratings:detail", args=[item.list_date, item.rating_type])
 
     def item_guid(self, item: RatingList) -> str:
-        return f"rating-list-{item.pk}"
+        return f"rating-list/{item.pk}"  # each version of a list (a correction publishes a new one)
 
     def item_updateddate(self, item: RatingList) -> datetime.datetime:
         return item.published_at or _moment(item.list_date)
@@ -75,10 +104,8 @@ class RatingListsFeed(Feed):
         return self.item_updateddate(item)
 
 
-class RatedEventsFeed(Feed):
+class RatedEventsFeed(AtomFeed):
     """Events rated on a published list, most recently rated first."""
-
-    feed_type = Atom1Feed
 
     def title(self) -> str:
         return _("Rated events")
@@ -104,17 +131,15 @@ class RatedEventsFeed(Feed):
         return reverse("events:detail", args=[item.pk])
 
     def item_guid(self, item: Event) -> str:
-        return f"event-{item.pk}-list-{item.rated_on_id}"
+        return f"event/{item.pk}/list/{item.rated_on_id}"  # re-rated on a new version: a new entry
 
     def item_updateddate(self, item: Event) -> datetime.datetime:
         rated_on = item.rated_on
         return (rated_on.published_at if rated_on else None) or item.updated_at or timezone.now()
 
 
-class PlayerRatingChangesFeed(Feed):
+class PlayerRatingChangesFeed(AtomFeed):
     """A player's rating changes on the current published lists, newest first."""
-
-    feed_type = Atom1Feed
 
     def get_object(self, request, id_number: int) -> Player:
         return get_object_or_404(Player, id_number=id_number)
@@ -148,7 +173,7 @@ class PlayerRatingChangesFeed(Feed):
         return reverse("players:calculations", args=[item.player.id_number, list_.list_date, list_.rating_type])
 
     def item_guid(self, item: RatingChange) -> str:
-        return f"rating-change-{item.pk}"
+        return f"rating-change/{item.pk}"
 
     def item_updateddate(self, item: RatingChange) -> datetime.datetime:
         return item.rating_list.published_at or _moment(item.rating_list.list_date)

@@ -5,18 +5,17 @@ does not change, only PostgreSQL's storage of it.
 
 What changes on PostgreSQL:
 
-- ``ratings_ratinglistentry`` is ``PARTITION BY LIST (rating_list_id)`` with a DEFAULT partition for rows the
-  ORM writes one at a time (tests, the admin); a publication or an import writes a list into a table of its own
-  and attaches it when complete (ratings.services.entry_storage).
+- ``ratings_ratinglistentry`` is ``PARTITION BY LIST (rating_list_id)``, one partition per list and no default
+  partition; a publication or an import writes a list into a table of its own and attaches it when complete, a
+  list the ORM creates gets an empty partition at once (ratings.services.entry_storage).
 - Columns in alignment order (8-byte, 4-byte, 2-byte, 1-byte values, then text): no padding between them.
 - Indexes per partition without the list id in their keys (a partition holds one list): (position),
   (federation, inactive, position), (change) where it moved, and UNIQUE (player_id) on each list's partition
-  (the model's ``entry_once_per_list``); the default partition keeps the list id in its unique index. There is
-  no index on ``id``: nothing looks an entry up by its key alone on a page; the admin reaches an entry through
+  (the model's ``entry_once_per_list``). There is no index on ``id``: nothing looks an entry up by its key alone on a page; the admin reaches an entry through
   its list.
 - ``id`` keeps its sequence (PostgreSQL 15 has no identity columns on partitioned tables).
 
-Existing lists move into their partitions, one list at a time in position order. The view of current ratings
+Every existing list gets its partition, filled from the old table in position order. The view of current ratings
 (0009) depends on the table: it is dropped and created again with the SQL copied from 0009. Reversing builds the
 plain table from the model's state and copies every row back.
 """
@@ -99,7 +98,7 @@ def _partition(cursor, list_id: int) -> None:
         [list_id],
     )
     cursor.execute(f"ALTER TABLE {name} ADD CONSTRAINT {name}_list CHECK (rating_list_id = {int(list_id)})")
-    cursor.execute(f"ALTER TABLE {name} ADD CONSTRAINT {name}_player UNIQUE (player_id)")
+    cursor.execute(f"ALTER TABLE {name} ADD CONSTRAINT {name}_player UNIQUE (player_id) WITH (fillfactor = 100)")
     cursor.execute(f"ALTER TABLE {TABLE} ATTACH PARTITION {name} FOR VALUES IN ({int(list_id)})")
 
 
@@ -116,11 +115,9 @@ def forwards(apps, schema_editor):
         cursor.execute(f"SELECT setval('{SEQUENCE}', COALESCE((SELECT max(id) FROM {TABLE}_old), 0) + 1, false)")
         for statement in PARENT_INDEXES:
             cursor.execute(statement)
-        cursor.execute(f"CREATE TABLE {TABLE}_default PARTITION OF {TABLE} DEFAULT")
         cursor.execute(
-            f"ALTER TABLE {TABLE}_default ADD CONSTRAINT {TABLE}_default_player UNIQUE (player_id, rating_list_id)"
+            f"SELECT id FROM ratings_ratinglist UNION SELECT DISTINCT rating_list_id FROM {TABLE}_old ORDER BY 1"
         )
-        cursor.execute(f"SELECT DISTINCT rating_list_id FROM {TABLE}_old ORDER BY 1")
         for (list_id,) in cursor.fetchall():
             _partition(cursor, list_id)
         cursor.execute(f"DROP TABLE {TABLE}_old")

@@ -1,31 +1,36 @@
 """Where a list's entries are stored: on PostgreSQL, one partition of the entries table per list.
 
-PostgreSQL (migration ratings 0014): ``ratings_ratinglistentry`` is partitioned by ``rating_list_id``. A list
-written in bulk (a publication, a FIDE import) goes through three steps inside the writer's transaction:
+PostgreSQL (migration ratings 0014): ``ratings_ratinglistentry`` is partitioned by ``rating_list_id``, one
+partition per list, and has no default partition (attaching a partition would lock a default one against readers
+until commit). Every list therefore gets its partition when it is created:
 
-1. :func:`entry_storage_prepare` creates the list's own table, ``ratings_ratinglistentry_<list id>``, shaped as
-   the entries table but not yet part of it and without indexes: nobody else can see it, and the rows go in
-   without index maintenance;
-2. the writer copies the rows into :func:`entry_table` (core.bulk.copy_columns / BatchWriter ``table=``);
-3. :func:`entry_storage_attach` builds the partition's indexes on the finished rows (compact: built sorted, not
-   grown row by row), adds the check that makes PostgreSQL trust the rows (no scan at attach), and attaches the
-   table as the list's partition. ATTACH PARTITION takes SHARE UPDATE EXCLUSIVE on the entries table, which
-   readers (ACCESS SHARE) and other writers do not wait for, and ACCESS EXCLUSIVE on the default partition until
-   commit: call it last, just before the transaction commits.
+- a list written in bulk (a publication, a FIDE import, a simulated starting list) is created inside
+  :func:`entry_storage_bulk`; its writer then (1) calls :func:`entry_storage_prepare`, which creates the list's
+  own table ``ratings_ratinglistentry_<list id>`` shaped as the entries table but not part of it yet and without
+  indexes (nobody else sees it; rows go in without index maintenance), (2) copies the rows into
+  :func:`entry_table` (core.bulk.copy_columns / copy_rows ``table=``), (3) calls :func:`entry_storage_attach`,
+  which builds the indexes on the finished rows (sorted builds: compact), adds the check that spares PostgreSQL a
+  scan, and attaches the table as the list's partition;
+- any other list (created by the ORM: the admin, tests) gets an empty partition at once (:func:`on_list_created`,
+  connected in ratings.apps), so rows the ORM writes one by one have somewhere to go.
 
+ATTACH PARTITION takes SHARE UPDATE EXCLUSIVE on the entries table: readers (ACCESS SHARE) and writers do not
+wait for it; only another attach (a second publication of another type) waits until this one commits.
 A publication therefore writes into indexes the size of one list, whatever the number of lists kept, and a page
-about one list reads one partition (the planner prunes the others). Rows the ORM writes one at a time (tests,
-fixtures) land in the default partition, which keeps the list id in its unique index.
+about one list reads one partition (the planner prunes the others).
 
 Anything else (SQLite, the embedded default): one plain table; :func:`entry_table` is its name and the other
-two steps do nothing.
+functions do nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
 
-from django.db import OperationalError, connection, transaction
+from django.db import connection
 
 from ratings.models import RatingListEntry
 
@@ -36,6 +41,27 @@ _PARTITION_INDEXES = (
     ('federation, inactive, "position"', ""),
     ("change", " WHERE change > 0 OR change < 0"),
 )
+
+
+_bulk: ContextVar[bool] = ContextVar("entry_storage_bulk", default=False)
+
+
+@contextmanager
+def entry_storage_bulk() -> Iterator[None]:
+    """Lists created inside are written in bulk: prepared, filled and attached by their writer."""
+    token = _bulk.set(True)
+    try:
+        yield
+    finally:
+        _bulk.reset(token)
+
+
+def on_list_created(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    """post_save of RatingList: a list created outside entry_storage_bulk gets its (empty) partition now (also
+    when loaded from a fixture: its entries follow)."""
+    if created and not _bulk.get():
+        entry_storage_prepare([instance.pk])
+        entry_storage_attach([instance.pk])
 
 
 def _partitioned() -> bool:
@@ -63,8 +89,8 @@ def _exists(name: str) -> bool:
 def entry_storage_prepare(rating_list_ids: Iterable[int]) -> None:
     """Create each list's own table (PostgreSQL): call in the writing transaction, before writing its entries.
 
-    A list id whose partition already exists (a test database whose sequences were reset) keeps it: rows copied
-    into it go straight into the attached partition."""
+    A list whose table exists already (its partition, attached when it was created) keeps it: rows copied into
+    it go straight into the attached partition."""
     if not _partitioned():
         return
     quote = connection.ops.quote_name
@@ -79,8 +105,8 @@ def entry_storage_prepare(rating_list_ids: Iterable[int]) -> None:
 
 def entry_storage_attach(rating_list_ids: Iterable[int]) -> None:
     """Index each list's table and attach it as the list's partition (PostgreSQL), then refresh the planner's
-    statistics of that partition alone (ANALYZE of the whole table would read every list kept). Call last in
-    the writing transaction."""
+    statistics of that partition alone (ANALYZE of the whole table would read every list kept). Call once the
+    list's rows are written, in the same transaction."""
     if not _partitioned():
         return
     quote = connection.ops.quote_name
@@ -113,17 +139,17 @@ def entry_storage_attach(rating_list_ids: Iterable[int]) -> None:
             cursor.execute(f"ANALYZE {table}")
 
 
-def entry_storage_prune(lock_timeout_ms: int = 2000) -> list[str]:
-    """Drop the partitions of lists that no longer exist (a draft replaced by the list published in its place:
-    its rows went with it, its empty table stayed attached). Returns the tables dropped.
+def entry_storage_prune() -> list[str]:
+    """Detach and drop the partitions of lists that no longer exist (a draft replaced by the list published in
+    its place: its rows went with it, its empty table stayed attached). Returns the tables dropped.
 
-    Dropping a partition locks the entries table (ACCESS EXCLUSIVE) for the instant it takes; inside a
-    publication that instant would last until the publication commits, and DETACH ... CONCURRENTLY is refused
-    while a default partition exists. So beat runs this on its own (``ratings.prune_entry_partitions``), one
-    short transaction per table, each giving up after ``lock_timeout_ms`` rather than queueing readers behind
-    it; what it gives up on is dropped on a later run."""
+    DETACH PARTITION ... CONCURRENTLY takes no lock that readers or writers wait for, but cannot run inside a
+    transaction (nor would a plain drop inside a publication do: it locks the entries table until commit), so
+    beat runs this on its own (``ratings.prune_entry_partitions``), in autocommit."""
     if not _partitioned():
         return []
+    if connection.in_atomic_block:
+        raise RuntimeError("entry_storage_prune detaches concurrently: call it outside any transaction")
     quote = connection.ops.quote_name
     parent = RatingListEntry._meta.db_table
     with connection.cursor() as cursor:
@@ -134,13 +160,7 @@ def entry_storage_prune(lock_timeout_ms: int = 2000) -> list[str]:
             [parent, f"^{parent}_[0-9]+$", parent],
         )
         orphans = [name for (name,) in cursor.fetchall()]
-    dropped = []
-    for name in orphans:
-        try:
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(f"SET LOCAL lock_timeout = {int(lock_timeout_ms)}")
-                cursor.execute(f"DROP TABLE {quote(name)}")
-        except OperationalError:  # a reader held the table: next run
-            continue
-        dropped.append(name)
-    return dropped
+        for name in orphans:
+            cursor.execute(f"ALTER TABLE {quote(parent)} DETACH PARTITION {quote(name)} CONCURRENTLY")
+            cursor.execute(f"DROP TABLE {quote(name)}")
+    return orphans

@@ -7,9 +7,12 @@ type (the players' current ratings, ``PlayerRating``, follow the newest current 
 rating of a type get no entry of that type (FIDE's combined list has 1.1 million players with no rating at
 all; they are still registered).
 
-Reading is ``ratings.fide_list`` (pure, streaming); this module writes in batches of ``BATCH_ROWS`` rows
-(bulk upserts, a fixed number of queries per batch), so memory stays bounded whatever the file size. The
-whole import is one transaction: a refused or failed import leaves nothing behind.
+Reading is ``ratings.fide_list`` (pure, streaming, ``BATCH_ROWS`` rows at a time as NumPy columns; the next
+batch is read in a thread while the database writes the one before). Players are upserted batch by batch from
+the columns (a fixed number of queries per batch; binary COPY on PostgreSQL). The entries are held as NumPy
+columns (about 100 bytes each: some 130 MB for FIDE's 1.3 million rated entries) and written once at the end
+with their position and ranks, computed as the publication computes them (``list_order``), so that no entry
+is written twice. The whole import is one transaction: a refused or failed import leaves nothing behind.
 
 State the list cannot tell, set by documented rules (B.02 8.3.3, rating-rules.md):
 
@@ -31,10 +34,13 @@ done. A player merged into another (``merged_into``) gets the entry on the kept 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
-from collections.abc import Callable, Iterable, Iterator
+import queue
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain, islice
+from itertools import chain
 from typing import IO
 
 import numpy as np
@@ -44,19 +50,26 @@ from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
-from core.bulk import BatchWriter
+from core.bulk import BatchWriter, copy_columns
 from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
 from players.registry import CONTROL_CHARACTERS, federations_ensure
 from ratings.engine import get_preset
+from ratings.engine.list_state import list_order
 from ratings.fide_list import (
+    FideListColumns,
     FideListFormatError,
     FideListProblem,
     FideListReader,
     FideListRow,
 )
 from ratings.models import RatingList, RatingListEntry, RatingListStatus
-from ratings.services.list_order import list_order_store
+from ratings.services.entry_storage import (
+    entry_storage_attach,
+    entry_storage_bulk,
+    entry_storage_prepare,
+    entry_table,
+)
 
 __all__ = [
     "BATCH_ROWS",
@@ -65,7 +78,10 @@ __all__ = [
     "fide_list_import",
 ]
 
-BATCH_ROWS = 5_000
+BATCH_ROWS = 20_000  # rows read, written and reported at a time
+_LOOKUP_ROWS = 5_000  # SQLite: id_numbers per look-up query
+_WRITE_ROWS = 100_000  # entries per write at the end
+_SQLITE_CACHE_KIB = 128 * 1024  # 1.93 M rows: 256 MB took 20% off the first import but peak RSS to 874 MB
 PROGRESS_EVERY = 100_000
 IMPORT_RULES_PRESET = "fide-2024"
 _KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
@@ -140,16 +156,20 @@ def fide_list_import(
     single_type = wanted[0] if wanted and len(wanted) == 1 else _single_type_from_name(source_name)
     outcome = FideListImportOutcome(list_date=list_date)
 
-    reader = FideListReader(stream, rating_type=single_type, on_problem=outcome.problem_add)
-    rows = iter(reader)
+    found: list[FideListProblem] = []  # the reader's problems, until the batch they came with is taken
+    reader = FideListReader(stream, rating_type=single_type, on_problem=found.append)
+    batches = reader.column_batches(BATCH_ROWS)
     try:
-        first = next(rows, None)
+        first = next(batches, None)
     except FideListFormatError as exc:
         raise ValidationError(_named(source_name, exc)) from None
+    for problem in found:
+        outcome.problem_add(problem)
+    found.clear()
     layout = reader.layout
     present = layout.rating_types if layout is not None else ()
     if first is not None and layout is not None and layout.kind == "xml":
-        present = tuple(t for t in RatingType.values if first.rating(t) is not None)
+        present = tuple(t for t in RatingType.values if first.row(0).rating(t) is not None)
     types = tuple(t for t in present if wanted is None or t in wanted)
     where = source_name or "the file"
     if first is None:
@@ -158,16 +178,82 @@ def fide_list_import(
         what = f"ratings of type {', '.join(wanted)}" if wanted else "any rating column"
         has = ", ".join(present) or "none"
         raise ValidationError(f"{where}: no players with {what} (the file has {has})")
+    ahead = _read_ahead(batches, found, outcome)
     try:
-        with transaction.atomic():
-            _import(chain([first], rows), types, outcome, progress, user)
+        with _sqlite_page_cache(), transaction.atomic():
+            _import(chain([first], ahead), types, outcome, progress, user)
     except FideListFormatError as exc:
         raise ValidationError(_named(source_name, exc)) from None
     except (IntegrityError, DataError) as exc:
         raise ValidationError(
             f"{source_name or 'the file'}: the database refused the import, nothing was saved ({exc})"
         ) from None
+    finally:
+        ahead.close()  # the reading thread stops (at once when the import failed)
     return outcome
+
+
+@contextlib.contextmanager
+def _sqlite_page_cache() -> Iterator[None]:
+    """SQLite: a page cache of ``_SQLITE_CACHE_KIB`` while the import runs (the default, 2 MB, holds little of
+    the indexes of two million players: each insert would read its pages again), then the one it had."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA cache_size")
+        (previous,) = cursor.fetchone()
+        cursor.execute(f"PRAGMA cache_size = -{_SQLITE_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA cache_size = {int(previous)}")
+
+
+def _read_ahead(
+    batches: Iterator[FideListColumns], found: list[FideListProblem], outcome: FideListImportOutcome
+) -> Generator[FideListColumns, None, None]:
+    """``batches``, the next one read in a thread while the database writes the one before (NumPy and the
+    database driver let go of the GIL: the two cores work at once). The problems the reader finds while reading
+    a batch (into ``found``) are added to the outcome when that batch is taken, so they come in the order
+    they would without the thread. A refusal (FideListFormatError) is raised where the batch would have been."""
+    ahead: queue.Queue[tuple[FideListColumns | None, list[FideListProblem], BaseException | None]] = queue.Queue(1)
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            error: BaseException | None = None
+            try:
+                batch = next(batches, None)
+            except BaseException as exc:  # handed to the importing thread, raised there
+                batch, error = None, exc
+            item = (batch, found[:], error)
+            found.clear()
+            while not stop.is_set():
+                try:
+                    ahead.put(item, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+            if batch is None:
+                return
+
+    reader = threading.Thread(target=read, name="fide-list-reader", daemon=True)
+    reader.start()
+    try:
+        while True:
+            batch, problems, error = ahead.get()
+            for problem in problems:
+                outcome.problem_add(problem)
+            if error is not None:
+                raise error
+            if batch is None:
+                return
+            yield batch
+    finally:  # done, or the import failed: the reader stops at its next batch
+        stop.set()
+        reader.join()
 
 
 def _named(source_name: str, refusal: FideListFormatError) -> str:
@@ -199,25 +285,21 @@ def _new_lists(list_date: datetime.date, types: tuple[str, ...], user: Actor) ->
     now = timezone.now()
     lists = {}
     for rating_type in types:
-        lists[rating_type] = RatingList.objects.create(
-            rating_type=rating_type,
-            list_date=list_date,
-            # 1 unless a draft preview of that date holds version 1 (drafts are not replaced by an import).
-            version=versions.get(rating_type, 0) + 1,
-            closing_date=list_date,
-            status=RatingListStatus.PUBLISHED,
-            rules_preset=IMPORT_RULES_PRESET,
-            rules=preset.to_json(),
-            is_imported=True,
-            published_at=now,
-            published_by=acting_user(user),
-        )
+        with entry_storage_bulk():  # written and attached by _entries_write (entry_storage)
+            lists[rating_type] = RatingList.objects.create(
+                rating_type=rating_type,
+                list_date=list_date,
+                # 1 unless a draft preview of that date holds version 1 (drafts are not replaced by an import).
+                version=versions.get(rating_type, 0) + 1,
+                closing_date=list_date,
+                status=RatingListStatus.PUBLISHED,
+                rules_preset=IMPORT_RULES_PRESET,
+                rules=preset.to_json(),
+                is_imported=True,
+                published_at=now,
+                published_by=acting_user(user),
+            )
     return lists
-
-
-def _batches(rows: Iterator[FideListRow], size: int) -> Iterator[list[FideListRow]]:
-    while batch := list(islice(rows, size)):
-        yield batch
 
 
 _PLAYER_FIELDS = [
@@ -231,8 +313,6 @@ _PLAYER_FIELDS = [
     "title",
     "women_title",
     "other_titles",
-    "created_at",
-    "updated_at",
 ]
 _ENTRY_FIELDS = [
     "rating_list",
@@ -253,46 +333,57 @@ _ENTRY_FIELDS = [
 ]
 
 
-def _player_keys(id_numbers: list[int]) -> dict[int, int]:
-    """id_number -> primary key of the registered players among ``id_numbers`` (SQLite; one query; raw SQL
-    because the ORM spends longer preparing 5,000 parameters than the database spends answering)."""
-    if not id_numbers:
-        return {}
+def _player_keys(id_numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(id_number, primary key) of the registered players among ``id_numbers`` (SQLite; a query per 5,000; raw
+    SQL because the ORM spends longer preparing 5,000 parameters than the database spends answering)."""
     quote = connection.ops.quote_name
-    sql = (
-        f"SELECT {quote('id_number')}, {quote('id')} FROM {quote(Player._meta.db_table)} "
-        f"WHERE {quote('id_number')} IN ({', '.join(['%s'] * len(id_numbers))})"
-    )
+    found: list[tuple[int, int]] = []
     with connection.cursor() as cursor:
-        cursor.execute(sql, id_numbers)
-        return dict(cursor.fetchall())
+        for start in range(0, len(id_numbers), _LOOKUP_ROWS):
+            chunk = id_numbers[start : start + _LOOKUP_ROWS].tolist()
+            cursor.execute(
+                f"SELECT {quote('id_number')}, {quote('id')} FROM {quote(Player._meta.db_table)} "
+                f"WHERE {quote('id_number')} IN ({', '.join(['%s'] * len(chunk))})",
+                chunk,
+            )
+            found += cursor.fetchall()
+    pairs = np.array(found, dtype=np.int64).reshape(-1, 2)
+    return pairs[:, 0], pairs[:, 1]
 
 
-def _players_write(
-    players: BatchWriter, rows: list[tuple[object, ...]], id_numbers: list[int], outcome: FideListImportOutcome
-) -> dict[int, int]:
-    """Upsert one batch of players; id_number -> primary key of each, counted as created or updated.
+def _keys_of(id_numbers: np.ndarray, found_ids: np.ndarray, found_keys: np.ndarray) -> np.ndarray:
+    """The primary key of each of ``id_numbers`` among (found_ids, found_keys) pairs in any order; -1: none."""
+    order = np.argsort(found_ids)
+    found_ids, found_keys = found_ids[order], found_keys[order]
+    at = np.minimum(np.searchsorted(found_ids, id_numbers), max(len(found_ids) - 1, 0))
+    hit = found_ids[at] == id_numbers if len(found_ids) else np.zeros(len(id_numbers), dtype=bool)
+    return np.where(hit, found_keys[at] if len(found_ids) else -1, -1)
+
+
+def _players_write(players: BatchWriter, columns: list[np.ndarray], outcome: FideListImportOutcome) -> np.ndarray:
+    """Upsert one batch of players (columns of _PLAYER_FIELDS); the primary key of each, counted as created or
+    updated.
 
     PostgreSQL: the upsert returns the keys (RETURNING; ``xmax = 0`` marks a row it inserted), so no look-up
     is needed — a look-up per batch in a table growing faster than its statistics would be planned as a scan
     of the whole table, batch after batch. SQLite: one indexed look-up before and one after."""
+    id_numbers = columns[0]
     if connection.vendor == "postgresql":
-        written = players.write(rows, returning=("id_number", "id"))
-        created = sum(1 for *_, inserted in written if inserted)
+        written_ids, keys, inserted = players.write_columns(columns, returning=("id_number", "id"))
+        created = int(inserted.sum())
         outcome.players_created += created
-        outcome.players_updated += len(written) - created
-        return {id_number: pk for id_number, pk, _ in written}
-    pk_by_id = _player_keys(id_numbers)
-    players.write(rows)
-    outcome.players_updated += len(pk_by_id)
-    outcome.players_created += len(id_numbers) - len(pk_by_id)
-    if len(pk_by_id) < len(id_numbers):
-        pk_by_id.update(_player_keys([fide_id for fide_id in id_numbers if fide_id not in pk_by_id]))
-    return pk_by_id
+        outcome.players_updated += len(written_ids) - created
+        return _keys_of(id_numbers, written_ids, keys)
+    before_ids, _ = _player_keys(id_numbers)
+    players.write_columns(columns)
+    outcome.players_updated += len(before_ids)
+    outcome.players_created += len(id_numbers) - len(before_ids)
+    return _keys_of(id_numbers, *_player_keys(id_numbers))
 
 
-def _player_row(row: FideListRow, federations: set[str], now: object) -> tuple[object, ...]:
-    """The values of _PLAYER_FIELDS for one list row (what FIDE publishes about the player)."""
+def _player_row(row: FideListRow, federations: set[str]) -> tuple[object, ...]:
+    """The values of _PLAYER_FIELDS for one list row (what FIDE publishes about the player), for a row the
+    reader read line by line; ``_player_columns`` gives the same for the rows it read by columns."""
     surname = (row.surname or row.name).translate(CONTROL_CHARACTERS)[:100] or f"FIDE {row.fide_id}"
     given = row.given_names.translate(CONTROL_CHARACTERS)[:100]
     title = row.title if row.title in _TITLES else ""
@@ -311,13 +402,187 @@ def _player_row(row: FideListRow, federations: set[str], now: object) -> tuple[o
         title,
         women_title,
         ",".join(row.other_titles).translate(CONTROL_CHARACTERS)[:40],
-        now,
-        now,
     )
 
 
+def _valid(values: np.ndarray, allowed: frozenset[str] | tuple[str, ...]) -> np.ndarray:
+    """``values`` (an S array) where they are one of ``allowed``, else empty."""
+    return np.where(np.isin(values, np.array(sorted(allowed), dtype="S")), values, b"")
+
+
+def _cut(values: np.ndarray, width: int) -> np.ndarray:
+    """The first ``width`` bytes of each value (characters: the rows read by columns are ASCII)."""
+    return values.astype(f"S{min(width, values.dtype.itemsize)}")
+
+
+def _nullable(values: np.ndarray) -> np.ndarray:
+    """An integer column with 0 for none as floats with NaN (NULL, copy_columns' convention)."""
+    return np.where(values == 0, np.nan, values.astype(np.float64))
+
+
+def _overwrite(column: np.ndarray, positions: list[int], values: list[object]) -> np.ndarray:
+    """``column`` with the values at ``positions`` replaced (text widened to fit, UTF-8)."""
+    if not positions:
+        return column
+    if column.dtype.kind == "S":
+        encoded = [str(value).encode() for value in values]
+        column = column.astype(f"S{max(column.dtype.itemsize, *map(len, encoded), 1)}")
+        column[positions] = encoded
+    elif column.dtype.kind == "f":
+        column = column.copy()
+        column[positions] = [np.nan if value is None else value for value in values]
+    else:
+        column = column.copy()
+        column[positions] = values
+    return column
+
+
+def _player_columns(batch: FideListColumns, keep: np.ndarray, federations: set[str]) -> list[np.ndarray]:
+    """The columns of _PLAYER_FIELDS for the rows at ``keep``: the same values as _player_row, vectorised for
+    the rows read by columns (printable ASCII: CONTROL_CHARACTERS never occur, a character is a byte)."""
+    text = {key: values[keep] for key, values in batch.text.items()}
+    surname = _cut(np.where(text["surname"] != b"", text["surname"], text["name"]), 100)
+    given = _cut(text["given_names"], 100)
+    full = np.where(given != b"", np.strings.add(np.strings.add(surname, b", "), given), surname)
+    title = _valid(text["title"], _TITLES)
+    women_title = _valid(text["women_title"], _WOMEN_TITLES)
+    women_title = np.where(
+        (women_title == b"") & np.isin(title, np.array(sorted(_WOMEN_TITLES), dtype="S")), title, women_title
+    )
+    codes, inverse = np.unique(text["federation"], return_inverse=True)
+    known = np.array([code if code in federations else None for code in np.char.decode(codes, "ascii")], dtype=object)
+    columns = [
+        batch.fide_ids[keep],
+        surname,
+        given,
+        np.strings.upper(full),
+        _valid(text["sex"], ("M", "F")),
+        _nullable(batch.birth_years[keep]),
+        known[inverse.reshape(-1)] if len(codes) else np.zeros(len(keep), dtype=object),
+        title,
+        women_title,
+        _cut(text["other_titles"], 40),
+    ]
+    fallback = [i for i, at in enumerate(keep.tolist()) if at in batch.rows]
+    if fallback:
+        rows = [_player_row(batch.rows[int(keep[i])], federations) for i in fallback]
+        columns = [
+            _overwrite(column, fallback, list(values))
+            for column, values in zip(columns, zip(*rows, strict=True), strict=True)
+        ]
+    return columns
+
+
+def _entry_text(row: FideListRow) -> tuple[str, str, str, str, str]:
+    """title, women_title, other_titles, federation, sex of a row's entries, as published."""
+    return (
+        row.title if row.title in _TITLES else "",
+        row.women_title if row.women_title in _WOMEN_TITLES else "",
+        ",".join(row.other_titles).translate(CONTROL_CHARACTERS)[:40],
+        row.federation.translate(CONTROL_CHARACTERS)[:3],
+        row.sex if row.sex in ("M", "F") else "",
+    )
+
+
+def _entry_columns(
+    batch: FideListColumns,
+    positions: np.ndarray,
+    player_ids: np.ndarray,
+    types: tuple[str, ...],
+    list_ids: dict[str, int],
+    counts: dict[str, dict[str, int]],
+) -> list[np.ndarray]:
+    """The columns of _ENTRY_FIELDS: the entries of the rows at ``positions`` (of players ``player_ids``) in
+    every type they have a rating in; the same values as _add_lines, vectorised."""
+    text = {key: values[positions] for key, values in batch.text.items()}
+    texts = [
+        _valid(text["title"], _TITLES),
+        _valid(text["women_title"], _WOMEN_TITLES),
+        _cut(text["other_titles"], 40),
+        _cut(text["federation"], 3),
+        _valid(text["sex"], ("M", "F")),
+    ]
+    fallback = [i for i, at in enumerate(positions.tolist()) if at in batch.rows]
+    if fallback:
+        rows = [_entry_text(batch.rows[int(positions[i])]) for i in fallback]
+        texts = [
+            _overwrite(column, fallback, list(values))
+            for column, values in zip(texts, zip(*rows, strict=True), strict=True)
+        ]
+    inactive = batch.inactive[positions]
+    birth_years = _nullable(batch.birth_years[positions])
+    parts: list[list[np.ndarray]] = []
+    for rating_type in types:
+        ratings, games, k_factors = (values[positions] for values in batch.ratings[rating_type])
+        rated = np.flatnonzero(ratings > 0)  # unrated in this type: registered, no line on the list
+        value, played, k_factor = ratings[rated], games[rated], k_factors[rated]
+        # B.02 8.3.3: K 20/10 only after 30 rated games; K 10 once 2400 has been reached (and it stays).
+        ever_2400 = (k_factor == 10) | (value >= 2400)
+        parts.append(
+            [
+                np.full(len(rated), list_ids[rating_type], dtype=np.int64),
+                player_ids[rated],
+                value,
+                played,
+                _nullable(k_factor),
+                inactive[rated],
+                *(column[rated] for column in texts),
+                birth_years[rated],
+                np.where((k_factor == 20) | (k_factor == 10), np.maximum(30, played), played),
+                ever_2400,
+                ever_2400 | (value >= 2300),  # ever_2300: the junior K 40 stops at 2300
+            ]
+        )
+        counts[rating_type]["entries"] += len(rated)
+        counts[rating_type]["games"] += int(played.sum())
+    return [np.concatenate(columns) for columns in zip(*parts, strict=True)]
+
+
+def _entry_columns_of(entries: list[tuple[object, ...]]) -> list[np.ndarray]:
+    """Entries as _add_lines gives them (tuples of _ENTRY_FIELDS' values) as the columns of _entry_columns."""
+    columns = []
+    for name, values in zip(_ENTRY_FIELDS, zip(*entries, strict=True), strict=True):
+        if name in ("k_factor", "birth_year"):
+            columns.append(np.array([np.nan if v is None else v for v in values], dtype=np.float64))
+        elif name in ("title", "women_title", "other_titles", "federation", "sex"):
+            columns.append(np.array([str(v).encode() for v in values], dtype="S"))
+        elif name in ("inactive", "ever_2400", "ever_2300"):
+            columns.append(np.array(values, dtype=bool))
+        else:
+            columns.append(np.array(values, dtype=np.int64))
+    return columns
+
+
+def _entries_write(list_ids: list[int], held: list[list[np.ndarray]]) -> None:
+    """Write every entry of the imported lists once, with its position, rank and federation rank (computed as
+    the publication does, ratings.engine.list_state.list_order), each list in its order into its own table,
+    indexed and attached as the list's partition once written on PostgreSQL (ratings.services.entry_storage):
+    no entry is rewritten to store its order afterwards, and no index is maintained row by row."""
+    entry_storage_prepare(list_ids)
+    columns = [np.concatenate(parts) for parts in zip(*held, strict=True)] if held else []
+    held.clear()
+    fields = [*_ENTRY_FIELDS, "position", "rank", "federation_rank"]
+    for each in list_ids if columns else []:
+        at = np.flatnonzero(columns[0] == each)
+        if not at.size:
+            continue
+        of_list = [column[at] for column in columns]
+        federation = np.char.decode(of_list[_ENTRY_FIELDS.index("federation")], "utf-8")
+        player_id, rating, inactive = of_list[1], of_list[2].astype(np.float64), of_list[5]
+        position, rank, federation_rank = list_order(player_id, rating, inactive, federation)
+        order = np.argsort(position, kind="stable")
+        values = [column[order] for column in (*of_list, position, rank, federation_rank)]
+        for start in range(0, len(order), _WRITE_ROWS):  # bounded memory on SQLite (a tuple per row)
+            copy_columns(
+                RatingListEntry,
+                {name: column[start : start + _WRITE_ROWS] for name, column in zip(fields, values, strict=True)},
+                table=entry_table(each),
+            )
+    entry_storage_attach(list_ids)  # (and the planner's statistics of those partitions alone)
+
+
 def _import(
-    rows: Iterator[FideListRow],
+    batches: Iterator[FideListColumns],
     types: tuple[str, ...],
     outcome: FideListImportOutcome,
     progress: Callable[[int], None] | None,
@@ -338,6 +603,7 @@ def _import(
     known_federations = set(Federation.objects.values_list("code", flat=True))
     # Merged duplicates are few: one query for all of them, followed to the record that was kept.
     merged = dict(Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into_id"))
+    merged_keys = np.fromiter(merged, dtype=np.int64, count=len(merged))
     counts = {t: {"entries": 0, "games": 0} for t in types}
     list_ids = {rating_type: rating_list.pk for rating_type, rating_list in lists.items()}
     # Rows of merged records, written at the end unless the kept record has its own row on the list.
@@ -346,54 +612,57 @@ def _import(
         Player,
         _PLAYER_FIELDS,
         conflict=("id_number",),
-        update=tuple(f for f in _PLAYER_FIELDS if f not in ("id_number", "created_at")),
+        # created_at / updated_at: the writer's defaults, the time the import began; a player whose record
+        # says what the list says is left as it is (most of a monthly list: nothing rewritten)
+        update=(*_PLAYER_FIELDS[1:], "updated_at"),
+        compare=_PLAYER_FIELDS[1:],
     )
-    list_entries = BatchWriter(RatingListEntry, _ENTRY_FIELDS)
+    # Entries are held (as NumPy columns) and written once, with their order, at the end.
+    held: list[list[np.ndarray]] = []
     next_progress = PROGRESS_EVERY
     first_lines = _FirstLines()
-    for batch in _batches(rows, BATCH_ROWS):
-        by_id = _first_row_of_each_player(batch, outcome, first_lines)
-        created = federations_ensure((row.federation for row in by_id.values()), known_federations)
-        outcome.federations_created += sorted(created)
-        now = connection.ops.adapt_datetimefield_value(timezone.now())
-        player_rows = [_player_row(row, known_federations, now) for row in by_id.values()]
-        pk_by_id = _players_write(players, player_rows, list(by_id), outcome)
-        entries: list[tuple[object, ...]] = []
-        for fide_id, row in by_id.items():
-            player_id = pk_by_id[fide_id]
-            if player_id in merged:
-                while player_id in merged:
-                    player_id = merged[player_id]
-                redirected.append((player_id, row))
-                continue
-            _add_lines(player_id, row, types, list_ids, counts, entries)
-        list_entries.write(entries)
+    for batch in batches:
+        keep = _first_row_of_each_player(batch, outcome, first_lines)
+        codes = {code.decode() for code in np.unique(batch.text["federation"][keep]).tolist()}
+        codes |= {batch.rows[at].federation for at in keep.tolist() if at in batch.rows}
+        outcome.federations_created += sorted(federations_ensure(codes, known_federations))
+        player_ids = _players_write(players, _player_columns(batch, keep, known_federations), outcome)
+        redirect = np.isin(player_ids, merged_keys) if len(merged_keys) else np.zeros(len(keep), dtype=bool)
+        for at, player_id in zip(keep[redirect].tolist(), player_ids[redirect].tolist(), strict=True):
+            while player_id in merged:
+                player_id = merged[player_id]
+            redirected.append((player_id, batch.row(at)))
+        held.append(_entry_columns(batch, keep[~redirect], player_ids[~redirect], types, list_ids, counts))
         outcome.rows += len(batch)
         if progress is not None and outcome.rows >= next_progress:
             progress(outcome.rows)
             next_progress = (outcome.rows // PROGRESS_EVERY + 1) * PROGRESS_EVERY
     if redirected:
-        on_list = set(
-            RatingListEntry.objects.filter(
-                rating_list__in=lists.values(), player_id__in=[pk for pk, _ in redirected]
-            ).values_list("rating_list__rating_type", "player_id")
-        )
-        entries = []
+        type_of = {pk: rating_type for rating_type, pk in list_ids.items()}
+        kept_ids = np.array(sorted({pk for pk, _ in redirected}), dtype=np.int64)
+        on_list = set()
+        for columns in held:
+            found = np.isin(columns[1], kept_ids)
+            on_list |= {
+                (type_of[list_id], p)
+                for list_id, p in zip(columns[0][found].tolist(), columns[1][found].tolist(), strict=True)
+            }
+        entries: list[tuple[object, ...]] = []
         for player_id, row in redirected:
             kept_types = tuple(t for t in types if (t, player_id) not in on_list)
             on_list |= {(t, player_id) for t in kept_types}
             _add_lines(player_id, row, kept_types, list_ids, counts, entries)
-        list_entries.write(entries)
+        if entries:
+            held.append(_entry_columns_of(entries))
     # positions (list pages) and ranks (profiles), as a published list stores them
-    list_order_store(list_ids.values())
+    _entries_write(list(list_ids.values()), held)
     _lists_complete(lists, counts, outcome, user)
     if connection.vendor == "postgresql":
         # Statistics for the planner after a bulk load: without them it guesses, e.g., that few players
         # exist and scans the whole table for the TRF import's duplicate search.
         quote = connection.ops.quote_name
-        with connection.cursor() as cursor:
-            for model in (Player, RatingListEntry):
-                cursor.execute(f"ANALYZE {quote(model._meta.db_table)}")
+        with connection.cursor() as cursor:  # (the entries' partitions: entry_storage_attach)
+            cursor.execute(f"ANALYZE {quote(Player._meta.db_table)}")
     if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
         progress(outcome.rows)
 
@@ -430,36 +699,30 @@ class _FirstLines:
 
 
 def _first_row_of_each_player(
-    batch: list[FideListRow], outcome: FideListImportOutcome, first_lines: _FirstLines
-) -> dict[int, FideListRow]:
-    """FIDE ID -> the batch's row of each player not on an earlier line of the file. One rule whatever the
-    batches: the first row of an ID is used, each repeat is a warning naming its line and the first one."""
-    by_id: dict[int, FideListRow] = {}
-    again: list[FideListRow] = []  # rows whose ID came on an earlier line of this batch
-    for row in batch:
-        if row.fide_id in by_id:
-            again.append(row)
-        else:
-            by_id[row.fide_id] = row
-    first_line = {fide_id: row.line for fide_id, row in by_id.items()}
-    fide_ids = np.fromiter(by_id, dtype=np.int64, count=len(by_id))
-    earlier = first_lines.find(fide_ids)
-    repeats: list[tuple[FideListRow, int]] = []
-    for fide_id, line in zip(fide_ids[earlier > 0].tolist(), earlier[earlier > 0].tolist(), strict=True):
-        first_line[fide_id] = line  # in an earlier batch
-        repeats.append((by_id.pop(fide_id), line))
-    repeats += [(row, first_line[row.fide_id]) for row in again]
-    first_lines.add(
-        np.fromiter(by_id, dtype=np.int64, count=len(by_id)),
-        np.fromiter((row.line for row in by_id.values()), dtype=np.int64, count=len(by_id)),
-    )
-    for row, first in sorted(repeats, key=lambda repeat: repeat[0].line):
+    batch: FideListColumns, outcome: FideListImportOutcome, first_lines: _FirstLines
+) -> np.ndarray:
+    """The positions in the batch of the rows of players not on an earlier line of the file. One rule whatever
+    the batches: the first row of an ID is used, each repeat is a warning naming its line and the first one."""
+    fide_ids, lines = batch.fide_ids, batch.lines
+    distinct, first_at, inverse = np.unique(fide_ids, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    earlier = first_lines.find(distinct)  # the line in an earlier batch, 0: none
+    first_line = np.where(earlier > 0, earlier, lines[first_at])
+    position = np.arange(len(fide_ids))
+    repeat = (first_at[inverse] != position) | (earlier[inverse] > 0)
+    keep = np.sort(first_at[earlier == 0])
+    first_lines.add(fide_ids[keep], lines[keep])
+    for at in np.flatnonzero(repeat).tolist():  # positions follow the lines
         outcome.problem_add(
             FideListProblem(
-                row.line, 1, "warning", f"FIDE ID {row.fide_id} repeated (first on line {first}); the first row is used"
+                int(lines[at]),
+                1,
+                "warning",
+                f"FIDE ID {int(fide_ids[at])} repeated (first on line {int(first_line[inverse[at]])}); "
+                "the first row is used",
             )
         )
-    return by_id
+    return keep
 
 
 def _lists_complete(
@@ -500,11 +763,7 @@ def _add_lines(
     entries: list[tuple[object, ...]],
 ) -> None:
     """The list entries (values of _ENTRY_FIELDS) of one row, for each type it has a rating in."""
-    title = row.title if row.title in _TITLES else ""
-    women_title = row.women_title if row.women_title in _WOMEN_TITLES else ""
-    other_titles = ",".join(row.other_titles).translate(CONTROL_CHARACTERS)[:40]
-    federation = row.federation.translate(CONTROL_CHARACTERS)[:3]
-    sex = row.sex if row.sex in ("M", "F") else ""
+    title, women_title, other_titles, federation, sex = _entry_text(row)
     inactive = row.inactive
     for rating_type in types:
         rating = row.rating(rating_type)

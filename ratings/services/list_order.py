@@ -15,15 +15,17 @@ from collections.abc import Iterable
 
 from django.db import connection
 
-from ratings.models import RatingListEntry
+from ratings.services.entry_storage import entry_table
 
 
 def list_order_store(rating_list_ids: Iterable[int]) -> None:
     """Store position, rank and federation rank on every entry of the lists (current ratings, the PlayerRating
     view, read them from there). Call inside the writing transaction."""
-    entries = connection.ops.quote_name(RatingListEntry._meta.db_table)
     with connection.cursor() as cursor:
         for rating_list_id in rating_list_ids:
+            # the list's own table on PostgreSQL (written, perhaps not attached yet): the other lists are not
+            # even looked at (ratings.services.entry_storage); the entries table elsewhere
+            entries = connection.ops.quote_name(entry_table(rating_list_id))
             cursor.execute(
                 f"""
                 UPDATE {entries} SET position = ordered.position, rank = ordered.world_rank,
@@ -40,7 +42,5 @@ def list_order_store(rating_list_ids: Iterable[int]) -> None:
                 ) AS ordered
                 WHERE {entries}.rating_list_id = %s AND {entries}.id = ordered.id
                 """,
-                # the list id on the updated rows too: on PostgreSQL the planner then touches that list's
-                # partition alone (ratings.services.entry_storage), not every list kept
                 [rating_list_id, rating_list_id],
             )

@@ -95,7 +95,12 @@ from ratings.selectors import (
     rating_lists_after,
 )
 from ratings.services.adjustments import rating_adjustment_applied, rules_with_adjustment
-from ratings.services.entry_storage import entry_storage_attach, entry_storage_prepare, entry_table
+from ratings.services.entry_storage import (
+    entry_storage_attach,
+    entry_storage_bulk,
+    entry_storage_prepare,
+    entry_table,
+)
 from ratings.services.errors import NothingToPublish, RatingListRefused
 from ratings.services.schedule import check_rating_type, rating_policy_for
 
@@ -1201,25 +1206,26 @@ def rating_list_write(
         rating_list = promote
     else:
         s = computed.summary
-        rating_list = RatingList.objects.create(
-            rating_type=plan.rating_type,
-            list_date=plan.list_date,
-            version=plan.version,
-            period_start=plan.period_start,
-            closing_date=plan.closing_date,
-            status=RatingListStatus.DRAFT,
-            rules_preset=plan.rules.slug,
-            rules=plan.rules.to_json(),
-            previous=plan.previous,
-            correction_reason=plan.correction_reason,
-            entry_count=s["entries"],
-            rated_count=s["rated"],
-            game_count=s["games"],
-            event_count=s["events"],
-            new_rating_count=s["new_ratings"],
-            dropped_count=s["dropped"],
-            input_digest=computed.digest,
-        )
+        with entry_storage_bulk():  # its entries are written and attached in _write_entries (entry_storage)
+            rating_list = RatingList.objects.create(
+                rating_type=plan.rating_type,
+                list_date=plan.list_date,
+                version=plan.version,
+                period_start=plan.period_start,
+                closing_date=plan.closing_date,
+                status=RatingListStatus.DRAFT,
+                rules_preset=plan.rules.slug,
+                rules=plan.rules.to_json(),
+                previous=plan.previous,
+                correction_reason=plan.correction_reason,
+                entry_count=s["entries"],
+                rated_count=s["rated"],
+                game_count=s["games"],
+                event_count=s["events"],
+                new_rating_count=s["new_ratings"],
+                dropped_count=s["dropped"],
+                input_digest=computed.digest,
+            )
         details = _details_in_background(computed)
         _write_entries(rating_list, computed)
         phases.done("write entries")
@@ -1267,9 +1273,6 @@ def rating_list_write(
                 "rules_preset": plan.rules.slug,
             },
         )
-    if promote is None:
-        # last: attaching the list's partition holds the default partition until commit (entry_storage)
-        entry_storage_attach([rating_list.pk])
     return rating_list
 
 
@@ -1277,12 +1280,16 @@ def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
     """Every entry, from the computed columns (core.bulk.copy_columns: binary COPY encoded by NumPy on
     PostgreSQL, executemany elsewhere)."""
     total = computed.summary["entries"]
-    columns = {"rating_list_id": np.full(total, rating_list.pk), **computed.entries}
+    columns: dict[str, np.ndarray | Sequence[object]] = {
+        "rating_list_id": np.full(total, rating_list.pk),
+        **computed.entries,
+    }
     no_pool = computed.entries["pool_games"] == 0
     for name in POOL_SUMS:  # empty rather than 0 without a pool: no room taken in the row (read back as 0)
-        columns[name] = np.where(no_pool, np.nan, columns[name])
-    entry_storage_prepare([rating_list.pk])  # the list's own partition (PostgreSQL), attached at the end
+        columns[name] = np.where(no_pool, np.nan, computed.entries[name])
+    entry_storage_prepare([rating_list.pk])  # the list's own table (PostgreSQL), attached once complete
     copy_columns(RatingListEntry, columns, table=entry_table(rating_list.pk))
+    entry_storage_attach([rating_list.pk])
 
 
 def _details_in_background(computed: ComputedList) -> Future[list[JsonText]]:

@@ -30,6 +30,7 @@ from ratings.engine import RulesPreset, get_preset, next_k_factor
 from ratings.engine.inactivity import inactive_flags
 from ratings.engine.months import add_months
 from ratings.models import RatingList, RatingListEntry, RatingListStatus, RatingPolicy
+from ratings.services.entry_storage import entry_storage_attach, entry_storage_bulk, entry_storage_prepare, entry_table
 from ratings.services.errors import RatingListRefused
 from ratings.services.list_order import list_order_store
 from ratings.services.schedule import check_rating_type, rating_policy_for
@@ -291,21 +292,23 @@ def _write_starting_list(
     )
     last_game = sim.last_game[rated]
     inactive = inactive_flags(last_game, list_date, rules.inactivity_months)
-    rating_list = RatingList.objects.create(
-        rating_type=rating_type,
-        list_date=list_date,
-        closing_date=closing_date,
-        status=RatingListStatus.PUBLISHED,
-        rules_preset=rules.slug,
-        rules=rules.to_json(),
-        is_imported=True,
-        published_at=timezone.now(),
-        entry_count=rated.size,
-        rated_count=rated.size,
-    )
+    with entry_storage_bulk():  # written below, then attached (ratings.services.entry_storage)
+        rating_list = RatingList.objects.create(
+            rating_type=rating_type,
+            list_date=list_date,
+            closing_date=closing_date,
+            status=RatingListStatus.PUBLISHED,
+            rules_preset=rules.slug,
+            rules=rules.to_json(),
+            is_imported=True,
+            published_at=timezone.now(),
+            entry_count=rated.size,
+            rated_count=rated.size,
+        )
     title, women_title = titles
     pks = player_pk[rated].tolist()
     last_games = last_game.astype(object).tolist()
+    entry_storage_prepare([rating_list.pk])
     copy_rows(
         RatingListEntry,
         (
@@ -341,8 +344,10 @@ def _write_starting_list(
             sim.birth_year[rated].tolist(),
             strict=True,
         ),
+        table=entry_table(rating_list.pk),
     )
     list_order_store([rating_list.pk])  # positions (list pages) and ranks (profiles), as every list has
+    entry_storage_attach([rating_list.pk])
     return rating_list
 
 

@@ -38,7 +38,7 @@ _BLOCK = re.compile(r"\r\n|\r|\n")
 def file_counts(data: bytes) -> dict[str, int]:
     """Players, rounds and games counted straight from the 001 columns (independent of the parser)."""
     text = data.decode("latin-1")
-    players, rounds, pairings, byes, rated = 0, 0, set(), 0, set()
+    players, rounds, pairings, byes, rated, without_opponent = 0, 0, set(), 0, set(), 0
     for line in _BLOCK.split(text):
         if not line.startswith("001 "):
             continue
@@ -55,9 +55,17 @@ def file_counts(data: bytes) -> dict[str, int]:
                 pairings.add(key)
                 if block[7] in "1=0":
                     rated.add(key)
+            elif block[5].lower() in ("w", "b") and block[7].upper() in "1=0WDL":  # a game's result, no opponent
+                without_opponent += 1  # makes no game (the event stays a draft until it is entered)
             else:
                 byes += 1
-    return {"players": players, "rounds": rounds, "games": len(pairings) + byes, "rated": len(rated)}
+    return {
+        "players": players,
+        "rounds": rounds,
+        "games": len(pairings) + byes,
+        "rated": len(rated),
+        "without_opponent": without_opponent,
+    }
 
 
 def row_counts() -> dict[str, int]:

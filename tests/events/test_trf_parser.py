@@ -38,6 +38,7 @@ from events.trf import (
     check_event,
     games,
     parse_trf,
+    results_without_opponent,
     write_trf,
 )
 
@@ -179,10 +180,10 @@ def test_result_codes_become_the_project_vocabulary(white_code, black_code, expe
 @pytest.mark.parametrize(
     ("field", "expected"),
     [
-        ("0000 - =", HALF_POINT_BYE),
         ("0000 - H", HALF_POINT_BYE),
-        ("0000 - F", FULL_POINT_BYE),
+        ("0000 - =", HALF_POINT_BYE),
         ("0000 - 1", FULL_POINT_BYE),
+        ("0000 - F", FULL_POINT_BYE),
         ("0000 - U", PAIRING_BYE),
         ("0000 - +", PAIRING_BYE),
         ("0000 - Z", ZERO_POINT_BYE),
@@ -206,6 +207,41 @@ def test_rounds_without_opponent_are_byes_never_rated(field, expected):
         False,
     )
     assert result.errors == []
+
+
+@pytest.mark.parametrize("code", ["1", "=", "0", "W", "D", "L", "w", "d"])
+@pytest.mark.parametrize(("opponent", "colour"), [("0000", "w"), ("    ", "b"), ("   0", "B")])
+def test_a_games_result_without_opponent_is_no_game_but_a_warning_naming_line_column_player_and_round(
+    code, opponent, colour
+):
+    # TRF §2.2: 1 = 0 (played) and W D L (less than one move) are results of a game between two players, and a
+    # colour (§2.1, column 97) says a game was played.
+    solo = player(2, "Solo, Sam", "", f"   3 w 1  {opponent} {colour} {code}")
+    other = player(3, "Other, Olga", "", "   2 b 0")
+    text = trf(player(1, "First, Fay"), solo, other, header=["012 Results", "042 2024/05/01", "052 2024/05/02"])
+
+    result = parse_trf(text.encode())
+
+    assert result.errors == [] and result.ok  # readable: never a refusal
+    assert games(result) == [TrfGame(1, 2, 3, WHITE_WIN)]  # round 2 of player 2 makes no game, not a bye
+    (missing,) = results_without_opponent(result)
+    assert (missing.round, missing.start_rank, missing.name, missing.result) == (2, 2, "Solo, Sam", code.upper())
+    assert (missing.line, missing.column, missing.result_column) == (5, 102, 109)
+    checks = check_event(result)
+    assert checks.without_opponent == [missing] and checks.errors == []
+    (warning,) = [p for p in checks.warnings if "no opponent" in p.message]
+    assert (warning.line, warning.column) == (5, 102)
+    assert warning.message.startswith(f"round 2: player 2 (Solo, Sam) has the result {code.upper()!r} of a game")
+    assert "columns 102-105 blank or 0000" in warning.message
+
+
+# (a game's code with colour "-": a bye, as TRF16 programs such as Swiss-Manager wrote them: icu_valid.tab)
+@pytest.mark.parametrize("code", ["H", "F", "U", "Z", "+", "-", " ", "=", "1", "0", "W", "D", "L"])
+def test_a_bye_or_forfeit_code_without_opponent_is_a_bye_and_no_problem(code):
+    result = parse_trf(trf(player(1, "Solo, Sam", "", f"0000 - {code}"), header=["012 Byes"]).encode())
+
+    assert results_without_opponent(result) == [] and len(games(result)) == 1
+    assert not [p for p in check_event(result).problems if "no opponent" in p.message]
 
 
 def test_blank_round_field_is_no_entry_at_all():
@@ -699,8 +735,8 @@ def independent_counts(data: bytes) -> dict[str, int]:
                 pairings.add(key)
                 if block[7:8] in ("1", "=", "0"):
                     rated.add(key)
-            else:
-                byes += 1
+            elif block[5:6].lower() not in ("w", "b") or block[7:8].upper() not in ("1", "=", "0", "W", "D", "L"):
+                byes += 1  # (a game's result with a colour needs its opponent: no bye, no game)
     return {
         "players": len(player_lines),
         "rounds": rounds,
@@ -731,7 +767,7 @@ def test_real_file_parses_with_counts_matching_the_file(path):
     assert sum(g.is_rated for g in found) == counted["rated"]
     assert len({(g.round, g.white) for g in found} | {(g.round, g.black) for g in found if g.black}) == sum(
         len(p.rounds) for p in t.players
-    )  # every round entry is in exactly one game
+    ) - len(results_without_opponent(result))  # every round entry is in exactly one game, but those
     blank_bye_warnings = problems_matching(result, WARNING, "blank-result bye")
     assert bool(blank_bye_warnings) == (path.name in BLANK_BYE_FILES)
 

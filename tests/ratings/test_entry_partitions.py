@@ -69,11 +69,13 @@ def test_a_published_list_is_a_partition_of_its_own_with_compact_indexes():
     march = _publish_march()
     january = RatingList.objects.exclude(pk=march.pk).get()
     name = f"ratings_ratinglistentry_{march.pk}"
-    partitions = _partitions()
-    assert partitions[name] == f"FOR VALUES IN ('{march.pk}')"
-    assert partitions["ratings_ratinglistentry_default"] == "DEFAULT"
-    # the January list was written row by row by the test (the ORM): it is in the default partition
-    assert _scalar("SELECT count(*) FROM ratings_ratinglistentry_default WHERE rating_list_id = %s", [january.pk]) == 5
+    # every list has its partition and nothing else does: no default partition (attaching would lock it)
+    assert _partitions() == {
+        name: f"FOR VALUES IN ('{march.pk}')",
+        f"ratings_ratinglistentry_{january.pk}": f"FOR VALUES IN ('{january.pk}')",
+    }
+    # the January list was created and written row by row by the test (the ORM): its partition came with it
+    assert _scalar(f"SELECT count(*) FROM ratings_ratinglistentry_{january.pk}") == 5
     assert _scalar(f"SELECT count(*) FROM {name}") == march.entry_count == 7
     # the partition's indexes are the entries table's own (adopted at attach, not built twice), plus the
     # unique player per list, and none of them carries the list id
@@ -101,7 +103,7 @@ def test_a_published_list_is_a_partition_of_its_own_with_compact_indexes():
             [march.pk],
         )
         plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert name in plan and "ratings_ratinglistentry_default" not in plan, plan
+    assert name in plan and f"ratings_ratinglistentry_{january.pk}" not in plan, plan
     # current ratings (the view) follow the new list through the partition
     assert PlayerRating.objects.filter(rating_list=march).count() == 7
 
@@ -122,10 +124,8 @@ def test_the_migration_moves_every_list_into_its_partition_and_back():
     assert _entries_by_list() == before
     assert sorted(PlayerRating.objects.values_list("player_id", "rating", "rank")) == current
     assert set(_partitions()) == {
-        "ratings_ratinglistentry_default",
-        *(f"ratings_ratinglistentry_{pk}" for pk in RatingList.objects.values_list("pk", flat=True)),
+        f"ratings_ratinglistentry_{pk}" for pk in RatingList.objects.values_list("pk", flat=True)
     }
-    assert _scalar("SELECT count(*) FROM ratings_ratinglistentry_default") == 0
     # new rows still get keys from the table's sequence, after every key moved
     entry = RatingListEntry.objects.filter(rating_list=march).first()
     assert entry is not None

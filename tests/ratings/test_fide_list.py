@@ -624,3 +624,63 @@ def test_fide_list_module_does_not_import_django():
     code = "import sys, ratings.fide_list; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------------------------- read by columns
+
+
+def _batched_rows_and_problems(data: bytes, size: int, by_columns: bool):
+    """Rows (with their lines) and problems (with the batch being read when each came) of ``data`` read
+    ``size`` rows at a time: by column_batches, or by taking ``size`` rows at a time from iter(reader)."""
+    from itertools import islice
+
+    problems: list[tuple[int, object]] = []
+    batches: list[list[FideListRow]] = []
+    reader = FideListReader(io.BytesIO(data), on_problem=lambda p: problems.append((len(batches), p)))
+    try:
+        if by_columns:
+            for columns in reader.column_batches(size):
+                assert 0 < len(columns) <= size
+                batches.append([columns.row(i) for i in range(len(columns))])
+        else:
+            rows = iter(reader)
+            while batch := list(islice(rows, size)):
+                batches.append(batch)
+    except FideListFormatError as refusal:
+        return str(refusal)
+    return [(row, row.line) for batch in batches for row in batch], problems
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(data=st.data(), size=st.sampled_from([1, 2, 3, 7, 5_000]))
+def test_column_batches_give_the_rows_and_problems_of_the_line_reader(data, size):
+    from tests.trust.mutations import fide_list_seed, mutated
+
+    text = data.draw(mutated([fide_list_seed(12)], hostile=True))
+
+    assert _batched_rows_and_problems(text, size, True) == _batched_rows_and_problems(text, size, False)
+
+
+def test_column_batches_read_regular_lines_by_columns_and_the_others_line_by_line():
+    rows = [
+        FideListRow(
+            10 + i, f"Player{i}, Test", f"Player{i}", "Test", "ESP", "M", standard=FideListRating(1500 + i, 2, 20)
+        )
+        for i in range(8)
+    ]
+    rows[2] = dataclasses.replace(rows[2], name="Müller, Jörg", surname="Müller", given_names="Jörg")  # not ASCII
+    rows[4] = dataclasses.replace(rows[4], other_titles=("SI", "FI", "LSI", "SLI", "NA"), foa_title="AFM")  # overflow
+    lines = list(write_fide_list_txt(rows))
+    lines[6] = lines[6][:140] + "12x45" + lines[6][145:]  # a bad number: a warning
+    lines.insert(7, "   \r\n")  # blank
+    data = "".join(lines).encode()
+
+    batches = list(FideListReader(io.BytesIO(data)).column_batches(5))
+
+    assert [len(b) for b in batches] == [5, 3]
+    assert [i for b in batches for i in range(len(b)) if not b.plain[i]] == [2, 4, 0]  # lines 4, 6, 7
+    assert _batched_rows_and_problems(data, 5, True) == _batched_rows_and_problems(data, 5, False)
+    read = [b.row(i) for b in batches for i in range(len(b))]
+    assert read[2].name == "Müller, Jörg" and read[4].other_titles == ("SI", "FI", "LSI", "SLI", "NA")
+    assert (read[0].name, read[0].standard, read[0].line) == (rows[0].name, rows[0].standard, 2)
+    assert (read[7].fide_id, read[7].standard, read[7].line) == (17, rows[7].standard, 10)

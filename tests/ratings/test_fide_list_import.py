@@ -12,7 +12,7 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 
 from audit.models import AuditEvent
 from players.models import Federation, Player
@@ -20,6 +20,7 @@ from ratings.engine import get_preset
 from ratings.fide_list import (
     COMBINED_LEGACY_HEADER,
     FideListRating,
+    FideListReader,
     FideListRow,
     write_fide_list_txt,
     write_fide_list_xml,
@@ -346,14 +347,14 @@ def test_a_database_refusal_saves_nothing_and_says_so(monkeypatch):
     monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 1)
     rows = [ROWS[0], ROWS[1], ROWS[2]]
     before = row_counts()
-    write = fide_list_services.BatchWriter.write
+    write = fide_list_services.BatchWriter.write_columns
 
-    def refused_on_the_third_row(self, values, returning=()):
-        if values and values[0][0] == ROWS[2].fide_id:
+    def refused_on_the_third_row(self, columns, returning=()):
+        if len(columns[0]) and columns[0][0] == ROWS[2].fide_id:
             raise IntegrityError("duplicate key value violates unique constraint")
-        return write(self, values, returning)
+        return write(self, columns, returning)
 
-    monkeypatch.setattr(fide_list_services.BatchWriter, "write", refused_on_the_third_row)
+    monkeypatch.setattr(fide_list_services.BatchWriter, "write_columns", refused_on_the_third_row)
 
     with pytest.raises(ValidationError, match="the database refused the import, nothing was saved"):
         fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
@@ -411,6 +412,24 @@ def test_command_reads_the_zip_as_downloaded_and_shows_progress(tmp_path, capsys
         call_command("import_fide_list", str(archive), "--list-date", "1 Oct 2026")
 
 
+def test_command_draws_one_bar_in_place_on_a_terminal(tmp_path, capsys, monkeypatch):
+    from django.core.management.base import OutputWrapper
+
+    monkeypatch.setattr(fide_list_services, "PROGRESS_EVERY", 2)
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 2)
+    monkeypatch.setattr(OutputWrapper, "isatty", lambda self: True)
+    path = tmp_path / "players_list_foa.txt"
+    path.write_bytes(txt(write_fide_list_txt(ROWS)))
+
+    call_command("import_fide_list", str(path), "--list-date", "2026-10-01")
+
+    err = capsys.readouterr().err
+    bars = err.split("\r")[1:]
+    assert len(bars) == 2 and all(re.match(r"\[[#.]{30}\] +\d+% +[24] rows .* left", bar) for bar in bars), err
+    assert err.endswith("\n") and err.count("\n") == 1  # redrawn in place, ended once before the summary
+    assert "100%" in bars[-1]
+
+
 def test_command_single_type_list_with_its_rating_type(tmp_path, capsys):
     path = tmp_path / "list.txt"
     path.write_bytes(txt(write_fide_list_txt(ROWS, "blitz", list_date=LIST_DATE)))
@@ -446,3 +465,95 @@ def test_a_repeated_fide_id_keeps_the_first_row_and_warns_naming_both_lines(monk
     player = Player.objects.get(id_number=ROWS[0].fide_id)
     assert player.surname == "Carlsen"
     assert entries("standard")[ROWS[0].fide_id][0] == ROWS[0].standard.rating
+
+
+# ----------------------------------------------------------------------------- rows read by columns or not
+
+
+def test_rows_read_by_columns_and_line_by_line_are_stored_alike(monkeypatch):
+    # The reader cuts regular lines into columns and reads the others one by one (a name beyond ASCII, an
+    # OTit overflowing into FOA, control characters); both kinds in one batch are stored by the same rules.
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 4)
+    rows = [
+        row(5_000_001, "Plain, Ann", "ESP", FideListRating(1800, 4, 20), sex="F", title="WFM", birth_year=1999),
+        row(5_000_002, "Müller, Jörg", "GER", FideListRating(2410, 0, 10), sex="M", title="IM"),
+        row(5_000_003, "Tab\tName, Bo", "XYZ", FideListRating(1500, 9, 40), blitz=FideListRating(1600, 1, 40)),
+        row(5_000_004, "Over, Flow", "NOR", FideListRating(2300, 2, 20), other_titles=("SI", "FI", "LSI", "SLI", "NA")),
+        row(5_000_005, "Mono", "FRA", FideListRating(2000, 0, 20), flag="wi", title="g", women_title="WGM"),
+        row(5_000_006, "Second, Plain", "ESP", rapid=FideListRating(1700, 3, 20), birth_year=2001),
+    ]
+    rows[3].foa_title = "AGM"
+    data = "".join(write_fide_list_txt(rows)).encode("utf-8")
+    batches = list(FideListReader(io.BytesIO(data)).column_batches(4))
+    assert sorted({bool(p) for b in batches for p in b.plain}) == [False, True]  # both kinds in the batches
+
+    fide_list_import(io.BytesIO(data), list_date=LIST_DATE)
+
+    federations = set(Federation.objects.values_list("code", flat=True))
+    read = [b.row(i) for b in batches for i in range(len(b))]
+    for each in read:
+        expected = fide_list_services._player_row(each, federations)
+        player = Player.objects.get(id_number=each.fide_id)
+        stored = tuple(
+            getattr(player, f if f != "federation" else "federation_id") for f in fide_list_services._PLAYER_FIELDS
+        )
+        assert stored == expected, each
+        for rating_type in ("standard", "rapid", "blitz"):
+            rating = each.rating(rating_type)
+            entry = RatingListEntry.objects.filter(player=player, rating_list__rating_type=rating_type).first()
+            if rating is None or rating.rating is None:
+                assert entry is None
+                continue
+            title, women_title, other_titles, federation, sex = fide_list_services._entry_text(each)
+            assert (entry.rating, entry.games, entry.k_factor, entry.inactive, entry.birth_year) == (
+                rating.rating,
+                rating.games,
+                rating.k_factor,
+                each.inactive,
+                each.birth_year,
+            )
+            assert (entry.title, entry.women_title, entry.other_titles, entry.federation, entry.sex) == (
+                title,
+                women_title,
+                other_titles,
+                federation,
+                sex,
+            )
+    assert Player.objects.get(id_number=5_000_002).surname == "Müller"
+    assert Player.objects.get(id_number=5_000_005).title == "GM"  # the pre-2012 one-letter title
+
+
+def test_next_month_s_list_updates_only_the_players_it_changes_and_finds_the_others():
+    fide_list_import(io.BytesIO(txt(write_fide_list_txt(ROWS))), list_date=LIST_DATE)
+    before = {p.id_number: (p.pk, p.updated_at) for p in Player.objects.all()}
+    changed = [dataclasses.replace(ROWS[0], title="IM"), *ROWS[1:]]
+
+    outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(changed))), list_date=dt.date(2026, 11, 1))
+
+    assert (outcome.players_created, outcome.players_updated) == (0, 4)
+    after = {p.id_number: (p.pk, p.updated_at) for p in Player.objects.all()}
+    assert {k: pk for k, (pk, _) in after.items()} == {k: pk for k, (pk, _) in before.items()}
+    assert [k for k in after if after[k][1] != before[k][1]] == [ROWS[0].fide_id]  # only the changed record
+    assert Player.objects.get(id_number=ROWS[0].fide_id).title == "IM"
+    november = RatingListEntry.objects.filter(rating_list__list_date=dt.date(2026, 11, 1))
+    assert {(e.player.id_number, e.rating_list.rating_type) for e in november} == {
+        (e.player.id_number, e.rating_list.rating_type)
+        for e in RatingListEntry.objects.filter(rating_list__list_date=LIST_DATE)
+    }
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's page cache (PRAGMA cache_size) only")
+def test_sqlite_s_page_cache_is_enlarged_for_the_import_only():
+    def cache_size() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA cache_size")
+            return cursor.fetchone()[0]
+
+    before = cache_size()
+    seen = []
+
+    fide_list_import(
+        io.BytesIO(txt(write_fide_list_txt(ROWS))), list_date=LIST_DATE, progress=lambda rows: seen.append(cache_size())
+    )
+
+    assert seen == [-fide_list_services._SQLITE_CACHE_KIB] and cache_size() == before

@@ -1,6 +1,8 @@
-"""The PostgreSQL benchmarks at a small size, so that they cannot rot: bench/load.py (gunicorn serving real
-requests idle and during a real publication: no error, no request waiting on a lock) and
-bench/publication_kills.py (a publication killed at random points: no partial list, identical retries)."""
+"""The benchmarks at a small size, so that they cannot rot: bench/load.py (gunicorn serving real requests idle
+and during a real publication: no error, no request waiting on a lock), bench/publication_kills.py (a
+publication killed at random points: no partial list, identical retries) and bench/history.py (list 1 and the
+last list of a history compared: every figure printed, the build resumable) on PostgreSQL;
+bench/import_fide_list.py (a generated FIDE list imported twice) on the database the tests run on."""
 
 import contextlib
 import os
@@ -14,8 +16,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")),
+ON_POSTGRESQL = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+postgresql_only = pytest.mark.skipif(
+    not ON_POSTGRESQL,
     reason="these benchmarks measure PostgreSQL (they copy the benchmark database with CREATE DATABASE ... "
     "TEMPLATE, sample pg_stat_activity and terminate backends); the SQLite default has none of that",
 )
@@ -26,7 +29,8 @@ def scratch_database(kind: str):
     url = urlparse(os.environ["DATABASE_URL"])
     name = f"bench_{kind}_ci_{os.getpid()}"
     admin_url = url._replace(path="/postgres").geturl()
-    drops = [f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)' for n in (name, f"{name}_load", f"{name}_kill")]
+    kept = (name, f"{name}_load", f"{name}_kill", f"{name}_list1")  # and the copies the benchmarks make
+    drops = [f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)' for n in kept]
     try:
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(drops[0])
@@ -38,10 +42,12 @@ def scratch_database(kind: str):
                 admin.execute(drop)
 
 
-def bench(script: str, url: str, *args: str) -> list[str]:
+def bench(script: str, url: str | None, *args: str) -> list[str]:
+    """The script's output lines; ``url`` None: no DATABASE_URL (a benchmark's own SQLite file)."""
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     result = subprocess.run(
         [sys.executable, f"bench/{script}", *args],
-        env=dict(os.environ, DATABASE_URL=url),
+        env=env if url is None else dict(env, DATABASE_URL=url),
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -55,6 +61,7 @@ def line(lines: list[str], start: str) -> list[str]:
     return next(text for text in lines if text.strip().startswith(start)).split()
 
 
+@postgresql_only
 def test_load_benchmark_runs_small_with_no_errors_and_no_lock_waits():
     with scratch_database("load") as url:
         lines = bench("load.py", url, "--players", "1500", "--games", "800", "--seconds", "2", "--clients", "3")
@@ -64,6 +71,7 @@ def test_load_benchmark_runs_small_with_no_errors_and_no_lock_waits():
     assert int(line(lines, "idle ")[1].replace(",", "")) > 0, lines
 
 
+@postgresql_only
 def test_publication_kills_benchmark_runs_small_with_no_partial_list_and_identical_retries():
     with scratch_database("kills") as url:
         lines = bench("publication_kills.py", url, "--kills", "2", "--players", "1500", "--games", "800")
@@ -72,10 +80,75 @@ def test_publication_kills_benchmark_runs_small_with_no_partial_list_and_identic
     assert line(lines, "retries identical to the undisturbed run")[6] == "2", lines
 
 
+HISTORY_FIGURES = (
+    "publication wall time (s)",
+    "publication / bare COPY I/O",
+    "publication peak memory (MB)",
+    "entries: bytes per entry, all lists",
+    "entries: the list's storage (MB)",
+    "entries: the list's bytes per entry",
+    "rating changes: the list's storage (MB)",
+    "games: the list's storage (MB)",
+)
+HISTORY_TABLES = ("entries", "rating changes", "games", "participants", "events")
+
+
+def figure_rows(lines: list[str]) -> dict[str, list[str]]:
+    """The comparison table: figure -> [list 1, list N, ratio, met?] (figure names hold spaces, values do not)."""
+    start = next(i for i, text in enumerate(lines) if text.startswith("figure "))
+    rows = {}
+    for text in lines[start + 1 :]:
+        if not text.strip():
+            break
+        name, values = text[:58].strip(), text[58:].split()
+        rows[name] = [values[0], values[1], values[2], values[-1]]
+    return rows
+
+
+@postgresql_only
+def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_database():
+    with scratch_database("history") as url:
+        args = ("--players", "2000", "--lists", "4", "--web-requests", "4", "--web-rounds", "2")
+        first = bench("history.py", url, *args)
+        again = bench("history.py", url, *args)
+    rows = figure_rows(first)
+    for name in HISTORY_FIGURES:
+        assert name in rows, (name, first)
+    web = [name for name in rows if name.startswith("web median (ms): ")]
+    assert len(web) >= 10, first
+    for name, (list_1, list_n, ratio, met) in rows.items():
+        assert float(list_1.replace(",", "")) >= 0 and float(list_n.replace(",", "")) >= 0, (name, first)
+        assert float(ratio) >= 0 and met in ("yes", "NO"), (name, first)
+    assert float(rows["entries: bytes per entry, all lists"][0].replace(",", "")) > 0, first
+    assert float(rows["publication wall time (s)"][0]) > 0, first
+    assert any(text.startswith("list 2 (2027-01-01): cloned") for text in first), first
+    assert any(text.startswith("list 3 (2027-03-01): cloned") for text in first), first
+    for table in HISTORY_TABLES:  # the tables that grow with history, at list 1's moment and at list 4's
+        at = [text.split()[-8] for text in first if text.startswith(f"{table:16} ")]
+        assert at == ["2026-11-01", "2027-05-01"], (table, first)
+    # the second run finds everything in the database: nothing published or cloned again, the same figures
+    assert not [text for text in again if text.startswith("list ")], again  # "list 2 (...): cloned ...", etc.
+    assert figure_rows(again) == rows
+
+
+def test_fide_list_import_benchmark_runs_small_and_prints_its_figures_against_the_targets():
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(scratch_database("fide")) if ON_POSTGRESQL else None
+        lines = bench("import_fide_list.py", url, "--rows", "2000")
+    target = "60 s (PostgreSQL)" if ON_POSTGRESQL else "120 s (SQLite)"
+    assert f"under {target}, peak RSS under 1,024 MB" in " ".join(line(lines, "targets at 1,930,000 rows:")), lines
+    first, second = line(lines, "first import"), line(lines, "second import")
+    assert "(2,000" in first and "created," in first and float(first[6].replace(",", "")) > 0, lines
+    assert "(0" in second and "2,000" in second[second.index("created,") + 1], lines
+    projected = [text for text in lines if text.strip().startswith("projected at 1,930,000 rows:")]
+    assert len(projected) == 2 and all("peak RSS so far" in text for text in projected), lines
+
+
 PG_SERVER_BINARIES = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)
 RUNUSER_FOUND = any((Path(folder) / "runuser").exists() for folder in os.environ.get("PATH", "").split(os.pathsep))
 
 
+@postgresql_only
 @pytest.mark.skipif(
     not PG_SERVER_BINARIES or (os.geteuid() == 0 and not RUNUSER_FOUND),
     reason="bench/pg_settings.py restarts a private PostgreSQL cluster with each setting: it needs PostgreSQL's "
@@ -85,7 +158,7 @@ def test_pg_settings_benchmark_runs_small_and_prints_its_table():
     import re
 
     # One pair per candidate at a tiny size: the table's shape, not its figures (noise at this size).
-    lines = bench("pg_settings.py", os.environ["DATABASE_URL"], "--players", "1500", "--games", "800", "--rounds", "1")
+    lines = bench("pg_settings.py", None, "--players", "1500", "--games", "800", "--rounds", "1")
     header = next(number for number, text in enumerate(lines) if text.startswith("setting "))
     assert lines[header].split()[-1] == "verdict" and set(lines[header + 1]) == {"-"}, lines
     rows = {text.split()[0]: text for text in lines[header + 2 :] if text.strip()}

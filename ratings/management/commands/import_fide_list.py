@@ -6,7 +6,9 @@
 
 A file (or a ZIP's member) larger than FIDE_LIST_MAX_BYTES (2 GiB) or a damaged ZIP is refused, naming it.
 
-A thin wrapper over ratings.services.fide_list_import.fide_list_import; progress goes to stderr every 100,000 rows.
+A thin wrapper over ratings.services.fide_list_import.fide_list_import. Progress goes to stderr every 100,000
+rows: on a terminal (stdout and stderr both a TTY) as one bar redrawn in place with the share of the file read,
+rows, rows per second and the time left; otherwise (a log, a pipe) as one line each time. --quiet: none.
 """
 
 import sys
@@ -23,6 +25,11 @@ from ratings.fide_list import FideListFormatError, fide_list_source
 from ratings.services.fide_list_import import fide_list_import
 
 BAR_WIDTH = 30
+
+
+def _duration(seconds: float) -> str:
+    minutes, seconds = divmod(int(seconds + 0.5), 60)
+    return f"{minutes}:{seconds:02d}"
 
 
 class CountingReader:
@@ -75,16 +82,26 @@ class Command(BaseCommand):
                 raise CommandError(str(exc)) from None
             stream = CountingReader(raw, size)
 
+            on_terminal = self.stdout.isatty() and self.stderr.isatty()
+            bar_open = False  # a bar drawn and not yet ended by a newline
+
             def progress(rows: int) -> None:
+                nonlocal bar_open
                 if options["quiet"]:
                     return
-                share = stream.done / stream.total if stream.total else 1.0
+                share = min(stream.done / stream.total, 1.0) if stream.total else 1.0
                 filled = int(BAR_WIDTH * share)
                 elapsed = max(time.monotonic() - started, 1e-9)
-                sys.stderr.write(
+                line = (
                     f"[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {share:4.0%} {rows:>10,} rows "
-                    f"{rows / elapsed:>9,.0f} rows/s\n"
+                    f"{rows / elapsed:>9,.0f} rows/s"
                 )
+                if on_terminal:  # one bar, redrawn in place; the summary starts on the next line
+                    left = elapsed * (1 - share) / share if share else 0
+                    sys.stderr.write(f"\r{line}  {_duration(left)} left\x1b[K")
+                    bar_open = True
+                else:
+                    sys.stderr.write(line + "\n")
                 sys.stderr.flush()
 
             try:
@@ -97,6 +114,9 @@ class Command(BaseCommand):
                 )
             except ValidationError as exc:
                 raise CommandError(" ".join(exc.messages)) from None
+            finally:
+                if bar_open:
+                    sys.stderr.write("\n")
         for problem in outcome.problems[:20]:
             self.stderr.write(f"{source_name}: {problem}")
         if outcome.problem_count > 20:
