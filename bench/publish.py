@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlencode, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -281,6 +281,14 @@ def bare_io(url: str, rating_list_id: int) -> dict:
 
 
 def measure(url: str, marker: dict, keep: bool) -> None:
+    result, io = publish_in_copy(url, marker, keep)
+    report(marker, result, io)
+
+
+def publish_in_copy(url: str, marker: dict, keep: bool, session_options: str = "") -> tuple[dict, dict]:
+    """Steps 1 to 3 of the module's docstring: the publication's figures (JSON of --child-publish) and the
+    bare I/O's. ``session_options`` (``-c name=value ...``) are set on the publication's connection only
+    (DATABASE_URL's ``?options=``; bench/pg_settings.py measures synchronous_commit that way)."""
     run_url = with_database(url, f"{database_name(url)}_run")
     run_name = database_name(run_url)
     began = time.perf_counter()
@@ -296,7 +304,8 @@ def measure(url: str, marker: dict, keep: bool) -> None:
     print(f"copied {database_name(url)} to {run_name} in {time.perf_counter() - began:.0f} s (not timed)")
     try:
         checkpoint(run_url)
-        result = publish_in_child(run_url, marker["list_date"])
+        publication_url = f"{run_url}?{urlencode({'options': session_options})}" if session_options else run_url
+        result = publish_in_child(publication_url, marker["list_date"])
         if not result["created"]:
             raise SystemExit("the list was already published in the copy: rebuild with --rebuild")
         checkpoint(run_url)
@@ -304,7 +313,7 @@ def measure(url: str, marker: dict, keep: bool) -> None:
     finally:
         if not keep:
             admin_execute(url, f'DROP DATABASE IF EXISTS "{run_name}"')
-    report(marker, result, io)
+    return result, io
 
 
 def report(marker: dict, result: dict, io: dict) -> None:

@@ -142,3 +142,34 @@ def test_fide_list_import_benchmark_runs_small_and_prints_its_figures_against_th
     assert "(0" in second and "2,000" in second[second.index("created,") + 1], lines
     projected = [text for text in lines if text.strip().startswith("projected at 1,930,000 rows:")]
     assert len(projected) == 2 and all("peak RSS so far" in text for text in projected), lines
+
+
+PG_SERVER_BINARIES = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)
+RUNUSER_FOUND = any((Path(folder) / "runuser").exists() for folder in os.environ.get("PATH", "").split(os.pathsep))
+
+
+@postgresql_only
+@pytest.mark.skipif(
+    not PG_SERVER_BINARIES or (os.geteuid() == 0 and not RUNUSER_FOUND),
+    reason="bench/pg_settings.py restarts a private PostgreSQL cluster with each setting: it needs PostgreSQL's "
+    "server binaries (initdb, pg_ctl under /usr/lib/postgresql) and, as root, runuser to run them as postgres",
+)
+def test_pg_settings_benchmark_runs_small_and_prints_its_table():
+    import re
+
+    # One pair per candidate at a tiny size: the table's shape, not its figures (noise at this size).
+    lines = bench("pg_settings.py", None, "--players", "1500", "--games", "800", "--rounds", "1")
+    header = next(number for number, text in enumerate(lines) if text.startswith("setting "))
+    assert lines[header].split()[-1] == "verdict" and set(lines[header + 1]) == {"-"}, lines
+    rows = {text.split()[0]: text for text in lines[header + 2 :] if text.strip()}
+    assert list(rows) == [
+        "shared_buffers", "max_wal_size", "checkpoint_timeout", "wal_compression", "synchronous_commit",
+        "maintenance_work_mem", "work_mem", "wal_level",
+    ], lines  # fmt: skip
+    for row in rows.values():
+        # baseline s, with s, with/base, pairs faster, p, both ratios to the bare I/O, peak MB; no verdict from 1 pair
+        figures = r" \d+\.\d\d +\d+\.\d\d +\d+\.\d{3} +[01]/1 +\d\.\d\d +\d+\.\d\d +\d+\.\d\d +[\d,]+/[\d,]+  "
+        assert re.search(figures + r"none \(fewer than 3 pairs\)$", row), row
+    # The private cluster is removed at the end (no --keep-cluster).
+    data = Path(line(lines, "private cluster:")[2])
+    assert data.parent.name.startswith("federation-pgsettings-") and not data.parent.exists(), data
