@@ -325,7 +325,7 @@ def run_broker_outage(options: argparse.Namespace) -> Row:
     row.inputs, row.accepted = found["saves made"], found["  committed"]
     row.unhandled = found["  failed"] + found["  ended in an exception"]
     row.partial, row.slow, row.slowest = found["tasks lost"], found["  saves over 10 s"], float(slowest)
-    summary = ("broker:", "tasks queued", "sent ", "run by", "closed by", "duplicates", "webhook", "seconds from")
+    summary = ("broker:", "tasks queued", "sent ", "of them", "run by", "closed by", "duplicates", "webhook", "seconds")
     row.examples += [line.strip() for line in lines if line.strip().startswith(summary)]
     failures = ("outbox row", "task ", "save ", "the worker's log")
     row.examples += [line.strip() for line in lines if line.startswith("  ") and line.strip().startswith(failures)][:12]
