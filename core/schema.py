@@ -30,6 +30,13 @@ FIELD_ERRORS = {
 # A NUL character in a query string is refused before any view runs (core.security.RequestScreeningMiddleware).
 NO_NUL = "^[^\\u0000]*$"
 FEDERATION_CODE = "^\\s*([A-Za-z]{3})?\\s*$"
+# What ``\s`` matches in these patterns as schema validators read them (Unicode White_Space). Python's
+# str.strip() removes more (the separators \x1c-\x1f): a server stripping with it would read a value the schema
+# refuses as no value at all, so query values are stripped of these only (public.selectors.ratings.EntryFilters).
+PATTERN_SPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:

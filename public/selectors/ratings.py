@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 
 from core.pagination import KnownCountPaginator, with_known_count
+from core.schema import PATTERN_SPACE
 from events.models import RATED_RESULTS, RESULT_POINTS, EventStatus, Game, RatingType
 from players.models import Player, Title, WomenTitle
 from ratings.engine.calculator import calculate_change
@@ -136,41 +137,42 @@ class EntryFilters:
         """``active_default``: whether a missing ``active`` leaves inactive players out (top lists: True);
         None: only when a category is given (the API's category shortcuts are top lists).
 
-        Values lose surrounding spaces only: str.strip() also removes control characters (\x1c, \x1f ...), so a
-        value the API schema refuses would become no filter at all (found by bench/trust.py's schema fuzzing)."""
+        Values lose surrounding white space as the API schema's patterns mean it (core.schema.PATTERN_SPACE):
+        str.strip() also removes \x1c-\x1f, so a value the schema refuses became no filter at all (found by
+        bench/trust.py's schema fuzzing)."""
         filters = cls()
         filters._read_selection(params, active_default)
-        federation = (params.get("federation") or "").strip(" ").upper()
+        federation = (params.get("federation") or "").strip(PATTERN_SPACE).upper()
         if federation:
             if len(federation) == 3 and federation.isascii() and federation.isalpha():  # the API schema's pattern
                 filters.federation = federation
             else:
                 filters.errors["federation"] = f"expected a three-letter federation code, got {federation!r}"
-        sex = (params.get("sex") or "").strip(" ").upper()
+        sex = (params.get("sex") or "").strip(PATTERN_SPACE).upper()
         if sex:
             if sex in ("M", "F"):
                 filters.sex = sex
             else:
                 filters.errors["sex"] = f"expected M or F, got {sex!r}"
-        age_group = (params.get("age_group") or "").strip(" ").upper()
+        age_group = (params.get("age_group") or "").strip(PATTERN_SPACE).upper()
         if age_group:
             if age_group in AGE_GROUPS:
                 filters.age_group = age_group
             else:
                 filters.errors["age_group"] = f"expected one of {', '.join(AGE_GROUPS)}, got {age_group!r}"
-        title = (params.get("title") or "").strip(" ").upper()
+        title = (params.get("title") or "").strip(PATTERN_SPACE).upper()
         if title:
             if title in TITLES:
                 filters.title = title
             else:
                 filters.errors["title"] = f"expected one of {', '.join(TITLES)}, got {title!r}"
-        active = (params.get("active") or "").strip(" ").lower()
+        active = (params.get("active") or "").strip(PATTERN_SPACE).lower()
         if active:
             if active in ("1", "true", "yes", "on"):
                 filters.active = True
             elif active not in ("0", "false", "no", "off"):
                 filters.errors["active"] = f"expected 1 or 0, got {active!r}"
-        sort = (params.get("sort") or "").strip(" ")
+        sort = (params.get("sort") or "").strip(PATTERN_SPACE)
         if sort:
             if sort in ENTRY_SORTS:
                 filters.sort = sort
@@ -183,14 +185,14 @@ class EntryFilters:
         """``category`` (a shortcut for sex and ages), ``min_age`` and ``max_age``; a category or
         ``active_default`` makes a missing ``active`` mean active players only."""
         for name in ("min_age", "max_age"):
-            value = (params.get(name) or "").strip(" ")
+            value = (params.get(name) or "").strip(PATTERN_SPACE)
             if not value:
                 continue
             if value.isascii() and value.isdigit() and int(value) <= MAX_AGE:
                 setattr(self, name, int(value))
             else:
                 self.errors[name] = f"expected a whole number of years 0..{MAX_AGE}, got {value!r}"
-        category = (params.get("category") or "").strip(" ").lower()
+        category = (params.get("category") or "").strip(PATTERN_SPACE).lower()
         if category and category not in CATEGORIES:
             self.errors["category"] = f"expected one of {', '.join(CATEGORIES)}, got {category!r}"
         elif category:
