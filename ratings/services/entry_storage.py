@@ -73,10 +73,14 @@ def _partitioned() -> bool:
     return row is not None and row[0] == "p"
 
 
+def _list_table(rating_list_id: int) -> str:
+    """The name of a list's own table on PostgreSQL (unquoted)."""
+    return f"{RatingListEntry._meta.db_table}_{int(rating_list_id)}"
+
+
 def entry_table(rating_list_id: int) -> str:
     """The table a bulk writer copies a list's entries into (unquoted name)."""
-    table = RatingListEntry._meta.db_table
-    return f"{table}_{int(rating_list_id)}" if _partitioned() else table
+    return _list_table(rating_list_id) if _partitioned() else RatingListEntry._meta.db_table
 
 
 def _exists(name: str) -> bool:
@@ -97,7 +101,7 @@ def entry_storage_prepare(rating_list_ids: Iterable[int]) -> None:
     parent = quote(RatingListEntry._meta.db_table)
     with connection.cursor() as cursor:
         for list_id in rating_list_ids:
-            name = entry_table(list_id)
+            name = _list_table(list_id)  # (partitioned: checked above, once)
             if _exists(name):
                 continue
             cursor.execute(f"CREATE TABLE {quote(name)} (LIKE {parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
@@ -114,7 +118,7 @@ def entry_storage_attach(rating_list_ids: Iterable[int]) -> None:
     with connection.cursor() as cursor:
         for list_id in rating_list_ids:
             list_id = int(list_id)
-            name = entry_table(list_id)
+            name = _list_table(list_id)  # (partitioned: checked above, once)
             table = quote(name)
             cursor.execute(
                 "SELECT 1 FROM pg_inherits WHERE inhrelid = %s::regclass AND inhparent = %s::regclass",
