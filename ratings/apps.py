@@ -38,6 +38,10 @@ class RatingsConfig(AppConfig):
         from ratings.services.entry_storage import on_list_created
 
         post_save.connect(on_list_created, sender=RatingList, dispatch_uid="ratings.entry_partition")
+        # current ratings' partition bound (ratings.models.current_lists_bound): tight again after a list is saved
+        from ratings.models import current_lists_bound_forget
+
+        post_save.connect(current_lists_bound_forget, sender=RatingList, dispatch_uid="ratings.current_bound")
 
         # Integrity screening of submitted events (issue 15): it needs the rating rules, so ratings registers it.
         submission_screen_register(event_integrity_screen)

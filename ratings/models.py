@@ -9,11 +9,14 @@ predecessor alone.
 from __future__ import annotations
 
 import datetime
+import time
 
 from django.conf import settings
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.core.exceptions import ValidationError
-from django.db import models
-from django.db.models import Q
+from django.db import connections, models
+from django.db.models import Max, Q, Subquery
+from django.db.models.functions import Coalesce
 
 from events.models import RatingType
 from ratings.engine.adjustments import AdjustmentSpec
@@ -526,6 +529,57 @@ class PoolLedgerRecord(models.Model):
         return f"pool ledger of {self.rating_list}"
 
 
+# --- current ratings on PostgreSQL: read only the partitions that can hold them ----------
+#
+# On PostgreSQL the entries are partitioned by list (migration 0014). The PlayerRating view finds the newest
+# current list of each type by a join, which the planner cannot use to leave partitions out: every query would
+# plan and probe one partition per list ever kept (1.3 ms at 26 lists, growing with history; issue 17). So its
+# queries also carry a constant bound on the list, which the planner prunes with: the ids of the newest current
+# lists, or any list above the highest id (less a few, CURRENT_LISTS_LOOKBACK). That bound stays a superset of
+# the newest current lists as time passes: a published list is never deleted nor unpublished (the admin refuses;
+# drafts only are replaced) and every list made later gets a higher id from the sequence, so a bound read a
+# while ago still finds every list the view can pick. It is therefore kept per process for
+# CURRENT_LISTS_BOUND_SECONDS, only to stay tight. The lookback covers a list whose id was drawn before the
+# highest but committed after it (publications or imports of several types running at once). The view keeps its
+# own condition: the bound only narrows what the planner reads, never what the view means. SQLite keeps one
+# table: nothing to prune, no bound.
+CURRENT_LISTS_BOUND_SECONDS = 300.0
+CURRENT_LISTS_LOOKBACK = 8
+_current_lists_bounds: dict[str, tuple[float, Q]] = {}
+
+
+def current_lists_bound(alias: str) -> Q | None:
+    """The condition on ``rating_list_id`` that PlayerRating's queries on database ``alias`` carry (above), or
+    None where entries are one table (SQLite)."""
+    if connections[alias].vendor != "postgresql":
+        return None
+    now = time.monotonic()
+    held = _current_lists_bounds.get(alias)
+    if held is not None and now - held[0] < CURRENT_LISTS_BOUND_SECONDS:
+        return held[1]
+    lists = RatingList.objects.using(alias)
+    newest = lists.current().order_by("rating_type", "-list_date").distinct("rating_type").values("pk")
+    found = lists.aggregate(
+        top=Coalesce(Max("pk"), 0),
+        newest=ArrayAgg("pk", filter=Q(pk__in=Subquery(newest)), default=[]),
+    )
+    bound = Q(rating_list_id__in=found["newest"]) | Q(rating_list_id__gt=found["top"] - CURRENT_LISTS_LOOKBACK)
+    _current_lists_bounds[alias] = (now, bound)
+    return bound
+
+
+def current_lists_bound_forget(**kwargs: object) -> None:
+    """Read the bound again on next use (a list was saved in this process: tighter at once; tests)."""
+    _current_lists_bounds.clear()
+
+
+class PlayerRatingManager(models.Manager["PlayerRating"]):
+    def get_queryset(self) -> models.QuerySet[PlayerRating]:
+        queryset = super().get_queryset()
+        bound = current_lists_bound(self.db)
+        return queryset if bound is None else queryset.filter(bound)
+
+
 class PlayerRating(models.Model):
     """The current published rating of a player per rating type: their entry on the newest current list of
     the type (``RatingList.objects.current(rating_type)``, the newest; ratings.selectors.rating_list_newest).
@@ -551,6 +605,8 @@ class PlayerRating(models.Model):
     last_game_date = models.DateField(null=True, blank=True)
     rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
     federation_rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
+
+    objects = PlayerRatingManager()
 
     class Meta:
         managed = False

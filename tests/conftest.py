@@ -100,3 +100,38 @@ def celery_worker_process(transactional_db, settings, tmp_path):
     worker = launch_worker(f"{queue},{settings.CELERY_TASK_DEFAULT_QUEUE}", queue, tmp_path / "worker.log")
     yield worker
     stop_worker(worker)
+
+
+@pytest.fixture(autouse=True)
+def _current_lists_bound_per_test():
+    """Current ratings' partition bound (ratings.models.current_lists_bound) is kept per process: each test
+    reads its own database's lists again (a test database's sequences may start again between tests)."""
+    from ratings.models import current_lists_bound_forget
+
+    current_lists_bound_forget()
+    yield
+
+
+def _bound_read_first(assert_queries):
+    """Query counts pinned per request leave out the current-lists bound: it is read once per process and kept
+    (ratings.models.current_lists_bound), not once per request; read it before counting as a running site has."""
+
+    def counted(*args, **kwargs):
+        from django.db import connection
+
+        from ratings.models import current_lists_bound
+
+        current_lists_bound(kwargs.get("connection", connection).alias)
+        return assert_queries(*args, **kwargs)
+
+    return counted
+
+
+@pytest.fixture
+def django_assert_num_queries(django_assert_num_queries):
+    return _bound_read_first(django_assert_num_queries)
+
+
+@pytest.fixture
+def django_assert_max_num_queries(django_assert_max_num_queries):
+    return _bound_read_first(django_assert_max_num_queries)

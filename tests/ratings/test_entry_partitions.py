@@ -155,3 +155,42 @@ def test_the_empty_partition_of_a_deleted_draft_is_dropped_by_the_beat_task():
     rating_list_publish("standard", MAR)  # a publication after the pruning gets a partition of its own
     march = RatingList.objects.get(list_date=MAR, status="published")
     assert f"ratings_ratinglistentry_{march.pk}" in _partitions()
+
+
+def _plan(queryset) -> str:
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN {sql}", params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def test_current_ratings_read_only_the_partitions_of_the_newest_lists():
+    """The PlayerRating view's queries carry a constant bound on the list (ratings.models.current_lists_bound):
+    the planner reads the newest list's partition, not one per list kept; a bound read before a publication
+    still finds the list it publishes."""
+    if connection.vendor != "postgresql":
+        pytest.skip("partitions are PostgreSQL's storage of the entries; SQLite keeps one table")
+    from ratings import models as ratings_models
+
+    build_federation()
+    january = RatingList.objects.get()
+    stale = ratings_models.current_lists_bound(connection.alias)  # read by a process before the publication
+    rating_list_publish("standard", MAR)
+    march = RatingList.objects.get(list_date=MAR)
+    ratings_models._current_lists_bounds[connection.alias] = (ratings_models.time.monotonic(), stale)
+    assert set(PlayerRating.objects.values_list("rating_list_id", flat=True)) == {march.pk}
+    # once lists are made well past the lookback, only the newest list's partition and the newer lists' are
+    # planned, however many lists are kept: January's is left out
+    player = RatingListEntry.objects.filter(rating_list=march).values_list("player_id", flat=True).first()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setval('ratings_ratinglist_id_seq', (SELECT max(id) FROM ratings_ratinglist) + %s)",
+            [ratings_models.CURRENT_LISTS_LOOKBACK],
+        )
+    later = RatingList.objects.create(
+        rating_type="rapid", list_date=MAR, closing_date=MAR, status="draft", rules_preset="fide-2024", rules={}
+    )
+    plan = _plan(PlayerRating.objects.filter(player_id=player))
+    assert f"ratings_ratinglistentry_{march.pk}" in plan and f"ratings_ratinglistentry_{later.pk}" in plan, plan
+    assert plan.count("ratings_ratinglistentry_") == 2 and f"ratings_ratinglistentry_{january.pk} " not in plan, plan
+    assert PlayerRating.objects.get(player_id=player).rating_list_id == march.pk
