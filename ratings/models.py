@@ -304,9 +304,10 @@ class RatingListEntry(models.Model):
             # a list's lines in order: a page of a two-million-line list is a range of positions (no OFFSET);
             # best-first pages of a filtered list walk it too. Replaces (rating_list, -rating): same size.
             models.Index(fields=["rating_list", "position"], name="entry_list_position"),
-            # a federation's lines in order, active first: the federation top lists and pages read a range of it
-            # (a small federation of a two-million-line list is not found by walking the whole list)
-            models.Index(fields=["rating_list", "federation", "inactive", "position"], name="entry_list_federation"),
+            # a federation's lines in order: the federation top lists and pages read a range of it (a small
+            # federation of a two-million-line list is not found by walking the whole list), skipping the inactive
+            # lines on the rows they read anyway (ratings 0016: 7 bytes an entry less than with inactive in the key)
+            models.Index(fields=["rating_list", "federation", "position"], name="entry_list_federation"),
             # the biggest gains and losses of a list (list pages); only players whose rating moved
             models.Index(
                 fields=["rating_list", "change"],

@@ -2,7 +2,7 @@
 top 10 (FIDE's ranking of countries), the federation's top list, recent events, clubs and their members.
 
 Every figure comes from the newest current list of each type (``latest_current_lists``) with the federation
-as published on it. A federation's rows are a range of the (rating_list, federation, inactive, position)
+as published on it. A federation's rows are a range of the (rating_list, federation, position)
 index; the ranking of all federations groups a whole list, so it is kept in the cache per set of lists (a
 published list never changes: a correction is a new list).
 """

@@ -32,7 +32,7 @@ class TopPage:
 def top_list(rating_list: RatingList, filters: EntryFilters, number: int = 1, size: int = TOP_PAGE_SIZE) -> TopPage:
     """Page ``number`` of the best players of the selection, best first: one query (no COUNT: the page reads
     one row more than it shows to know whether another page follows). Walks the list's (rating_list,
-    position) index, or (rating_list, federation, inactive, position) for a federation."""
+    position) index, or (rating_list, federation, position) for a federation."""
     filters.sort = "-rating"
     entries = list_entries(rating_list, filters)
     offset = (number - 1) * size

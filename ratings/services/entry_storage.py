@@ -38,7 +38,7 @@ from ratings.models import RatingListEntry
 # so that ATTACH PARTITION adopts them instead of building them under its lock.
 _PARTITION_INDEXES = (
     ('"position"', ""),
-    ('federation, inactive, "position"', ""),
+    ('federation, "position"', ""),
     ("change", " WHERE change > 0 OR change < 0"),
 )
 
