@@ -59,6 +59,10 @@ def configure(url: str) -> None:
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
+    # The build simulates each month of two million players in Python inside that month's transaction: on a
+    # loaded machine the pause between two statements passed the production bound of 60 s and the server ended
+    # the session (federation/settings.py). A benchmark's builder is not a worker that may hang: no bound.
+    os.environ.setdefault("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", "0")
 
 
 def server_url(url: str) -> str:
