@@ -50,7 +50,7 @@ from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
-from core.bulk import BatchWriter, StagedUpsert, copy_columns
+from core.bulk import StagedUpsert, copy_columns
 from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
 from players.registry import CONTROL_CHARACTERS, federations_ensure
@@ -79,7 +79,6 @@ __all__ = [
 ]
 
 BATCH_ROWS = 20_000  # rows read, written and reported at a time
-_LOOKUP_ROWS = 5_000  # SQLite: id_numbers per look-up query
 _WRITE_ROWS = 100_000  # entries per write at the end
 # PostgreSQL: a first load (at least this many new players, and at least as many as registered) rebuilds the
 # players' indexes after inserting them (see _PlayerUpsert); a monthly list brings some thousands.
@@ -336,70 +335,34 @@ _ENTRY_FIELDS = [
 ]
 
 
-def _player_keys(id_numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(id_number, primary key) of the registered players among ``id_numbers`` (SQLite; a query per 5,000; raw
-    SQL because the ORM spends longer preparing 5,000 parameters than the database spends answering)."""
-    quote = connection.ops.quote_name
-    found: list[tuple[int, int]] = []
-    with connection.cursor() as cursor:
-        for start in range(0, len(id_numbers), _LOOKUP_ROWS):
-            chunk = id_numbers[start : start + _LOOKUP_ROWS].tolist()
-            cursor.execute(
-                f"SELECT {quote('id_number')}, {quote('id')} FROM {quote(Player._meta.db_table)} "
-                f"WHERE {quote('id_number')} IN ({', '.join(['%s'] * len(chunk))})",
-                chunk,
-            )
-            found += cursor.fetchall()
-    pairs = np.array(found, dtype=np.int64).reshape(-1, 2)
-    return pairs[:, 0], pairs[:, 1]
-
-
 class _PlayerUpsert:
-    """The players of the list, upserted (created, or updated with what FIDE publishes).
-
-    PostgreSQL: staged batch by batch and written at the end as a whole (core.bulk.StagedUpsert): the rows
-    that differ are updated by one join, the new ones inserted by one statement; on a first load (at least
-    ``_REBUILD_INDEXES_AT`` new players, and at least as many as the table had) the players' indexes and
-    constraints are rebuilt after the insert instead of being maintained row by row. SQLite: upserted batch
-    by batch, with an indexed look-up before and after each batch for the keys (SQLite has no RETURNING of
-    the rows an upsert leaves alone)."""
+    """The players of the list, upserted (created, or updated with what FIDE publishes): staged batch by batch
+    and written at the end as a whole (core.bulk.StagedUpsert): the rows that differ are updated by one join,
+    the new ones inserted by one statement; on a first load (at least ``_REBUILD_INDEXES_AT`` new players,
+    and at least as many as the table had) the players' indexes (and on PostgreSQL their constraints) are
+    built again after the insert instead of being maintained row by row."""
 
     def __init__(self) -> None:
         # created_at / updated_at: the writer's defaults, the time the import began; a player whose record
         # says what the list says is left as it is (most of a monthly list: nothing rewritten)
-        update, compare = (*_PLAYER_FIELDS[1:], "updated_at"), _PLAYER_FIELDS[1:]
-        self.staged: StagedUpsert | None = None
-        self.writer: BatchWriter | None = None
-        if connection.vendor == "postgresql":
-            self.staged = StagedUpsert(
-                Player, _PLAYER_FIELDS, key="id_number", update=update, compare=compare, rebuild_at=_REBUILD_INDEXES_AT
-            )
-        else:
-            self.writer = BatchWriter(Player, _PLAYER_FIELDS, conflict=("id_number",), update=update, compare=compare)
-        self.keys: list[tuple[np.ndarray, np.ndarray]] = []  # SQLite: (id_number, primary key) of each batch
+        self.staged = StagedUpsert(
+            Player,
+            _PLAYER_FIELDS,
+            key="id_number",
+            update=(*_PLAYER_FIELDS[1:], "updated_at"),
+            compare=_PLAYER_FIELDS[1:],
+            rebuild_at=_REBUILD_INDEXES_AT,
+        )
 
-    def add(self, columns: list[np.ndarray], outcome: FideListImportOutcome) -> None:
+    def add(self, columns: list[np.ndarray]) -> None:
         """One batch of players (columns of _PLAYER_FIELDS; an id_number at most once in the import)."""
-        if self.staged is not None:
-            self.staged.add_columns(columns)
-            return
-        assert self.writer is not None
-        id_numbers = columns[0]
-        before_ids, _ = _player_keys(id_numbers)
-        self.writer.write_columns(columns)
-        outcome.players_updated += len(before_ids)
-        outcome.players_created += len(id_numbers) - len(before_ids)
-        self.keys.append(_player_keys(id_numbers))
+        self.staged.add_columns(columns)
 
     def finish(self, outcome: FideListImportOutcome) -> tuple[np.ndarray, np.ndarray]:
-        """Every player's (id_number, primary key), sorted by id_number."""
-        if self.staged is not None:
-            keys, ids, created = self.staged.finish()
-            outcome.players_created += created
-            outcome.players_updated += self.staged.staged - created
-        else:
-            keys = np.concatenate([k for k, _ in self.keys]) if self.keys else np.zeros(0, dtype=np.int64)
-            ids = np.concatenate([i for _, i in self.keys]) if self.keys else np.zeros(0, dtype=np.int64)
+        """Write the players; every player's (id_number, primary key), sorted by id_number."""
+        keys, ids, created = self.staged.finish()
+        outcome.players_created += created
+        outcome.players_updated += self.staged.staged - created
         order = np.argsort(keys, kind="stable")
         return keys[order], ids[order]
 
@@ -651,7 +614,7 @@ def _import(
         codes = {code.decode() for code in np.unique(batch.text["federation"][keep]).tolist()}
         codes |= {batch.rows[at].federation for at in keep.tolist() if at in batch.rows}
         outcome.federations_created += sorted(federations_ensure(codes, known_federations))
-        players.add(_player_columns(batch, keep, known_federations), outcome)
+        players.add(_player_columns(batch, keep, known_federations))
         fide_ids = batch.fide_ids[keep]
         redirect = np.isin(fide_ids, merged_fide_ids) if len(merged_fide_ids) else np.zeros(len(keep), dtype=bool)
         for at, fide_id in zip(keep[redirect].tolist(), fide_ids[redirect].tolist(), strict=True):
