@@ -8,11 +8,17 @@ rating of a type get no entry of that type (FIDE's combined list has 1.1 million
 all; they are still registered).
 
 Reading is ``ratings.fide_list`` (pure, streaming, ``BATCH_ROWS`` rows at a time as NumPy columns; the next
-batch is read in a thread while the database writes the one before). Players are upserted batch by batch from
-the columns (a fixed number of queries per batch; binary COPY on PostgreSQL). The entries are held as NumPy
-columns (about 100 bytes each: some 130 MB for FIDE's 1.3 million rated entries) and written once at the end
-with their position and ranks, computed as the publication computes them (``list_order``), so that no entry
-is written twice. The whole import is one transaction: a refused or failed import leaves nothing behind.
+batch is read in a thread while the database stages the one before). Players are staged batch by batch from
+the columns into a temporary table (binary COPY on PostgreSQL) and upserted as a whole once the file is read
+(``core.bulk.StagedUpsert``: one join updates the players whose record differs, one statement inserts the new
+ones, one join gives every player's key). When the list brings at least ``_REBUILD_INDEXES_AT`` new players and
+at least as many as are registered (a federation's first load), the players' indexes (and on PostgreSQL their
+unique and foreign-key constraints) are dropped before the insert and built again after it: on PostgreSQL this
+locks the players table against readers until the import commits (docs/operations.md §6); a monthly list,
+a few thousand new players, never does. The entries are held as NumPy columns (about 100 bytes each: some
+130 MB for FIDE's 1.3 million rated entries) and written once at the end with their position and ranks,
+computed as the publication computes them (``list_order``), so that no entry is written twice. The whole
+import is one transaction: a refused or failed import leaves nothing behind.
 
 State the list cannot tell, set by documented rules (B.02 8.3.3, rating-rules.md):
 
