@@ -602,8 +602,6 @@ class StagedUpsert:
             new = cursor.fetchone()[0]
             rebuild = False
             if self.rebuild_at is not None and new >= self.rebuild_at:
-                if postgresql:
-                    cursor.execute(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE")  # (what the drops take anyway)
                 cursor.execute(f"SELECT count(*) FROM {table}")
                 rebuild = new >= cursor.fetchone()[0]
             compared = [_column_names(connection, [_field(self.model, name)]) for name in writer.compare]
@@ -665,7 +663,10 @@ def _sqlite_indexes_dropped(cursor, table: str):
 def _secondary_indexes_dropped(cursor, table: str):
     """Drop ``table``'s indexes but its primary key, its unique constraints no foreign key refers to and its
     foreign keys; recreate them all as they were (the catalog's own definitions) after the block. PostgreSQL;
-    the caller's transaction holds ACCESS EXCLUSIVE on the table until it ends."""
+    the caller's transaction holds ACCESS EXCLUSIVE on the table until it ends (taken first: no other session
+    writes a row between the caller's statements in the block, which do without the unique constraints)."""
+    quoted = '"' + table.replace('"', '""') + '"'
+    cursor.execute(f"LOCK TABLE {quoted} IN ACCESS EXCLUSIVE MODE")
     cursor.execute(
         "SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
         "WHERE i.indrelid = %s::regclass AND NOT i.indisprimary "
@@ -692,7 +693,6 @@ def _secondary_indexes_dropped(cursor, table: str):
     deferrable = cursor.fetchall()
     if deferrable:
         cursor.execute(f"SET CONSTRAINTS {', '.join(name for name, _ in deferrable)} IMMEDIATE")
-    quoted = '"' + table.replace('"', '""') + '"'
     for name, _, _ in constraints:
         cursor.execute(f'ALTER TABLE {quoted} DROP CONSTRAINT "{name}"')
     for name, _ in indexes:

@@ -86,8 +86,9 @@ __all__ = [
 
 BATCH_ROWS = 20_000  # rows read, written and reported at a time
 _WRITE_ROWS = 100_000  # entries per write at the end
-# PostgreSQL: a first load (at least this many new players, and at least as many as registered) rebuilds the
-# players' indexes after inserting them (see _PlayerUpsert); a monthly list brings some thousands.
+# A first load (at least this many new players, and at least as many as registered) builds the players' indexes
+# after inserting them (see _PlayerUpsert; on PostgreSQL it locks the table until commit, docs/operations.md
+# §6); a monthly list brings some thousands of new players, which go into the indexes as they are.
 _REBUILD_INDEXES_AT = 100_000
 _SQLITE_CACHE_KIB = 128 * 1024  # 1.93 M rows: 256 MB took 20% off the first import but peak RSS to 874 MB
 PROGRESS_EVERY = 100_000
@@ -602,8 +603,11 @@ def _import(
     outcome.current_ratings_skipped = [t for t in types if t in newer]
     known_federations = set(Federation.objects.values_list("code", flat=True))
     # Merged duplicates are few: one query for all of them, followed to the record that was kept.
-    merged = dict(Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into_id"))
-    merged_numbers = dict(Player.objects.filter(merged_into__isnull=False).values_list("id_number", "pk"))
+    merged_records = list(
+        Player.objects.filter(merged_into__isnull=False).values_list("pk", "id_number", "merged_into_id")
+    )
+    merged = {pk: kept for pk, _, kept in merged_records}
+    merged_numbers = {id_number: pk for pk, id_number, _ in merged_records}  # the list names records by FIDE ID
     merged_fide_ids = np.fromiter(merged_numbers, dtype=np.int64, count=len(merged_numbers))
     counts = {t: {"entries": 0, "games": 0} for t in types}
     list_ids = {rating_type: rating_list.pk for rating_type, rating_list in lists.items()}
