@@ -518,8 +518,8 @@ class StagedUpsert:
     the same way (one validating join per foreign key instead of a check per row at commit); that takes an
     ACCESS EXCLUSIVE lock on the table (and on the tables its foreign keys refer to) until the caller's
     transaction ends: readers of those tables wait meanwhile (docs/operations.md, FIDE list import). On SQLite
-    (readers see the database as it was until the import commits) the unique constraints written in the
-    table's definition stay, and so do the foreign keys.
+    (where readers see the database as it was, or wait for the one writer, whatever the writer does) the
+    unique constraints written in the table's definition stay, and so do the foreign keys.
 
     ``fields`` starts with ``key``, a unique column; ``update`` and ``compare`` as for BatchWriter.
     """
