@@ -13,11 +13,14 @@ the process's peak RSS so far (resource.getrusage), and the time projected for 1
 against the targets (issue 17: under 60 s on PostgreSQL, 120 s on SQLite, peak memory under 1 GB). With
 --trace, the peak of Python allocations during an import (tracemalloc, measured on a third import because
 tracing slows Python down). The list dates are chosen after any list already in the database, so the bench
-can run again on the same database.
+can run again on the same database. With --profile, where each import's time went (wall seconds per phase,
+the reading thread's apart: it runs while the database writes).
 """
 
 import argparse
+import collections
 import datetime
+import functools
 import random
 import resource
 import sys
@@ -97,6 +100,83 @@ def next_month(day: datetime.date) -> datetime.date:
     return datetime.date(day.year + (day.month == 12), day.month % 12 + 1, 1)
 
 
+PHASES: collections.Counter[str] = collections.Counter()  # --profile: phase -> seconds in the current import
+
+
+def timed(owner, name: str, label: str | None = None) -> None:
+    """--profile: ``owner.name`` (a function, or a generator function whose items are timed one by one)
+    adds its wall time to PHASES[label]."""
+    inner = getattr(owner, name)
+    label = label or name.strip("_")
+
+    @functools.wraps(inner)
+    def wrapper(*args, **kwargs):
+        began = time.perf_counter()
+        try:
+            result = inner(*args, **kwargs)
+        finally:
+            PHASES[label] += time.perf_counter() - began
+        if not hasattr(result, "__next__"):
+            return result
+
+        def items():
+            while True:
+                began = time.perf_counter()
+                try:
+                    item = next(result)
+                except StopIteration:
+                    return
+                finally:
+                    PHASES[label] += time.perf_counter() - began
+                yield item
+
+        return items()
+
+    setattr(owner, name, wrapper)
+
+
+def profile_phases() -> None:
+    """--profile: time the import's phases (module-level names the service calls)."""
+    from ratings.fide_list import FideListReader
+    from ratings.services import entry_storage
+    from ratings.services import fide_list_import as service
+
+    timed(FideListReader, "column_batches", "read and parse (reading thread; overlaps the rest)")
+    timed(service, "_read_ahead", "wait for the reading thread")
+    timed(service._PlayerUpsert, "add", "players staged or written, batch by batch")
+    timed(service._PlayerUpsert, "finish", "players written at the end (PostgreSQL)")
+    for name in (
+        "_first_row_of_each_player",
+        "federations_ensure",
+        "_player_columns",
+        "_entry_columns",
+        "_entries_write",
+        "list_order",
+        "copy_columns",
+        "entry_storage_prepare",
+        "entry_storage_attach",
+        "_lists_complete",
+        "_import",
+    ):
+        if hasattr(service, name):
+            timed(service, name)
+    del entry_storage
+
+
+NESTED_PHASES = ("list_order", "copy_columns", "entry_storage_prepare", "entry_storage_attach")  # in _entries_write
+
+
+def print_phases(total: float) -> None:
+    imported = PHASES.pop("import", 0.0)
+    reading = [label for label in PHASES if label.startswith("read and parse")]
+    for label, seconds in PHASES.items():
+        print(f"    {seconds:7.1f} s  {'  ' if label in NESTED_PHASES else ''}{label}")
+    counted = sum(s for label, s in PHASES.items() if label not in NESTED_PHASES and label not in reading)
+    print(f"    {imported - counted:7.1f} s  rest of _import (ANALYZE of the players, the loop itself)")
+    print(f"    {total - imported:7.1f} s  outside _import (first batch, transaction commit, ...)")
+    PHASES.clear()
+
+
 def run_import(path: Path, list_date: datetime.date):
     from ratings.services.fide_list_import import fide_list_import
 
@@ -120,6 +200,12 @@ def main() -> None:
         default=False,
         help="also measure the Python allocation peak with tracemalloc (a third import)",
     )
+    parser.add_argument(
+        "--profile",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="print where each import's time went (seconds per phase)",
+    )
     args = parser.parse_args()
     url = prepare_database("bench-import-fide-")
     folder = Path(tempfile.mkdtemp(prefix="bench-fide-list-"))
@@ -134,6 +220,8 @@ def main() -> None:
     postgresql = url.startswith(("postgres://", "postgresql://"))
     target = TARGET_SECONDS_POSTGRESQL if postgresql else TARGET_SECONDS_SQLITE
     list_date = first_free_list_date()
+    if args.profile:
+        profile_phases()
     print(
         f"targets at {FIDE_ROWS:,} rows: under {target} s ({'PostgreSQL' if postgresql else 'SQLite'}), "
         f"peak RSS under {TARGET_RSS_MB:,} MB"
@@ -154,6 +242,8 @@ def main() -> None:
             f"    {scale}: {at_scale:.1f} s (target {target} s: {met[at_scale < target]}); "
             f"peak RSS so far {rss:,.0f} MB (target {TARGET_RSS_MB:,} MB: {met[rss < TARGET_RSS_MB]})"
         )
+        if args.profile:
+            print_phases(elapsed)
         list_date = next_month(list_date)
     print(f"peak RSS: {peak_rss_mb():,.0f} MB (before the imports: {rss_before:,.0f} MB)")
     if args.trace:

@@ -8,11 +8,17 @@ rating of a type get no entry of that type (FIDE's combined list has 1.1 million
 all; they are still registered).
 
 Reading is ``ratings.fide_list`` (pure, streaming, ``BATCH_ROWS`` rows at a time as NumPy columns; the next
-batch is read in a thread while the database writes the one before). Players are upserted batch by batch from
-the columns (a fixed number of queries per batch; binary COPY on PostgreSQL). The entries are held as NumPy
-columns (about 100 bytes each: some 130 MB for FIDE's 1.3 million rated entries) and written once at the end
-with their position and ranks, computed as the publication computes them (``list_order``), so that no entry
-is written twice. The whole import is one transaction: a refused or failed import leaves nothing behind.
+batch is read in a thread while the database stages the one before). Players are staged batch by batch from
+the columns into a temporary table (binary COPY on PostgreSQL) and upserted as a whole once the file is read
+(``core.bulk.StagedUpsert``: one join updates the players whose record differs, one statement inserts the new
+ones, one join gives every player's key). When the list brings at least ``_REBUILD_INDEXES_AT`` new players and
+at least as many as are registered (a federation's first load), the players' indexes (and on PostgreSQL their
+unique and foreign-key constraints) are dropped before the insert and built again after it: on PostgreSQL this
+locks the players table against readers until the import commits (docs/operations.md §6); a monthly list,
+a few thousand new players, never does. The entries are held as NumPy columns (about 100 bytes each: some
+130 MB for FIDE's 1.3 million rated entries) and written once at the end with their position and ranks,
+computed as the publication computes them (``list_order``), so that no entry is written twice. The whole
+import is one transaction: a refused or failed import leaves nothing behind.
 
 State the list cannot tell, set by documented rules (B.02 8.3.3, rating-rules.md):
 
@@ -50,7 +56,7 @@ from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
-from core.bulk import BatchWriter, copy_columns
+from core.bulk import StagedUpsert, copy_columns
 from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
 from players.registry import CONTROL_CHARACTERS, federations_ensure
@@ -79,8 +85,11 @@ __all__ = [
 ]
 
 BATCH_ROWS = 20_000  # rows read, written and reported at a time
-_LOOKUP_ROWS = 5_000  # SQLite: id_numbers per look-up query
 _WRITE_ROWS = 100_000  # entries per write at the end
+# A first load (at least this many new players, and at least as many as registered) builds the players' indexes
+# after inserting them (see _PlayerUpsert; on PostgreSQL it locks the table until commit, docs/operations.md
+# §6); a monthly list brings some thousands of new players, which go into the indexes as they are.
+_REBUILD_INDEXES_AT = 100_000
 _SQLITE_CACHE_KIB = 128 * 1024  # 1.93 M rows: 256 MB took 20% off the first import but peak RSS to 874 MB
 PROGRESS_EVERY = 100_000
 IMPORT_RULES_PRESET = "fide-2024"
@@ -333,52 +342,44 @@ _ENTRY_FIELDS = [
 ]
 
 
-def _player_keys(id_numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(id_number, primary key) of the registered players among ``id_numbers`` (SQLite; a query per 5,000; raw
-    SQL because the ORM spends longer preparing 5,000 parameters than the database spends answering)."""
-    quote = connection.ops.quote_name
-    found: list[tuple[int, int]] = []
-    with connection.cursor() as cursor:
-        for start in range(0, len(id_numbers), _LOOKUP_ROWS):
-            chunk = id_numbers[start : start + _LOOKUP_ROWS].tolist()
-            cursor.execute(
-                f"SELECT {quote('id_number')}, {quote('id')} FROM {quote(Player._meta.db_table)} "
-                f"WHERE {quote('id_number')} IN ({', '.join(['%s'] * len(chunk))})",
-                chunk,
-            )
-            found += cursor.fetchall()
-    pairs = np.array(found, dtype=np.int64).reshape(-1, 2)
-    return pairs[:, 0], pairs[:, 1]
+class _PlayerUpsert:
+    """The players of the list, upserted (created, or updated with what FIDE publishes): staged batch by batch
+    and written at the end as a whole (core.bulk.StagedUpsert): the rows that differ are updated by one join,
+    the new ones inserted by one statement; on a first load (at least ``_REBUILD_INDEXES_AT`` new players,
+    and at least as many as the table had) the players' indexes (and on PostgreSQL their constraints) are
+    built again after the insert instead of being maintained row by row."""
 
+    def __init__(self) -> None:
+        # created_at / updated_at: the writer's defaults, the time the import began; a player whose record
+        # says what the list says is left as it is (most of a monthly list: nothing rewritten)
+        self.staged = StagedUpsert(
+            Player,
+            _PLAYER_FIELDS,
+            key="id_number",
+            update=(*_PLAYER_FIELDS[1:], "updated_at"),
+            compare=_PLAYER_FIELDS[1:],
+            rebuild_at=_REBUILD_INDEXES_AT,
+        )
 
-def _keys_of(id_numbers: np.ndarray, found_ids: np.ndarray, found_keys: np.ndarray) -> np.ndarray:
-    """The primary key of each of ``id_numbers`` among (found_ids, found_keys) pairs in any order; -1: none."""
-    order = np.argsort(found_ids)
-    found_ids, found_keys = found_ids[order], found_keys[order]
-    at = np.minimum(np.searchsorted(found_ids, id_numbers), max(len(found_ids) - 1, 0))
-    hit = found_ids[at] == id_numbers if len(found_ids) else np.zeros(len(id_numbers), dtype=bool)
-    return np.where(hit, found_keys[at] if len(found_ids) else -1, -1)
+    def add(self, columns: list[np.ndarray]) -> None:
+        """One batch of players (columns of _PLAYER_FIELDS; an id_number at most once in the import)."""
+        self.staged.add_columns(columns)
 
-
-def _players_write(players: BatchWriter, columns: list[np.ndarray], outcome: FideListImportOutcome) -> np.ndarray:
-    """Upsert one batch of players (columns of _PLAYER_FIELDS); the primary key of each, counted as created or
-    updated.
-
-    PostgreSQL: the upsert returns the keys (RETURNING; ``xmax = 0`` marks a row it inserted), so no look-up
-    is needed — a look-up per batch in a table growing faster than its statistics would be planned as a scan
-    of the whole table, batch after batch. SQLite: one indexed look-up before and one after."""
-    id_numbers = columns[0]
-    if connection.vendor == "postgresql":
-        written_ids, keys, inserted = players.write_columns(columns, returning=("id_number", "id"))
-        created = int(inserted.sum())
+    def finish(self, outcome: FideListImportOutcome) -> tuple[np.ndarray, np.ndarray]:
+        """Write the players; every player's (id_number, primary key), sorted by id_number."""
+        keys, ids, created = self.staged.finish()
         outcome.players_created += created
-        outcome.players_updated += len(written_ids) - created
-        return _keys_of(id_numbers, written_ids, keys)
-    before_ids, _ = _player_keys(id_numbers)
-    players.write_columns(columns)
-    outcome.players_updated += len(before_ids)
-    outcome.players_created += len(id_numbers) - len(before_ids)
-    return _keys_of(id_numbers, *_player_keys(id_numbers))
+        outcome.players_updated += self.staged.staged - created
+        order = np.argsort(keys, kind="stable")
+        return keys[order], ids[order]
+
+
+def _key_of(id_numbers: np.ndarray, keys: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The primary key of each of ``id_numbers`` among the sorted (keys, ids) pairs of _PlayerUpsert.finish."""
+    at = np.minimum(np.searchsorted(keys, id_numbers), max(len(keys) - 1, 0))
+    if not len(keys) or not (keys[at] == id_numbers).all():
+        raise RuntimeError("fide_list_import: a player of the list was not written")  # (never: a bug)
+    return ids[at]
 
 
 def _player_row(row: FideListRow, federations: set[str]) -> tuple[object, ...]:
@@ -602,22 +603,19 @@ def _import(
     outcome.current_ratings_skipped = [t for t in types if t in newer]
     known_federations = set(Federation.objects.values_list("code", flat=True))
     # Merged duplicates are few: one query for all of them, followed to the record that was kept.
-    merged = dict(Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into_id"))
-    merged_keys = np.fromiter(merged, dtype=np.int64, count=len(merged))
+    merged_records = list(
+        Player.objects.filter(merged_into__isnull=False).values_list("pk", "id_number", "merged_into_id")
+    )
+    merged = {pk: kept for pk, _, kept in merged_records}
+    merged_numbers = {id_number: pk for pk, id_number, _ in merged_records}  # the list names records by FIDE ID
+    merged_fide_ids = np.fromiter(merged_numbers, dtype=np.int64, count=len(merged_numbers))
     counts = {t: {"entries": 0, "games": 0} for t in types}
     list_ids = {rating_type: rating_list.pk for rating_type, rating_list in lists.items()}
     # Rows of merged records, written at the end unless the kept record has its own row on the list.
     redirected: list[tuple[int, FideListRow]] = []
-    players = BatchWriter(
-        Player,
-        _PLAYER_FIELDS,
-        conflict=("id_number",),
-        # created_at / updated_at: the writer's defaults, the time the import began; a player whose record
-        # says what the list says is left as it is (most of a monthly list: nothing rewritten)
-        update=(*_PLAYER_FIELDS[1:], "updated_at"),
-        compare=_PLAYER_FIELDS[1:],
-    )
-    # Entries are held (as NumPy columns) and written once, with their order, at the end.
+    players = _PlayerUpsert()
+    # Entries are held (as NumPy columns, the player's FIDE ID in place of the key until the players are
+    # written) and written once, with their order, at the end.
     held: list[list[np.ndarray]] = []
     next_progress = PROGRESS_EVERY
     first_lines = _FirstLines()
@@ -626,17 +624,23 @@ def _import(
         codes = {code.decode() for code in np.unique(batch.text["federation"][keep]).tolist()}
         codes |= {batch.rows[at].federation for at in keep.tolist() if at in batch.rows}
         outcome.federations_created += sorted(federations_ensure(codes, known_federations))
-        player_ids = _players_write(players, _player_columns(batch, keep, known_federations), outcome)
-        redirect = np.isin(player_ids, merged_keys) if len(merged_keys) else np.zeros(len(keep), dtype=bool)
-        for at, player_id in zip(keep[redirect].tolist(), player_ids[redirect].tolist(), strict=True):
+        players.add(_player_columns(batch, keep, known_federations))
+        fide_ids = batch.fide_ids[keep]
+        redirect = np.isin(fide_ids, merged_fide_ids) if len(merged_fide_ids) else np.zeros(len(keep), dtype=bool)
+        for at, fide_id in zip(keep[redirect].tolist(), fide_ids[redirect].tolist(), strict=True):
+            player_id = merged_numbers[fide_id]
             while player_id in merged:
                 player_id = merged[player_id]
             redirected.append((player_id, batch.row(at)))
-        held.append(_entry_columns(batch, keep[~redirect], player_ids[~redirect], types, list_ids, counts))
+        held.append(_entry_columns(batch, keep[~redirect], fide_ids[~redirect], types, list_ids, counts))
         outcome.rows += len(batch)
         if progress is not None and outcome.rows >= next_progress:
             progress(outcome.rows)
             next_progress = (outcome.rows // PROGRESS_EVERY + 1) * PROGRESS_EVERY
+    keys, ids = players.finish(outcome)
+    for columns in held:
+        columns[1] = _key_of(columns[1], keys, ids)
+    del keys, ids
     if redirected:
         type_of = {pk: rating_type for rating_type, pk in list_ids.items()}
         kept_ids = np.array(sorted({pk for pk, _ in redirected}), dtype=np.int64)

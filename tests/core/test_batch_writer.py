@@ -75,3 +75,44 @@ def test_batch_writer_refusal_by_the_database_is_django_integrity_error():
     writer = BatchWriter(Player, FIELDS)
     with pytest.raises(IntegrityError), transaction.atomic():
         writer.write([(-5, "Negative", "", "NEGATIVE", None, None, now)])  # player_id_number_positive
+
+
+def staged_columns(rows: list[tuple]) -> list:
+    import numpy as np
+
+    id_numbers, surnames, births = zip(*rows, strict=True)
+    return [
+        np.array(id_numbers, dtype=np.int64),
+        np.array([s.encode() for s in surnames], dtype="S"),
+        np.array([np.nan if b is None else b for b in births], dtype=np.float64),
+    ]
+
+
+@pytest.mark.parametrize("rebuild_at", [None, 1])
+def test_staged_upsert_updates_what_differs_inserts_the_rest_and_returns_every_key(rebuild_at):
+    from core.bulk import StagedUpsert
+
+    kept = Player.objects.create(id_number=930001, surname="Same", birth_year=1990)
+    changed = Player.objects.create(id_number=930002, surname="Old", birth_year=1991)
+    stamp = Player.objects.filter(pk=kept.pk).values_list("updated_at", flat=True).get()
+    upsert = StagedUpsert(
+        Player,
+        ["id_number", "surname", "birth_year"],
+        key="id_number",
+        update=("surname", "birth_year", "updated_at"),
+        compare=("surname", "birth_year"),
+        rebuild_at=rebuild_at,
+    )
+    upsert.add_columns(staged_columns([(930001, "Same", 1990), (930002, "New", None)]))
+    upsert.add_columns(staged_columns([(930003, "Ding", 1992), (930004, "Firouzja", None)]))
+
+    keys, ids, created = upsert.finish()
+
+    stored = dict(Player.objects.filter(id_number__gte=930001).values_list("id_number", "pk"))
+    assert dict(zip(keys.tolist(), ids.tolist(), strict=True)) == stored and len(stored) == 4
+    assert created == 2
+    # two new among four, and the table held two: a first load's rebuild when asked for from one row
+    assert upsert.rebuilt is (rebuild_at is not None)
+    assert Player.objects.filter(pk=kept.pk).values_list("updated_at", flat=True).get() == stamp  # left alone
+    assert Player.objects.values_list("surname", "birth_year").get(pk=changed.pk) == ("New", None)
+    assert Player.objects.values_list("surname", "birth_year").get(id_number=930003) == ("Ding", 1992)

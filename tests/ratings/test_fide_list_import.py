@@ -347,14 +347,14 @@ def test_a_database_refusal_saves_nothing_and_says_so(monkeypatch):
     monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 1)
     rows = [ROWS[0], ROWS[1], ROWS[2]]
     before = row_counts()
-    write = fide_list_services.BatchWriter.write_columns
+    stage = fide_list_services.StagedUpsert.add_columns
 
-    def refused_on_the_third_row(self, columns, returning=()):
+    def refused_when_staging_the_third_row(self, columns):
         if len(columns[0]) and columns[0][0] == ROWS[2].fide_id:
             raise IntegrityError("duplicate key value violates unique constraint")
-        return write(self, columns, returning)
+        return stage(self, columns)
 
-    monkeypatch.setattr(fide_list_services.BatchWriter, "write_columns", refused_on_the_third_row)
+    monkeypatch.setattr(fide_list_services.StagedUpsert, "add_columns", refused_when_staging_the_third_row)
 
     with pytest.raises(ValidationError, match="the database refused the import, nothing was saved"):
         fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
@@ -557,3 +557,139 @@ def test_sqlite_s_page_cache_is_enlarged_for_the_import_only():
     )
 
     assert seen == [-fide_list_services._SQLITE_CACHE_KIB] and cache_size() == before
+
+
+# ------------------------------------------------------------------------------- what is stored, exactly
+
+
+def generated_rows(count: int, seed: int = 17) -> list[FideListRow]:
+    """``count`` varied rows (every title kind, unrated types, inactive flags, unknown federations)."""
+    import random
+
+    rng = random.Random(seed)
+
+    def rating(share: float) -> FideListRating:
+        if rng.random() >= share:
+            return FideListRating(None, 0, None)
+        value = rng.randint(1400, 2700)
+        return FideListRating(value, rng.choice([0, 3, 9]), 10 if value >= 2400 else rng.choice([20, 40]))
+
+    return [
+        row(
+            6_000_000 + i * 3,
+            f"Surname{i % 37}, Given{i}",
+            rng.choice(["ESP", "GER", "NOR", "QQQ"]),
+            rating(0.6),
+            rating(0.3),
+            rating(0.3),
+            sex=rng.choice(["M", "F", ""]),
+            title=rng.choice(["", "", "GM", "WIM", "FM"]),
+            women_title=rng.choice(["", "", "WGM"]),
+            other_titles=rng.choice([(), ("IA",), ("FA", "NI")]),
+            birth_year=rng.choice([0, 1950, 1999, 2012]) or None,
+            flag=rng.choice(["", "i", "w", "wi"]),
+        )
+        for i in range(count)
+    ]
+
+
+def stored_rows() -> tuple[list[tuple], list[tuple]]:
+    """The players and list entries as stored, without keys and times (which differ from one run to another)."""
+    players = sorted(
+        Player.objects.values_list(
+            "id_number", *(f if f != "federation" else "federation_id" for f in fide_list_services._PLAYER_FIELDS[1:])
+        )
+    )
+    skipped = {"id", "player", "rating_list"}
+    names = [f.attname for f in RatingListEntry._meta.concrete_fields if f.name not in skipped]
+    entry_rows = sorted(
+        RatingListEntry.objects.values_list(
+            "rating_list__rating_type", "rating_list__list_date", "player__id_number", *names
+        ),
+        key=repr,
+    )
+    return players, entry_rows
+
+
+def digest(rows) -> str:
+    import hashlib
+
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+
+
+# The rows two imports of generated_rows(300) (created, then next month's list changing a fifth of them) store,
+# measured with the import as it was before players were staged and written at the end (commit 7c0adb7):
+# what is stored must not change with how it is written.
+STORED_DIGESTS = ("17433f91d9a0e86e", "03406921f7dc765c")
+
+
+def test_two_imports_store_the_same_rows_as_before(monkeypatch):
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 64)
+    rows = generated_rows(300)
+    fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
+    first = digest(stored_rows())
+    changed = [
+        dataclasses.replace(r, federation="FRA", title="IM") if i % 5 == 0 else r for i, r in enumerate(rows[:280])
+    ]
+    fide_list_import(io.BytesIO(txt(write_fide_list_txt(changed))), list_date=dt.date(2026, 11, 1))
+
+    assert (first, digest(stored_rows())) == STORED_DIGESTS
+
+
+def table_definitions() -> list[str]:
+    """The players table's indexes and constraints as the catalog defines them."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'players_player' ORDER BY 2")
+            return [repr(row) for row in cursor.fetchall()]
+        cursor.execute(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = 'players_player' UNION ALL "
+            "SELECT conname || ' ' || pg_get_constraintdef(oid) || ' ' || condeferred FROM pg_constraint "
+            "WHERE conrelid = 'players_player'::regclass ORDER BY 1"
+        )
+        return [definition for (definition,) in cursor.fetchall()]
+
+
+def test_a_first_load_rebuilds_the_players_indexes_and_stores_the_same_rows(monkeypatch):
+    from django.db import transaction
+
+    class Undone(Exception):
+        pass
+
+    rows = generated_rows(300)
+    make_player(id_number=rows[7].fide_id)  # one registered already: updated, not inserted
+    definitions = table_definitions()
+    stored = {}
+    rebuilt = []
+    finish = fide_list_services.StagedUpsert.finish
+
+    def watched(self):
+        answer = finish(self)
+        rebuilt.append(self.rebuilt)
+        return answer
+
+    monkeypatch.setattr(fide_list_services.StagedUpsert, "finish", watched)
+    for rebuild_at in (None, 1):
+        monkeypatch.setattr(fide_list_services, "_REBUILD_INDEXES_AT", rebuild_at)
+        with pytest.raises(Undone), transaction.atomic():
+            outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
+            assert (outcome.players_created, outcome.players_updated) == (299, 1)
+            assert table_definitions() == definitions
+            stored[rebuild_at] = stored_rows()
+            raise Undone
+    assert rebuilt == [False, True]
+    assert stored[1] == stored[None]
+
+
+def test_a_first_load_refused_after_the_rebuild_leaves_the_table_as_it_was(monkeypatch):
+    monkeypatch.setattr(fide_list_services, "_REBUILD_INDEXES_AT", 1)
+    definitions, before = table_definitions(), row_counts()
+
+    def refused(*args):
+        raise IntegrityError("refused after the players were written")
+
+    monkeypatch.setattr(fide_list_services, "_entries_write", refused)
+    with pytest.raises(ValidationError, match="nothing was saved"):
+        fide_list_import(io.BytesIO(txt(write_fide_list_txt(generated_rows(50)))), list_date=LIST_DATE)
+
+    assert (table_definitions(), row_counts()) == (definitions, before)
