@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -359,24 +360,54 @@ def player_ratings(player: Player) -> dict[str, dict]:
     return result
 
 
-def player_history(player: Player) -> list[RatingListEntry]:
-    """The player's line on every current list, oldest first, with the list joined (not its frozen rules: a
-    JSON document a list, read for every row of a long history and shown nowhere here)."""
-    return list(
-        RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
-        .select_related("rating_list")
+# The profile's overview shows the newest lists' rows (the whole history is the history tab's, a year a page,
+# and the API's, a page at a time): what a page reads and renders must not grow with the lists the player is on
+# (issue 17), as ratings.fide.com's profile shows the recent periods and the full history on a page of its own.
+RECENT_LISTS = 12
+
+
+def player_history(player: Player, rating_type: str | None = None) -> QuerySet[RatingListEntry]:
+    """The player's line on every current list (of one rating type if given), newest first, with the list joined
+    (not its frozen rules: a JSON document a list, shown nowhere here). A queryset: callers read a bounded part
+    of it (a slice, a year) through the entries' (player, rating_list) index."""
+    entries = RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
+    if rating_type:
+        entries = entries.filter(rating_list__rating_type=rating_type)
+    return (
+        entries.select_related("rating_list")
         .defer("rating_list__rules")
-        .order_by("rating_list__list_date", "rating_list__rating_type")
+        .order_by("-rating_list__list_date", "rating_list__rating_type")
     )
 
 
-def player_changes(player: Player) -> list[RatingChange]:
-    """Every rating change of the player on current lists (with its event), newest list first: the totals
-    and the event's name and end, as the history shows them (page and API); not the per-game details (the
-    calculation page's), the event's own documents or the list's frozen rules, read for every row of a long
-    history and shown nowhere here."""
+def player_history_years(player: Player, rating_type: str | None = None) -> list[int]:
+    """The years of the lists the player is on, newest first (the history tab's pages): one query of one small
+    integer a list, through the entries' (player, rating_list) index."""
+    entries = RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
+    if rating_type:
+        entries = entries.filter(rating_list__rating_type=rating_type)
+    years = entries.order_by().values_list("rating_list__list_date__year", flat=True).distinct()
+    return sorted(years, reverse=True)
+
+
+def player_chart_points(player: Player) -> list[tuple[datetime.date, str, int | None]]:
+    """(list date, rating type, rating) of every current list that rated the player, oldest first: the chart's
+    one point a list. One query of three small columns a list, no model built."""
     return list(
-        RatingChange.objects.filter(current_list_condition("rating_list"), player=player)
+        RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player, rating__isnull=False)
+        .order_by("rating_list__list_date", "rating_list__rating_type")
+        .values_list("rating_list__list_date", "rating_list__rating_type", "rating")
+    )
+
+
+def player_changes(player: Player, rating_list_ids: list[int]) -> list[RatingChange]:
+    """The player's rating changes on the given lists (with the event), oldest event first: the totals and the
+    event's name and end, as the history shows them (page and API); not the per-game details (the calculation
+    page's) or the event's own documents. One query (none without a list)."""
+    if not rating_list_ids:
+        return []
+    return list(
+        RatingChange.objects.filter(player=player, rating_list_id__in=rating_list_ids)
         .select_related("event")
         .only(
             "rating_list_id",
@@ -390,15 +421,16 @@ def player_changes(player: Player) -> list[RatingChange]:
             "event__name",
             "event__end_date",
         )
-        .order_by("-rating_list__list_date", "rating_list__rating_type", "event__end_date", "event_id")
+        .order_by("event__end_date", "event_id")
     )
 
 
-def player_history_rows(player: Player) -> list[dict]:
-    """List-by-list rows (newest first): the entry plus the events rated on that list."""
-    history = player_history(player)
+def player_history_rows(player: Player, entries: Iterable[RatingListEntry]) -> list[dict]:
+    """List-by-list rows of ``entries`` (a part of player_history, in its order): the entry plus the events
+    rated on that list. One query for the events (none without an entry)."""
+    entries = list(entries)
     changes_by_list: dict[int, list[RatingChange]] = {}
-    for change in player_changes(player):
+    for change in player_changes(player, [entry.rating_list_id for entry in entries]):
         changes_by_list.setdefault(change.rating_list_id, []).append(change)
     return [
         {
@@ -406,8 +438,30 @@ def player_history_rows(player: Player) -> list[dict]:
             "rating_list": entry.rating_list,
             "changes": changes_by_list.get(entry.rating_list_id, []),
         }
-        for entry in reversed(history)
+        for entry in entries
     ]
+
+
+def player_history_year(player: Player, rating_type: str | None, asked: str) -> dict[str, Any]:
+    """The history tab's page: the lists of one year, newest first, with their events (as ECF and US Chess page
+    a rating history by year), and the years to go to. ``asked``: the ``year`` parameter; a year the player is
+    on no list of (or no year) is the newest. Three queries: the years, the year's entries, their events —
+    whatever the length of the history (issue 17)."""
+    years = player_history_years(player, rating_type)
+    year = int(asked) if asked.isascii() and asked.isdigit() and len(asked) == 4 else None
+    if year not in years:
+        year = years[0] if years else None
+    if year is None:
+        return {"years": [], "year": None, "newer": None, "older": None, "history": []}
+    position = years.index(year)
+    entries = player_history(player, rating_type).filter(rating_list__list_date__year=year)
+    return {
+        "years": years,
+        "year": year,
+        "newer": years[position - 1] if position > 0 else None,
+        "older": years[position + 1] if position + 1 < len(years) else None,
+        "history": player_history_rows(player, entries),
+    }
 
 
 # --- calculation page ----------

@@ -86,17 +86,15 @@ def _nice_step(span: float) -> int:
     return 1000
 
 
-def chart_geometry(entries) -> dict:
+def chart_geometry(points) -> dict:
     """SVG coordinates for the rating history: one polyline per rating type, rated lists only.
 
-    ``entries``: RatingListEntry objects with ``rating_list`` joined, oldest first.
+    ``points``: (list date, rating type, rating) oldest first (public.selectors.ratings.player_chart_points).
     """
     points_by_type: dict[str, list[tuple[datetime.date, int]]] = {}
-    for entry in entries:
-        if entry.rating is not None:
-            points_by_type.setdefault(entry.rating_list.rating_type, []).append(
-                (entry.rating_list.list_date, entry.rating)
-            )
+    for list_date, rating_type, rating in points:
+        if rating is not None:
+            points_by_type.setdefault(rating_type, []).append((list_date, rating))
     if not points_by_type:
         return {"empty": True}
     dates = [day for series in points_by_type.values() for day, _ in series]
@@ -158,5 +156,5 @@ def chart_geometry(entries) -> dict:
 
 
 @register.inclusion_tag("ratings/_chart.html")
-def rating_chart(entries, title=""):
-    return {"chart": chart_geometry(entries), "title": title}
+def rating_chart(points, title=""):
+    return {"chart": chart_geometry(points), "title": title}
