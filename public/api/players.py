@@ -15,7 +15,7 @@ from core.api import PublicPagination, PublicReadMixin, WindowedPagination
 from core.schema import FEDERATION_CODE
 from players.models import Player
 from players.selectors import players_matching
-from public.selectors.ratings import RECENT_LISTS, player_history, player_history_rows, player_ratings
+from public.selectors.ratings import RECENT_LISTS, player_history_rows, player_lines, player_ratings
 from public.serializers.players import PlayerDetailSerializer, PlayerHistorySerializer, PlayerSerializer
 from ratings.models import PlayerRating
 
@@ -103,13 +103,14 @@ class PlayerHistoryAPI(PublicReadMixin, generics.GenericAPIView):
     def get(self, request, id_number: int):
         player = public_player(id_number)
         paginator = cast(PlayerHistoryPagination, self.paginator)
-        entries = paginator.paginate_queryset(player_history(player), request, view=self)
+        # a page of the player's lines (one query: public.selectors.ratings.player_lines), then its events
+        lines = paginator.paginate_queryset(player_lines(player), request, view=self) or []
         data = {
             "id_number": player.id_number,
             "name": player.name,
             "count": paginator.page.paginator.count if paginator.page is not None else 0,
             "next": paginator.get_next_link(),
             "previous": paginator.get_previous_link(),
-            "history": player_history_rows(player, entries),
+            "history": player_history_rows(player, lines),
         }
         return Response(PlayerHistorySerializer(data).data)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django import template
+from django.utils.html import format_html_join
 
 from events.models import EventStatus, EventSystem, RatingType
 from ratings.engine.classes import roman as engine_roman
@@ -125,7 +126,22 @@ def chart_geometry(points) -> dict:
                 "label": RATING_TYPE_LABELS[rating_type],
                 "colour": CHART_COLOURS[rating_type],
                 "points": " ".join(f"{x(day)},{y(rating)}" for day, rating in pts),
-                "dots": [{"x": x(day), "y": y(rating), "date": day, "rating": rating} for day, rating in pts],
+                # one circle a list, written here: a template loop cost a tenth of a millisecond a point
+                "dots": format_html_join(
+                    "",
+                    '<circle cx="{}" cy="{}" r="3.5" fill="{}"><title>{} {}: {}</title></circle>',
+                    (
+                        (
+                            x(day),
+                            y(rating),
+                            CHART_COLOURS[rating_type],
+                            RATING_TYPE_LABELS[rating_type],
+                            f"{day:%Y-%m-%d}",
+                            rating,
+                        )
+                        for day, rating in pts
+                    ),
+                ),
             }
         )
     y_ticks = [{"y": y(value), "label": value} for value in range(int(low), int(high) + 1, step)]

@@ -10,10 +10,10 @@ from players.models import Player
 from players.selectors import search_players
 from public.selectors.ratings import (
     RECENT_LISTS,
+    chart_points,
     player_calculation,
-    player_chart_points,
-    player_history,
     player_history_rows,
+    player_lines,
     player_live_ratings,
     player_ratings,
 )
@@ -54,18 +54,18 @@ def player_profile(request, id_number: int):
     if tab != "overview":  # the record's tabs (public/views/record.py)
         return player_record(request, player, tab)
     ratings = player_ratings(player)
-    # The newest lists only (one more tells whether the history tab has older ones): the page's cost must not
+    # The rows and events of the newest lists only (the history tab has the others): the page's cost must not
     # grow with the lists the player is on (issue 17); the chart keeps one point a list.
-    recent = list(player_history(player)[: RECENT_LISTS + 1])
+    lines = player_lines(player)
     return render(
         request,
         "players/profile.html",
         {
             "player": player,
             "ratings": [ratings.get(t, {"rating_type": t, "rating": None, "missing": True}) for t in RatingType.values],
-            "history": player_history_rows(player, recent[:RECENT_LISTS]),
-            "more_history": len(recent) > RECENT_LISTS,
-            "chart_points": player_chart_points(player),
+            "history": player_history_rows(player, lines[:RECENT_LISTS]),
+            "more_history": len(lines) > RECENT_LISTS,
+            "chart_points": chart_points(lines),
             "live_ratings": player_live_ratings(player, ratings),
             "tab": tab,
             "tabs": list(TABS.items()),

@@ -135,9 +135,9 @@ def test_history_tab_speaks_spanish(client):
 def test_history_pages_read_the_same_whatever_the_history(client, django_assert_num_queries, lists):
     federation = long_history(standard=lists, rapid=lists // 4)
     url = f"/players/{federation.star.id_number}/"
-    with django_assert_num_queries(4):  # player, the years, the year's entries, their events
+    with django_assert_num_queries(3):  # player, the player's lines (years and the year's rows), their events
         assert client.get(url, {"tab": "history"}).status_code == 200
-    with django_assert_num_queries(4):  # player, count of lists, a page of them, their events
+    with django_assert_num_queries(3):  # player, the player's lines (count and page), the page's events
         assert client.get(f"/api/v1/players/{federation.star.id_number}/history/").status_code == 200
 
 
