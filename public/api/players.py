@@ -1,6 +1,7 @@
 """Read-only player endpoints: /api/v1/players/, /api/v1/players/<id>/, /api/v1/players/<id>/history/."""
 
 import re
+from typing import cast
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
@@ -10,11 +11,11 @@ from rest_framework import generics
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from core.api import PublicReadMixin, WindowedPagination
+from core.api import PublicPagination, PublicReadMixin, WindowedPagination
 from core.schema import FEDERATION_CODE
 from players.models import Player
 from players.selectors import players_matching
-from public.selectors.ratings import player_history_rows, player_ratings
+from public.selectors.ratings import RECENT_LISTS, player_history_rows, player_lines, player_ratings
 from public.serializers.players import PlayerDetailSerializer, PlayerHistorySerializer, PlayerSerializer
 from ratings.models import PlayerRating
 
@@ -69,14 +70,47 @@ class PlayerDetailAPI(PublicReadMixin, generics.GenericAPIView):
         return Response(PlayerDetailSerializer(player, context={"ratings": player_ratings(player)}).data)
 
 
-@extend_schema(parameters=[ID_NUMBER])
+class PlayerHistoryPagination(PublicPagination):
+    """Pages of a player's lists, the newest RECENT_LISTS by default (as the profile shows them): a request
+    reads one page of lists and their events, whatever the length of the history (issue 17)."""
+
+    page_size = RECENT_LISTS
+
+
+# page and page_size as the paginated endpoints take them (core.api.PublicPagination): whole numbers from 1
+PAGE_NUMBER = {"type": "integer", "minimum": 1}
+
+
+@extend_schema(
+    parameters=[
+        ID_NUMBER,
+        OpenApiParameter("page", PAGE_NUMBER, description="A page number within the history (newest lists first)"),
+        OpenApiParameter(
+            "page_size",
+            PAGE_NUMBER,
+            description=f"Lists per page (default {RECENT_LISTS}; above {PublicPagination.max_page_size} served as "
+            f"{PublicPagination.max_page_size})",
+        ),
+    ]
+)
 class PlayerHistoryAPI(PublicReadMixin, generics.GenericAPIView):
-    """The player's line on every published list, newest first, with the events rated on each."""
+    """The player's line on every published list, newest first, with the events rated on each: a page of lists
+    at a time (``count``, ``next`` and ``previous`` as the other paginated endpoints give them)."""
 
     serializer_class = PlayerHistorySerializer
-    pagination_class = None
+    pagination_class = PlayerHistoryPagination
 
     def get(self, request, id_number: int):
         player = public_player(id_number)
-        data = {"id_number": player.id_number, "name": player.name, "history": player_history_rows(player)}
+        paginator = cast(PlayerHistoryPagination, self.paginator)
+        # a page of the player's lines (one query: public.selectors.ratings.player_lines), then its events
+        lines = paginator.paginate_queryset(player_lines(player), request, view=self) or []
+        data = {
+            "id_number": player.id_number,
+            "name": player.name,
+            "count": paginator.page.paginator.count if paginator.page is not None else 0,
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
+            "history": player_history_rows(player, lines),
+        }
         return Response(PlayerHistorySerializer(data).data)

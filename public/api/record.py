@@ -48,7 +48,7 @@ class PlayerGamesAPI(PublicReadMixin, generics.ListAPIView):
 
     def get_queryset(self):  # not a queryset: the player's games, of which the paginator reads one page
         player = public_player(self.kwargs["id_number"])
-        return RecordGames(player, _rating_type(self.request.query_params))
+        return RecordGames(player, _rating_type(self.request.query_params), record_version(player))
 
     def paginate_queryset(self, queryset):
         page = super().paginate_queryset(queryset)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.functional import cached_property
 
@@ -359,24 +360,47 @@ def player_ratings(player: Player) -> dict[str, dict]:
     return result
 
 
-def player_history(player: Player) -> list[RatingListEntry]:
-    """The player's line on every current list, oldest first, with the list joined (not its frozen rules: a
-    JSON document a list, read for every row of a long history and shown nowhere here)."""
+# The profile's overview shows the newest lists' rows (the whole history is the history tab's, a year a page,
+# and the API's, a page at a time): what a page renders must not grow with the lists the player is on (issue 17),
+# as ratings.fide.com's profile shows the recent periods and the full history on a page of its own.
+RECENT_LISTS = 12
+# What the history shows of the player's line on a list, and of the list.
+HISTORY_LINE_FIELDS = ("rating_list_id", "rating", "change", "games", "k_factor", "inactive")
+
+
+def player_lines(player: Player, rating_type: str | None = None) -> list[dict[str, Any]]:
+    """The player's line on every current list (of one rating type if given), newest first: the few small
+    columns the history shows and the chart draws, with the list's date and type, as dicts (no model built).
+
+    One query, the one a page of the player's history reads across every list: the entries are stored a
+    partition a list, so any read of a player's entries visits each list's (player) index; this reads it once
+    for the chart, the years and the count, and the rows a page shows are cut from it, where reading the page's
+    entries again (sorted by the list's date, through a join) would visit every list a second time."""
+    entries = RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
+    if rating_type:
+        entries = entries.filter(rating_list__rating_type=rating_type)
     return list(
-        RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
-        .select_related("rating_list")
-        .defer("rating_list__rules")
-        .order_by("rating_list__list_date", "rating_list__rating_type")
+        entries.order_by("-rating_list__list_date", "rating_list__rating_type").values(
+            *HISTORY_LINE_FIELDS, list_date=F("rating_list__list_date"), rating_type=F("rating_list__rating_type")
+        )
     )
 
 
-def player_changes(player: Player) -> list[RatingChange]:
-    """Every rating change of the player on current lists (with its event), newest list first: the totals
-    and the event's name and end, as the history shows them (page and API); not the per-game details (the
-    calculation page's), the event's own documents or the list's frozen rules, read for every row of a long
-    history and shown nowhere here."""
+def chart_points(lines: list[dict[str, Any]]) -> list[tuple[datetime.date, str, int]]:
+    """(list date, rating type, rating) of the rated lines of player_lines, oldest first: the chart's one point a
+    list. No query."""
+    return [(line["list_date"], line["rating_type"], line["rating"]) for line in reversed(lines) if line["rating"]]
+
+
+def player_changes(player: Player, rating_list_ids: list[int]) -> list[RatingChange]:
+    """The player's rating changes on the given lists (with the event), oldest event first: the totals and the
+    event's name and end, as the history shows them (page and API); not the per-game details (the calculation
+    page's) or the event's own documents. One query through the changes' (player, rating_list) index (none
+    without a list)."""
+    if not rating_list_ids:
+        return []
     return list(
-        RatingChange.objects.filter(current_list_condition("rating_list"), player=player)
+        RatingChange.objects.filter(player=player, rating_list_id__in=rating_list_ids)
         .select_related("event")
         .only(
             "rating_list_id",
@@ -390,24 +414,44 @@ def player_changes(player: Player) -> list[RatingChange]:
             "event__name",
             "event__end_date",
         )
-        .order_by("-rating_list__list_date", "rating_list__rating_type", "event__end_date", "event_id")
+        .order_by("event__end_date", "event_id")
     )
 
 
-def player_history_rows(player: Player) -> list[dict]:
-    """List-by-list rows (newest first): the entry plus the events rated on that list."""
-    history = player_history(player)
+def player_history_rows(player: Player, lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """List-by-list rows of ``lines`` (a part of player_lines, in its order): the line (``entry``, and as
+    ``rating_list`` its date and type) plus the events rated on that list. One query for the events (none
+    without a line)."""
+    lines = list(lines)
     changes_by_list: dict[int, list[RatingChange]] = {}
-    for change in player_changes(player):
+    for change in player_changes(player, [line["rating_list_id"] for line in lines]):
         changes_by_list.setdefault(change.rating_list_id, []).append(change)
     return [
-        {
-            "entry": entry,
-            "rating_list": entry.rating_list,
-            "changes": changes_by_list.get(entry.rating_list_id, []),
-        }
-        for entry in reversed(history)
+        {"entry": line, "rating_list": line, "changes": changes_by_list.get(line["rating_list_id"], [])}
+        for line in lines
     ]
+
+
+def player_history_year(player: Player, rating_type: str | None, asked: str) -> dict[str, Any]:
+    """The history tab's page: the lists of one year, newest first, with their events (as ECF and US Chess page
+    a rating history by year), and the years to go to. ``asked``: the ``year`` parameter; a year the player is
+    on no list of (or no year) is the newest. Two queries: the player's lines (player_lines), the year's
+    events."""
+    lines = player_lines(player, rating_type)
+    years = sorted({line["list_date"].year for line in lines}, reverse=True)
+    year = int(asked) if asked.isascii() and asked.isdigit() and len(asked) == 4 else None
+    if year not in years:
+        year = years[0] if years else None
+    if year is None:
+        return {"years": [], "year": None, "newer": None, "older": None, "history": []}
+    position = years.index(year)
+    return {
+        "years": years,
+        "year": year,
+        "newer": years[position - 1] if position > 0 else None,
+        "older": years[position + 1] if position + 1 < len(years) else None,
+        "history": player_history_rows(player, [line for line in lines if line["list_date"].year == year]),
+    }
 
 
 # --- calculation page ----------

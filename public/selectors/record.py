@@ -189,20 +189,28 @@ class RecordGames:
     grow with the lists the player is on).
 
     Its length: the lines of each change counted by the database (StoredLines), one query of two integers a
-    change, no details. A slice: the changes that hold it found from those counts, and only their details
-    read (one query), so page 1 reads the newest changes whatever the length of the history.
+    change, no details, kept in the cache under ``version`` (record_version) when given. A slice: the changes
+    that hold it found from those counts, and only their details read (one query), so page 1 reads the newest
+    changes whatever the length of the history.
     """
 
-    def __init__(self, player: Player, rating_type: str | None = None) -> None:
+    def __init__(self, player: Player, rating_type: str | None = None, version: str | None = None) -> None:
         self._changes = _player_changes(player, rating_type)
         self._lines: list[tuple[int, int]] | None = None
+        # Under a record_version, the counts are kept in the cache as the record's summaries are: they change
+        # only with what changes that token, and counting them reads every change of the record.
+        self._key = f"public:lines:{player.pk}:{rating_type or 'all'}:{version}" if version is not None else None
 
     def lines(self) -> list[tuple[int, int]]:
-        """(change id, its lines) of every change, newest first: one query, once."""
+        """(change id, its lines) of every change, newest first: one query, once (or from the cache)."""
+        if self._lines is None and self._key is not None:
+            self._lines = cache.get(self._key)
         if self._lines is None:
             self._lines = list(
                 self._changes.order_by(*RECORD_ORDER).annotate(lines=StoredLines("details")).values_list("id", "lines")
             )
+            if self._key is not None:
+                cache.set(self._key, self._lines, RECORD_CACHE_SECONDS)
         return self._lines
 
     def count(self) -> int:  # what Django's paginator asks (not Sequence.count(value))

@@ -118,4 +118,7 @@ class HistoryRowSerializer(serializers.Serializer):
 class PlayerHistorySerializer(serializers.Serializer):
     id_number = serializers.IntegerField()
     name = serializers.CharField()
-    history = HistoryRowSerializer(many=True, help_text="One row per published list, newest first")
+    count = serializers.IntegerField(help_text="Published lists the player is on (every page)")
+    next = serializers.URLField(allow_null=True, help_text="The next page (older lists); null on the last")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page (newer lists); null on the first")
+    history = HistoryRowSerializer(many=True, help_text="One row per published list, newest first: a page of them")

@@ -9,8 +9,11 @@ from events.models import RatingType
 from players.models import Player
 from players.selectors import search_players
 from public.selectors.ratings import (
+    RECENT_LISTS,
+    chart_points,
     player_calculation,
     player_history_rows,
+    player_lines,
     player_live_ratings,
     player_ratings,
 )
@@ -51,15 +54,18 @@ def player_profile(request, id_number: int):
     if tab != "overview":  # the record's tabs (public/views/record.py)
         return player_record(request, player, tab)
     ratings = player_ratings(player)
-    history = player_history_rows(player)
+    # The rows and events of the newest lists only (the history tab has the others): the page's cost must not
+    # grow with the lists the player is on (issue 17); the chart keeps one point a list.
+    lines = player_lines(player)
     return render(
         request,
         "players/profile.html",
         {
             "player": player,
             "ratings": [ratings.get(t, {"rating_type": t, "rating": None, "missing": True}) for t in RatingType.values],
-            "history": history,
-            "chart_entries": [row["entry"] for row in reversed(history)],
+            "history": player_history_rows(player, lines[:RECENT_LISTS]),
+            "more_history": len(lines) > RECENT_LISTS,
+            "chart_points": chart_points(lines),
             "live_ratings": player_live_ratings(player, ratings),
             "tab": tab,
             "tabs": list(TABS.items()),

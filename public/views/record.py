@@ -1,4 +1,4 @@
-"""A player's full record (the profile's games, opponents and statistics tabs) and the head-to-head page.
+"""A player's full record (the profile's history, games, opponents and statistics tabs) and the head-to-head page.
 Thin: selectors read (a page of games, or a summary kept in the cache: public/selectors/record.py), templates
 render."""
 
@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events.models import RatingType
 from players.models import Player
+from public.selectors.ratings import player_history_year
 from public.selectors.record import (
     OpponentRow,
     RecordGames,
@@ -22,9 +23,11 @@ from public.selectors.record import (
 from public.views.base import public_page
 
 RECORD_PAGE_SIZE = 50
+STATISTICS_EVENTS_PAGE_SIZE = 12
 # The profile's tabs: "overview" is the profile itself (public/views/players.py).
 TABS = {
     "overview": _("Overview"),
+    "history": _("History"),
     "games": _("Games"),
     "opponents": _("Opponents"),
     "statistics": _("Statistics"),
@@ -42,7 +45,7 @@ def _rating_type(request) -> str:
 
 
 def player_record(request, player: Player, tab: str):
-    """The games, opponents or statistics tab of ``player``'s profile (the player is already read)."""
+    """The history, games, opponents or statistics tab of ``player``'s profile (the player is already read)."""
     rating_type = _rating_type(request)
     context: dict[str, Any] = {
         "player": player,
@@ -51,8 +54,11 @@ def player_record(request, player: Player, tab: str):
         "rating_type": rating_type,
         "rating_types": RatingType.values,
     }
+    if tab == "history":  # a year of lists a page (public.selectors.ratings.player_history_year)
+        context.update(player_history_year(player, rating_type or None, request.GET.get("year", "")))
+        return render(request, "players/record.html", context)
     if tab == "games":
-        games = RecordGames(player, rating_type or None)
+        games = RecordGames(player, rating_type or None, record_version(player))
         context["game_count"] = games.count()
         rows: RecordGames | list[OpponentRow] = games
     else:
@@ -60,7 +66,11 @@ def player_record(request, player: Player, tab: str):
         summary = record_summary(player, rating_type or None, version)
         rows = summary.opponents
         if tab == "statistics":
-            context.update(colours=summary.colours, peaks=record_peaks(player, version), events=summary.events)
+            # the performance per event a page of the newest events at a time, as the history is (issue 17)
+            events = Paginator(summary.events, STATISTICS_EVENTS_PAGE_SIZE).get_page(request.GET.get("page"))
+            context.update(
+                colours=summary.colours, peaks=record_peaks(player, version), events=events.object_list, page=events
+            )
     if tab in ("games", "opponents"):
         page = Paginator(rows, RECORD_PAGE_SIZE).get_page(request.GET.get("page"))
         attach_opponents(list(page.object_list))
@@ -82,4 +92,7 @@ def player_vs(request, id_number: int, other_id_number: int):
             other_id_number=(second.merged_into or second).id_number,
             permanent=True,
         )
-    return render(request, "players/vs.html", {"first": first, "second": second, **head_to_head(first, second)})
+    record = head_to_head(first, second)
+    # the score counts every game (kept in the cache); the table shows a page of them
+    page = Paginator(record["games"], RECORD_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "players/vs.html", {"first": first, "second": second, **record, "page": page})

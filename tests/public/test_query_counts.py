@@ -43,8 +43,8 @@ def sized(request, db):
 
 
 def test_profile_query_count_does_not_grow_with_history(client, sized, django_assert_num_queries):
-    # player, ratings (with the ranks stored on them), history, changes, live games, opponents' ratings,
-    # rules policy, shadow ratings (templates/players/_shadow.html)
+    # player, ratings (with the ranks stored on them), the player's lines (rows and chart), the newest lists'
+    # changes, live games, opponents' ratings, rules policy, shadow ratings (templates/players/_shadow.html)
     with django_assert_num_queries(8):
         response = client.get(f"/players/{sized.star.id_number}/")
     assert response.status_code == 200
@@ -96,7 +96,7 @@ def test_api_list_endpoints_query_count(client, sized, django_assert_num_queries
 def test_api_detail_endpoints_query_count(client, sized, django_assert_num_queries):
     with django_assert_num_queries(2):  # player, ratings (with the ranks stored on them)
         assert client.get(f"/api/v1/players/{sized.star.id_number}/").status_code == 200
-    with django_assert_num_queries(3):  # player, history, changes
+    with django_assert_num_queries(3):  # player, the player's lines (count and page), the page's changes
         assert client.get(f"/api/v1/players/{sized.star.id_number}/history/").status_code == 200
     with django_assert_num_queries(5):  # event, changes, participants, games, status timeline
         assert client.get(f"/api/v1/events/{sized.rated_event.pk}/").status_code == 200

@@ -113,7 +113,8 @@ def test_provisional_ratings_are_marked(client, federation):
 @pytest.mark.parametrize(
     ("params", "first", "again"),
     [
-        ({"tab": "games"}, 4, 4),  # player, the changes' line counts, the page's changes, opponents of the page
+        # player, record_version, the changes' line counts (then cached), the page's changes, opponents of the page
+        ({"tab": "games"}, 5, 4),
         ({"tab": "opponents"}, 4, 3),  # player, record_version, the changes (then cached), opponents of the page
         ({"tab": "statistics"}, 4, 2),  # player, record_version, the changes and the peaks (then cached)
     ],
@@ -206,7 +207,9 @@ def test_page_one_reads_the_same_whatever_the_history(client, federation, monkey
             body = client.get(url).content.decode()
         seen.append((len(queries), read[:], body.count("Spring Closed")))
     assert RatingChange.objects.filter(player=federation.star).count() == 20
-    assert seen[0] == seen[1] == (4, [1], 5)  # the newest change only: its 5 games fill the page
+    # the newest change only: its 5 games fill the page (player, record_version, line counts, the page's changes,
+    # its opponents)
+    assert seen[0] == seen[1] == (5, [1], 5)
 
 
 def test_second_visit_reads_no_rating_change(client, federation):
@@ -368,7 +371,10 @@ def test_api_statistics_and_head_to_head(client, federation):
 
 def test_api_record_query_counts(client, federation, django_assert_num_queries):
     star = federation.star
-    with django_assert_num_queries(4):  # player, the changes' line counts, the page's changes, opponents
+    # player, record_version, the changes' line counts (then cached), the page's changes, opponents
+    with django_assert_num_queries(5):
+        assert client.get(f"/api/v1/players/{star.id_number}/games/").status_code == 200
+    with django_assert_num_queries(4):
         assert client.get(f"/api/v1/players/{star.id_number}/games/").status_code == 200
     with django_assert_num_queries(5):  # player, record_version, changes, ratings, peaks
         assert client.get(f"/api/v1/players/{star.id_number}/statistics/").status_code == 200

@@ -1,0 +1,65 @@
+"""The profile's overview (recent lists, "full history" link) and the history tab (a year a page) in real
+Chromium at desktop (1280 px) and phone (390 px) widths: the pages fit the screen without sideways scrolling,
+the link leads to the history and its year links walk it. Screenshots are saved under var/screenshots/history/
+(kept after the run)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connections
+
+from public.selectors.ratings import RECENT_LISTS
+from tests.public.test_history_pages import long_history
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots" / "history"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on this machine (apt-get install chromium)"),
+]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in requirements-dev.txt")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop in this thread
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        # ORM calls made while Playwright's loop runs get their own connection: close it here, in the same
+        # context, or PostgreSQL cannot drop the test database (tests/events/test_desk_browser.py).
+        connections.close_all()
+        browser.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_overview_and_history_tab_fit_and_walk_the_years(browser, live_server, transactional_db, width, language):
+    federation = long_history()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=language)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    page = context.new_page()
+    assert page.goto(f"{live_server.url}/players/{federation.star.id_number}/").status == 200
+    page.screenshot(path=str(SCREENSHOTS / f"overview-{language}-{width}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the overview scrolls sideways"
+    assert page.locator("table.history tbody tr").count() == RECENT_LISTS
+    page.click("a[href$='?tab=history']:not(nav a)")  # the "full history" link under the recent lists
+    assert "tab=history" in page.url
+    years = []
+    while True:
+        current = page.locator("nav.years [aria-current=page]").inner_text()
+        years.append(int(current))
+        rows = page.locator("table.history tbody tr td:first-child").all_inner_texts()
+        assert rows and all(day.startswith(current) for day in rows)
+        page.screenshot(path=str(SCREENSHOTS / f"history-{current}-{language}-{width}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{current} scrolls sideways"
+        older = page.locator("nav.years a[rel=next]")
+        if older.count() == 0:
+            break
+        older.click()
+    assert years == sorted({rl.list_date.year for rl in federation.lists["standard"]}, reverse=True)
+    context.close()
