@@ -135,3 +135,22 @@ def django_assert_num_queries(django_assert_num_queries):
 @pytest.fixture
 def django_assert_max_num_queries(django_assert_max_num_queries):
     return _bound_read_first(django_assert_max_num_queries)
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """Headless Chromium (tests/browsers.py), closed after the test."""
+    from django.db import connections
+
+    from tests.browsers import CHROMIUM
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in requirements-dev.txt")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself are synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        # ORM calls made while Playwright's loop runs get their own connection (asgiref's context-local
+        # storage); close it here, in the same context, or PostgreSQL cannot drop the test database.
+        connections.close_all()
+        browser.close()

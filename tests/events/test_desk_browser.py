@@ -3,37 +3,19 @@ and stock admin pages fit the screen without sideways scrolling. Screenshots are
 var/screenshots/desk/ (kept after the run)."""
 
 import datetime
-import shutil
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connections
 from django.test import Client
 
+from tests.browsers import BROWSER_MARKS
 from tests.events.test_admin_roles import make_arbiter, make_officer
 from tests.factories import make_event, make_game, make_participants, make_player
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots" / "desk"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on this machine (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in requirements-dev.txt")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop in this thread
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield browser
-        # ORM calls made while Playwright's loop runs get their own connection (asgiref's context-local
-        # storage); close it here, in the same context, or PostgreSQL cannot drop the test database.
-        connections.close_all()
-        browser.close()
+pytestmark = BROWSER_MARKS
 
 
 def session_of(user) -> str:

@@ -3,28 +3,23 @@ screen with the keyboard only, and pastes a round's pairings. Screenshots at des
 saved under var/screenshots/round_entry/ (kept after the run)."""
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connections
 from django.test import Client
 
 from events.models import Game, Result
 from events.selectors import event_standings
+from tests.browsers import BROWSER_MARKS
 from tests.events.test_admin_roles import make_arbiter
 from tests.factories import make_event, make_participants, make_player
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots" / "round_entry"
 KEYS = {"1": Result.WHITE_WIN, "5": Result.DRAW, "0": Result.BLACK_WIN, "+": Result.WHITE_FORFEIT_WIN}
 PLAYERS, ROUNDS = 30, 9
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on this machine (apt-get install chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 def circle_pairings(players: int, round_: int) -> list[tuple[int, int]]:
@@ -35,20 +30,6 @@ def circle_pairings(players: int, round_: int) -> list[tuple[int, int]]:
     half = players // 2
     pairs = [(ring[i], ring[players - 1 - i]) for i in range(half)]
     return [(b, a) if (round_ + n) % 2 else (a, b) for n, (a, b) in enumerate(pairs)]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in requirements-dev.txt")
-    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself are synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield browser
-        # ORM calls made while Playwright's loop runs get their own connection (asgiref's context-local
-        # storage); close it here, in the same context, or PostgreSQL cannot drop the test database.
-        connections.close_all()
-        browser.close()
 
 
 @pytest.fixture

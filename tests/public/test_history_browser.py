@@ -3,36 +3,18 @@ Chromium at desktop (1280 px) and phone (390 px) widths: the pages fit the scree
 the link leads to the history and its year links walk it. Screenshots are saved under var/screenshots/history/
 (kept after the run)."""
 
-import shutil
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connections
 
 from public.selectors.ratings import RECENT_LISTS
+from tests.browsers import BROWSER_MARKS
 from tests.public.test_history_pages import long_history
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots" / "history"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on this machine (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in requirements-dev.txt")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop in this thread
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield browser
-        # ORM calls made while Playwright's loop runs get their own connection: close it here, in the same
-        # context, or PostgreSQL cannot drop the test database (tests/events/test_desk_browser.py).
-        connections.close_all()
-        browser.close()
+pytestmark = BROWSER_MARKS
 
 
 @pytest.mark.parametrize("width", [1280, 390])
