@@ -12,7 +12,8 @@ only: SQLite users see the same product, but this benchmark is about PostgreSQL'
 history between runs. The build is resumable: what exists is read back from the database (which lists are
 published, which figures are recorded in its table bench_history), so a run that stopped (interrupted, killed,
 disk full) continues where it stopped when started again with the same options, and a finished history prints
-its figures again; a larger ``--lists`` extends it, ``--rebuild`` starts again. Every list is written in one
+its figures again; a larger ``--lists`` extends it, ``--rebuild`` starts again, ``--web-again`` measures the
+page medians again (after a change to the pages) on the history as it is. Every list is written in one
 transaction: a stopped build never leaves half a list.
 
 The history, oldest first (``--lists`` N counts lists 1 to N):
@@ -639,6 +640,11 @@ def main() -> None:
     parser.add_argument("--web-rounds", type=int, default=4, help="alternating rounds of the web medians (default 4)")
     parser.add_argument("--rebuild", action="store_true", help="drop the history and build it again")
     parser.add_argument(
+        "--web-again",
+        action="store_true",
+        help="measure the web medians again (after a change to the pages), keeping the history and its other figures",
+    )
+    parser.add_argument(
         "--database",
         default=os.environ.get("DATABASE_URL", DEFAULT_URL),
         help=f"PostgreSQL database URL (default DATABASE_URL, else {DEFAULT_URL})",
@@ -712,7 +718,7 @@ def main() -> None:
         print(f"list {ordinal} ({day}): cloned from the previous list in {seconds:.1f} s")
     measure_real_list(url, args.lists, dates[-1], args, state_read())
     key = f"web {dates[0]} {dates[-1]}"
-    web = state_read().get(key)
+    web = None if args.web_again else state_read().get(key)
     if web is None:
         step = time.perf_counter()
         web = paired_web(snapshot, url, dates[0], dates[-1], args)

@@ -141,6 +141,8 @@ def measure_pages(requests: int, seed: int):
 
     cases = [
         ("player profile", "/players/{id}/", players_cycle("/players/{}/")),
+        # the profile's chart of every list, a document the profile embeds (the part that grows with the history)
+        ("player chart", "/players/{id}/chart.svg", players_cycle("/players/{}/chart.svg")),
         ("list page, first 100", f"/lists/{day}/{kind}/", [f"/lists/{day}/{kind}/"] * n),
         (
             "list page, 100 rows at random",

@@ -72,6 +72,7 @@ register_converter(RatingTypeConverter, "rating_type")
 player_pages = [
     path("", players.player_search, name="search"),
     path("<key:id_number>/", players.player_profile, name="profile"),
+    path("<key:id_number>/chart.svg", players.player_chart, name="chart"),
     path("<key:id_number>/vs/<key:other_id_number>/", record.player_vs, name="vs"),
     path(
         "<key:id_number>/calculations/<list_date:list_date>/<rating_type:rating_type>/",

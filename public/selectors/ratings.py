@@ -368,15 +368,21 @@ RECENT_LISTS = 12
 HISTORY_LINE_FIELDS = ("rating_list_id", "rating", "change", "games", "k_factor", "inactive")
 
 
-def player_lines(player: Player, rating_type: str | None = None) -> list[dict[str, Any]]:
-    """The player's line on every current list (of one rating type if given), newest first: the few small
-    columns the history shows and the chart draws, with the list's date and type, as dicts (no model built).
+def player_lines(
+    player: Player, rating_type: str | None = None, rating_list_ids: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """The player's line on every current list (of one rating type if given; of the lists ``rating_list_ids``
+    only if given), newest first: the few small columns the history shows and the chart draws, with the list's
+    date and type, as dicts (no model built).
 
     One query, the one a page of the player's history reads across every list: the entries are stored a
     partition a list, so any read of a player's entries visits each list's (player) index; this reads it once
     for the chart, the years and the count, and the rows a page shows are cut from it, where reading the page's
-    entries again (sorted by the list's date, through a join) would visit every list a second time."""
+    entries again (sorted by the list's date, through a join) would visit every list a second time. Given
+    ``rating_list_ids`` (constants the planner prunes with), it visits those lists' partitions only."""
     entries = RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
+    if rating_list_ids is not None:
+        entries = entries.filter(rating_list_id__in=rating_list_ids)
     if rating_type:
         entries = entries.filter(rating_list__rating_type=rating_type)
     return list(
@@ -384,6 +390,34 @@ def player_lines(player: Player, rating_type: str | None = None) -> list[dict[st
             *HISTORY_LINE_FIELDS, list_date=F("rating_list__list_date"), rating_type=F("rating_list__rating_type")
         )
     )
+
+
+def recent_lists() -> tuple[list[int], bool]:
+    """The ids of the newest RECENT_LISTS current lists of each rating type (the lists the profile's overview
+    reads the player's lines on), and whether any older current list exists (then the overview links the history
+    tab). One query on the lists (a few rows a year), none on the entries."""
+    window: list[int] = []
+    taken: dict[str, int] = {}
+    older = False
+    for pk, rating_type in (
+        RatingList.objects.current().order_by("-list_date", "rating_type").values_list("pk", "rating_type")
+    ):
+        if taken.get(rating_type, 0) < RECENT_LISTS:
+            taken[rating_type] = taken.get(rating_type, 0) + 1
+            window.append(pk)
+        else:
+            older = True
+    return window, older
+
+
+def player_recent_lines(player: Player) -> tuple[list[dict[str, Any]], bool]:
+    """The profile overview's rows: the player's lines on the newest lists (player_lines of recent_lists, the
+    newest RECENT_LISTS of them), and whether the history tab has older lists to show. Two queries, the entries'
+    visiting the newest lists' partitions only: the overview's cost does not grow with the lists kept (issue 17);
+    the chart of every list is a resource of its own (public.views.players.player_chart)."""
+    window, older = recent_lists()
+    lines = player_lines(player, rating_list_ids=window) if window else []
+    return lines[:RECENT_LISTS], bool(lines) and (older or len(lines) > RECENT_LISTS)
 
 
 def chart_points(lines: list[dict[str, Any]]) -> list[tuple[datetime.date, str, int]]:

@@ -76,8 +76,10 @@ def colour_of(rating_type: str) -> str:
 
 # --- chart ----------
 
-WIDTH, HEIGHT = 720, 260
-LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 34
+WIDTH, HEIGHT = 720, 290
+# BOTTOM holds the years' labels and the legend (one swatch and label a rating type, LEGEND_STEP apart)
+LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 64
+LEGEND_STEP = 170
 
 
 def _nice_step(span: float) -> int:
@@ -97,7 +99,7 @@ def chart_geometry(points) -> dict:
         if rating is not None:
             points_by_type.setdefault(rating_type, []).append((list_date, rating))
     if not points_by_type:
-        return {"empty": True}
+        return {"empty": True, "width": WIDTH, "height": HEIGHT, "middle": WIDTH // 2, "label_y": HEIGHT // 2}
     dates = [day for series in points_by_type.values() for day, _ in series]
     ratings = [rating for series in points_by_type.values() for _, rating in series]
     first, last = min(dates), max(dates)
@@ -115,7 +117,7 @@ def chart_geometry(points) -> dict:
     def y(rating: float) -> float:
         return round(TOP + plot_h * (high - rating) / (high - low), 1)
 
-    series = []
+    series: list[dict[str, object]] = []
     for rating_type in ("standard", "rapid", "blitz"):
         if rating_type not in points_by_type:
             continue
@@ -126,6 +128,7 @@ def chart_geometry(points) -> dict:
                 "label": RATING_TYPE_LABELS[rating_type],
                 "colour": CHART_COLOURS[rating_type],
                 "points": " ".join(f"{x(day)},{y(rating)}" for day, rating in pts),
+                "legend_x": LEFT + LEGEND_STEP * len(series),
                 # one circle a list, written here: a template loop cost a tenth of a millisecond a point
                 "dots": format_html_join(
                     "",
@@ -165,12 +168,14 @@ def chart_geometry(points) -> dict:
         "right": WIDTH - RIGHT,
         "top": TOP,
         "bottom": HEIGHT - BOTTOM,
-        "label_y": HEIGHT - 10,
+        "label_y": HEIGHT - BOTTOM + 22,
+        "legend_y": HEIGHT - 12,
         "first": first,
         "last": last,
     }
 
 
-@register.inclusion_tag("ratings/_chart.html")
+@register.inclusion_tag("ratings/_chart.svg")
 def rating_chart(points, title=""):
+    """The chart as an SVG document (public.views.players.player_chart serves it; the profile embeds it)."""
     return {"chart": chart_geometry(points), "title": title}

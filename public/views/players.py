@@ -4,18 +4,19 @@ import datetime
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from events.models import RatingType
 from players.models import Player
 from players.selectors import search_players
 from public.selectors.ratings import (
-    RECENT_LISTS,
     chart_points,
     player_calculation,
     player_history_rows,
     player_lines,
     player_live_ratings,
     player_ratings,
+    player_recent_lines,
 )
 from public.views.base import public_page
 from public.views.record import TABS, player_record, record_tab
@@ -54,22 +55,38 @@ def player_profile(request, id_number: int):
     if tab != "overview":  # the record's tabs (public/views/record.py)
         return player_record(request, player, tab)
     ratings = player_ratings(player)
-    # The rows and events of the newest lists only (the history tab has the others): the page's cost must not
-    # grow with the lists the player is on (issue 17); the chart keeps one point a list.
-    lines = player_lines(player)
+    # The rows and events of the newest lists only (the history tab has the others), read from those lists'
+    # partitions only: the page's cost must not grow with the lists kept (issue 17). The chart of every list is
+    # a resource of its own (player_chart), as ratings.fide.com loads its chart apart from the profile.
+    lines, more_history = player_recent_lines(player)
     return render(
         request,
         "players/profile.html",
         {
             "player": player,
             "ratings": [ratings.get(t, {"rating_type": t, "rating": None, "missing": True}) for t in RatingType.values],
-            "history": player_history_rows(player, lines[:RECENT_LISTS]),
-            "more_history": len(lines) > RECENT_LISTS,
-            "chart_points": chart_points(lines),
+            "history": player_history_rows(player, lines),
+            "more_history": more_history,
             "live_ratings": player_live_ratings(player, ratings),
             "tab": tab,
             "tabs": list(TABS.items()),
         },
+    )
+
+
+@public_page
+@xframe_options_sameorigin  # the profile embeds it (<object>: its points keep their tooltips); DENY would blank it
+def player_chart(request, id_number: int):
+    """The profile's rating history chart as an SVG document: one point a published rating, every list (one
+    query across the player's lines: the part of the profile that grows with the history, apart from the page)."""
+    player = _player_or_redirect(id_number)
+    if player.merged_into is not None:
+        return redirect("players:chart", id_number=player.merged_into.id_number, permanent=True)
+    return render(
+        request,
+        "players/chart.svg",
+        {"player": player, "chart_points": chart_points(player_lines(player))},
+        content_type="image/svg+xml; charset=utf-8",
     )
 
 

@@ -71,8 +71,8 @@ def test_overview_shows_the_newest_lists_and_links_the_full_history(client):
     shown = LIST_LINK.findall(history_table(page))
     assert shown == every_list(federation)[:RECENT_LISTS]
     assert f'href="/players/{federation.star.id_number}/?tab=history">Full history, year by year' in page
-    # the chart keeps one point a published rating, the whole history
-    svg = page[page.index("<svg") : page.index("</svg>")]
+    # the chart (a document of its own) keeps one point a published rating, the whole history
+    svg = client.get(f"/players/{federation.star.id_number}/chart.svg").content.decode()
     assert svg.count("<circle") == len(every_list(federation))
     # events of the rows shown and their calculations
     assert "Spring Closed" in page and f"/players/{federation.star.id_number}/calculations/2026-03-01/standard/" in page
@@ -187,3 +187,29 @@ def test_only_current_lists_are_in_the_history(client):
     assert (f"{old.list_date:%Y-%m-%d}", "standard") not in [
         (r["list_date"], r["rating_type"]) for r in data["history"]
     ]
+
+
+def test_overview_reads_the_newest_lists_partitions_only(client):
+    """The overview's lines come from the newest RECENT_LISTS lists of each type (public.selectors.ratings
+    .recent_lists): on PostgreSQL the planner visits those lists' partitions, not one a list kept (issue 17)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from public.selectors.ratings import recent_lists
+
+    if connection.vendor != "postgresql":
+        pytest.skip("partitions are PostgreSQL's storage of the entries; SQLite keeps one table")
+    federation = long_history()
+    window, older = recent_lists()
+    newest = [rl.pk for kind in ("standard", "rapid") for rl in federation.lists[kind][::-1][:RECENT_LISTS]]
+    assert sorted(window) == sorted(newest) and older
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/players/{federation.star.id_number}/").status_code == 200
+    reads = [q["sql"] for q in queries.captured_queries if 'FROM "ratings_ratinglistentry"' in q["sql"]]
+    assert len(reads) == 1, reads
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN {reads[0]}")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    visited = {int(name) for name in re.findall(r" on ratings_ratinglistentry_(\d+)", plan)}  # not the aliases
+    assert visited == set(window), plan
+    assert federation.lists["standard"][0].pk not in visited

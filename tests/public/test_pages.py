@@ -2,6 +2,7 @@
 
 import datetime
 import re
+from xml.etree import ElementTree
 
 import pytest
 from django.utils import timezone
@@ -70,9 +71,18 @@ def test_profile_flags_an_inactive_player_and_gives_no_rank(client, federation):
     assert "<dt>Rank</dt>" not in page
 
 
-def test_profile_history_chart_is_inline_svg_with_one_point_per_published_rating(client, federation):
+def test_profile_history_chart_is_an_svg_document_with_one_point_per_published_rating(client, federation):
     page = text(client.get(f"/players/{federation.star.id_number}/"))
-    svg = page[page.index("<svg") : page.index("</svg>")]
+    # the profile embeds the chart, a document of its own (the page reads the newest lists only: issue 17)
+    chart_url = f"/players/{federation.star.id_number}/chart.svg"
+    assert f'<object class="history-chart" data="{chart_url}" type="image/svg+xml"' in page
+    response = client.get(chart_url)
+    assert response["Content-Type"] == "image/svg+xml; charset=utf-8"
+    assert response["X-Frame-Options"] == "SAMEORIGIN"  # the site's DENY would leave the embedded chart blank
+    svg = text(response)
+    assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')
+    ElementTree.fromstring(svg)  # well-formed XML: a browser shows nothing of a broken SVG document
+    assert ">Standard</text>" in svg and ">Rapid</text>" in svg  # the legend
     assert 'stroke="#1d4ed8"' in svg  # standard
     assert 'stroke="#c2410c"' in svg  # rapid
     assert svg.count("<circle") == len(federation.lists["standard"]) + len(federation.lists["rapid"])
@@ -359,7 +369,7 @@ def test_spanish_distinguishes_the_rating_change_column_from_the_language_button
 def test_profile_history_chart_coordinates_have_decimal_points_in_spanish(client, federation):
     import re
 
-    page = text(client.get(f"/players/{federation.star.id_number}/", HTTP_ACCEPT_LANGUAGE="es"))
-    svg = page[page.index("<svg") : page.index("</svg>")]
+    svg = text(client.get(f"/players/{federation.star.id_number}/chart.svg", HTTP_ACCEPT_LANGUAGE="es"))
+    assert '<title id="chart-title">Evolución del Elo</title>' in svg  # the page's language
     centres = re.findall(r'\s(?:cx|cy)="([^"]*)"', svg)  # "226,0" (a decimal comma) is not an SVG number
     assert centres and all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in centres), centres[:6]
