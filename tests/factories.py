@@ -3,8 +3,9 @@
 import datetime
 import itertools
 
-from events.models import Event, Game, Participant, RatingType, Result
+from events.models import Event, EventStatus, Game, Participant, RatingType, Result
 from players.models import Federation, Player
+from ratings.models import RatingChange, RatingList
 
 _ids = itertools.count(1_000_001)
 
@@ -40,3 +41,23 @@ def make_game(
     event: Event, round: int, white: Participant, black: Participant | None, result: str = Result.DRAW, **fields
 ) -> Game:
     return Game.objects.create(event=event, round=round, white=white, black=black, result=result, **fields)
+
+
+def make_rated_event(rating_list: RatingList, **fields) -> Event:
+    """An event rated on ``rating_list``, played a month before the list."""
+    day = rating_list.list_date
+    fields.setdefault("start_date", day - datetime.timedelta(days=30))
+    fields.setdefault("end_date", day - datetime.timedelta(days=25))
+    fields.setdefault("rating_type", rating_list.rating_type)
+    return make_event(status=EventStatus.RATED, rated_on=rating_list, **fields)
+
+
+def make_rating_change(rating_list: RatingList, player: Player, event: Event, **fields) -> RatingChange:
+    """``player``'s change on ``rating_list`` from ``event``: by default one game won against an even expectation."""
+    fields.setdefault("rating_before", 2600)
+    fields.setdefault("k_factor", 10)
+    fields.setdefault("games", 1)
+    fields.setdefault("score", 1.0)
+    fields.setdefault("expected_score", 0.5)
+    fields.setdefault("change", 5.0)
+    return RatingChange.objects.create(rating_list=rating_list, player=player, event=event, **fields)

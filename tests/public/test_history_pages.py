@@ -2,15 +2,14 @@
 links the history tab (a year a page, newest first), the API pages the history by lists, the statistics tab
 pages its events. Every list and event stays reachable."""
 
-import datetime
 import re
 
 import pytest
 
-from events.models import Event, EventStatus
 from public.selectors.ratings import RECENT_LISTS
 from public.views.record import STATISTICS_EVENTS_PAGE_SIZE
-from ratings.models import RatingChange, RatingList, RatingListStatus
+from ratings.models import RatingList, RatingListStatus
+from tests.factories import make_rated_event, make_rating_change
 from tests.public.conftest import build_federation
 
 pytestmark = pytest.mark.django_db
@@ -24,31 +23,14 @@ def long_history(standard: int = 20, rapid: int = 4):
     event of their own rated on every standard list but the newest (which rates the fixture's Spring Closed)."""
     federation = build_federation(players=8, lists=standard, rapid_lists=rapid, event_players=4)
     star = federation.star
-    made = []
     for rating_list in federation.lists["standard"][:-1]:
-        day = rating_list.list_date
-        event = Event.objects.create(
-            name=f"Open {day:%Y-%m}",
-            start_date=day - datetime.timedelta(days=30),
-            end_date=day - datetime.timedelta(days=25),
-            status=EventStatus.RATED,
-            rated_on=rating_list,
+        event = make_rated_event(rating_list, name=f"Open {rating_list.list_date:%Y-%m}")
+        make_rating_change(
+            rating_list,
+            star,
+            event,
+            details=[{"round": 1, "colour": "w", "opponent": federation.players[1].id_number, "score": 1.0}],
         )
-        made.append(
-            RatingChange(
-                rating_list=rating_list,
-                player=star,
-                event=event,
-                rating_before=2600,
-                k_factor=10,
-                games=1,
-                score=1.0,
-                expected_score=0.5,
-                change=5.0,
-                details=[{"round": 1, "colour": "w", "opponent": federation.players[1].id_number, "score": 1.0}],
-            )
-        )
-    RatingChange.objects.bulk_create(made)
     return federation
 
 

@@ -17,6 +17,7 @@ from ratings.engine.performance import fide_performance
 from ratings.models import RatingChange, RatingList, RatingListStatus
 from tests.events.test_admin_roles import make_officer
 from tests.events.test_entry_services import edit_of
+from tests.factories import make_rated_event, make_rating_change
 
 pytestmark = pytest.mark.django_db
 
@@ -152,18 +153,12 @@ def give_history(federation, lists: int, skip: int = 0) -> list[RatingChange]:
             rules={},
             published_at=datetime.datetime(day.year, day.month, 1, tzinfo=datetime.UTC),
         )
-        event = Event.objects.create(
-            name=f"Old Open {n}",
-            start_date=day - datetime.timedelta(days=30),
-            end_date=day - datetime.timedelta(days=25),
-            status=EventStatus.RATED,
-            rated_on=rating_list,
-        )
+        event = make_rated_event(rating_list, name=f"Old Open {n}")
         made.append(
-            RatingChange(
-                rating_list=rating_list,
-                player=federation.star,
-                event=event,
+            make_rating_change(
+                rating_list,
+                federation.star,
+                event,
                 rating_before=change.rating_before,
                 k_factor=change.k_factor,
                 games=change.games,
@@ -173,7 +168,7 @@ def give_history(federation, lists: int, skip: int = 0) -> list[RatingChange]:
                 details=change.details,
             )
         )
-    return RatingChange.objects.bulk_create(made)
+    return made
 
 
 def test_a_page_of_games_is_the_slice_of_the_whole_record(federation):
@@ -255,15 +250,11 @@ def _publish_change(
         name=name, start_date=day - datetime.timedelta(days=20), end_date=day - datetime.timedelta(days=15)
     )
     opponent = federation.players[-2]
-    RatingChange.objects.create(
-        rating_list=rating_list,
-        player=federation.star,
-        event=event,
-        rating_before=2600,
-        k_factor=10,
-        games=1,
+    make_rating_change(
+        rating_list,
+        federation.star,
+        event,
         score=score,
-        expected_score=0.5,
         change=10 * (score - 0.5),
         details=[{"round": 1, "colour": "w", "opponent": opponent.id_number, "opponent_rating": 2000, "score": score}],
     )
