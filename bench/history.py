@@ -13,7 +13,9 @@ history between runs. The build is resumable: what exists is read back from the 
 published, which figures are recorded in its table bench_history), so a run that stopped (interrupted, killed,
 disk full) continues where it stopped when started again with the same options, and a finished history prints
 its figures again; a larger ``--lists`` extends it, ``--rebuild`` starts again, ``--web-again`` measures the
-page medians again (after a change to the pages) on the history as it is. Every list is written in one
+page medians again (after a change to the pages) on the history as it is, ``--web-against URL`` compares them
+with another built history (the same federation built with fewer ``--lists``, say: 12 lists against 24 shows
+whether a page full of a player's history still grows with the lists kept). Every list is written in one
 transaction: a stopped build never leaves half a list.
 
 The history, oldest first (``--lists`` N counts lists 1 to N):
@@ -531,7 +533,7 @@ def web_in_child(url: str, requests: int, seed: int) -> tuple[str, dict[str, lis
     return answer["list_date"], answer["times"]
 
 
-def paired_web(snapshot: str, url: str, first: datetime.date, last: datetime.date, args) -> dict:
+def paired_web(snapshot: str, url: str, first: datetime.date | None, last: datetime.date, args) -> dict:
     """bench/web.py's medians after list 1 (on the snapshot kept then) and after list N (on the history), measured
     in alternating rounds (each round the same pages on both databases, a process each), so the machine's other
     work — the same for both within a round — does not pass for a difference between them."""
@@ -542,7 +544,7 @@ def paired_web(snapshot: str, url: str, first: datetime.date, last: datetime.dat
         for which, database, expected in (("first", snapshot, first), ("last", url, last)):
             loads.append(os.getloadavg()[0])
             list_date, pages = web_in_child(database, requests, WEB_SEED + round_number)
-            if list_date != expected.isoformat():
+            if expected is not None and list_date != expected.isoformat():
                 raise SystemExit(f"{database_name(database)}'s newest list is {list_date}, not {expected}: --rebuild")
             for name, values in pages.items():
                 times[which].setdefault(name, []).extend(values)
@@ -640,6 +642,11 @@ def main() -> None:
     parser.add_argument("--web-rounds", type=int, default=4, help="alternating rounds of the web medians (default 4)")
     parser.add_argument("--rebuild", action="store_true", help="drop the history and build it again")
     parser.add_argument(
+        "--web-against",
+        metavar="DATABASE_URL",
+        help="also compare the page medians with another built history (e.g. --lists 12 of the same federation)",
+    )
+    parser.add_argument(
         "--web-again",
         action="store_true",
         help="measure the web medians again (after a change to the pages), keeping the history and its other figures",
@@ -733,6 +740,25 @@ def main() -> None:
         "run_seconds": time.perf_counter() - began,
     }
     report(dates[0], dates[-1], args.lists, state, web, build)
+    if args.web_against:
+        web_against(args.web_against, url, dates[-1], args)
+
+
+def web_against(other: str, url: str, last: datetime.date, args) -> None:
+    """The page medians of this history against another built history (``--web-against``, e.g. the same
+    federation with fewer lists), in alternating rounds as paired_web: once a player's pages are full (a page of
+    games, the newest lists), what a page costs must not depend on the lists kept."""
+    web = paired_web(other, url, None, last, args)
+    print()
+    print(
+        f"web medians (ms), {database_name(other)} against {database_name(url)} ({web['requests']} requests a page "
+        f"each, alternating rounds, mean load {web['load']:.1f})"
+    )
+    print(f"{'page':40} {database_name(other):>22} {database_name(url):>22} {'ratio':>7}  met ({TARGET_GROWTH}x)?")
+    for page, median in web["first"].items():
+        this = web["last"][page]
+        ratio = this / median
+        print(f"{page:40} {median:>22.1f} {this:>22.1f} {ratio:>7.2f}  {'yes' if ratio <= TARGET_GROWTH else 'NO'}")
 
 
 if __name__ == "__main__":

@@ -111,6 +111,8 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
         args = ("--players", "2000", "--lists", "4", "--web-requests", "4", "--web-rounds", "2")
         first = bench("history.py", url, *args)
         again = bench("history.py", url, *args)
+        # the pages measured again, and against another built history (here the one kept after list 1)
+        compared = bench("history.py", url, *args, "--web-again", "--web-against", f"{url}_list1")
     rows = figure_rows(first)
     for name in HISTORY_FIGURES:
         assert name in rows, (name, first)
@@ -129,6 +131,10 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     # the second run finds everything in the database: nothing published or cloned again, the same figures
     assert not [text for text in again if text.startswith("list ")], again  # "list 2 (...): cloned ...", etc.
     assert figure_rows(again) == rows
+    assert not [text for text in compared if text.startswith("list ") and "): " in text], compared  # no list made
+    heading = next(i for i, text in enumerate(compared) if text.startswith("web medians (ms), bench_history_ci_"))
+    pages = [text.split() for text in compared[heading + 2 :] if text.strip()]
+    assert len(pages) == len(web) and all(page[-1] in ("yes", "NO") and float(page[-2]) > 0 for page in pages), compared
 
 
 def test_fide_list_import_benchmark_runs_small_and_prints_its_figures_against_the_targets():
