@@ -535,15 +535,22 @@ class PoolLedgerRecord(models.Model):
 # On PostgreSQL the entries are partitioned by list (migration 0014). The PlayerRating view finds the newest
 # current list of each type by a join, which the planner cannot use to leave partitions out: every query would
 # plan and probe one partition per list ever kept (1.3 ms at 26 lists, growing with history; issue 17). So its
-# queries also carry a constant bound on the list, which the planner prunes with: the ids of the newest current
-# lists, or any list above the highest id (less a few, CURRENT_LISTS_LOOKBACK). That bound stays a superset of
-# the newest current lists as time passes: a published list is never deleted nor unpublished (the admin refuses;
-# drafts only are replaced) and every list made later gets a higher id from the sequence, so a bound read a
-# while ago still finds every list the view can pick. It is therefore kept per process for
-# CURRENT_LISTS_BOUND_SECONDS, only to stay tight. The lookback covers a list whose id was drawn before the
-# highest but committed after it (publications or imports of several types running at once). The view keeps its
-# own condition: the bound only narrows what the planner reads, never what the view means. SQLite keeps one
-# table: nothing to prune, no bound.
+# queries also carry a constant bound on the list, which the planner prunes with: the ids of every list that is,
+# or may become, the newest current list of its type. At the moment the bound is read those are
+#
+# - the newest current list of each type;
+# - every list not published (a draft is promoted in place: publication keeps its id, however old);
+# - every id not seen among the highest CURRENT_LISTS_LOOKBACK: a list whose id was drawn before the highest but
+#   not committed yet (publications or imports of several types running at once); an id that was never
+#   committed has no partition and costs nothing;
+# - any id above the highest: the lists made later (ids come from the sequence).
+#
+# A published list is never deleted nor unpublished (the admin refuses; drafts only are replaced), and a
+# published list that is not the newest of its type never becomes it again (a correction is a new list), so a
+# bound read a while ago still holds every list the view can pick. It is therefore kept per process for
+# CURRENT_LISTS_BOUND_SECONDS, only to stay tight. The view keeps its own condition: the bound only narrows what
+# the planner reads, never what the view means. In a steady state it names one partition per rating type,
+# however many lists are kept. SQLite keeps one table: nothing to prune, no bound.
 CURRENT_LISTS_BOUND_SECONDS = 300.0
 CURRENT_LISTS_LOOKBACK = 8
 _current_lists_bounds: dict[str, tuple[float, Q]] = {}
@@ -551,7 +558,8 @@ _current_lists_bounds: dict[str, tuple[float, Q]] = {}
 
 def current_lists_bound(alias: str) -> Q | None:
     """The condition on ``rating_list_id`` that PlayerRating's queries on database ``alias`` carry (above), or
-    None where entries are one table (SQLite)."""
+    None where entries are one table (SQLite). Two queries on the lists, at most every
+    CURRENT_LISTS_BOUND_SECONDS."""
     if connections[alias].vendor != "postgresql":
         return None
     now = time.monotonic()
@@ -563,8 +571,13 @@ def current_lists_bound(alias: str) -> Q | None:
     found = lists.aggregate(
         top=Coalesce(Max("pk"), 0),
         newest=ArrayAgg("pk", filter=Q(pk__in=Subquery(newest)), default=[]),
+        unpublished=ArrayAgg("pk", filter=~Q(status=RatingListStatus.PUBLISHED), default=[]),
     )
-    bound = Q(rating_list_id__in=found["newest"]) | Q(rating_list_id__gt=found["top"] - CURRENT_LISTS_LOOKBACK)
+    top = found["top"]
+    seen = set(lists.filter(pk__gt=top - CURRENT_LISTS_LOOKBACK).values_list("pk", flat=True))
+    unseen = [pk for pk in range(max(top - CURRENT_LISTS_LOOKBACK + 1, 1), top + 1) if pk not in seen]
+    may_be_newest = sorted({*found["newest"], *found["unpublished"], *unseen})
+    bound = Q(rating_list_id__in=may_be_newest) | Q(rating_list_id__gt=top)
     _current_lists_bounds[alias] = (now, bound)
     return bound
 

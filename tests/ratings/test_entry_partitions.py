@@ -194,3 +194,38 @@ def test_current_ratings_read_only_the_partitions_of_the_newest_lists():
     assert f"ratings_ratinglistentry_{march.pk}" in plan and f"ratings_ratinglistentry_{later.pk}" in plan, plan
     assert plan.count("ratings_ratinglistentry_") == 2 and f"ratings_ratinglistentry_{january.pk} " not in plan, plan
     assert PlayerRating.objects.get(player_id=player).rating_list_id == march.pk
+
+
+def test_the_bound_names_the_newest_lists_the_drafts_and_the_ids_not_committed_yet():
+    """ratings.models.current_lists_bound: in a steady state one list a type, whatever the lists kept; a draft
+    (published in place, keeping its id) and an id drawn but not committed yet (a publication of another type in
+    its transaction) are named too; a published list no longer the newest is not."""
+    if connection.vendor != "postgresql":
+        pytest.skip("partitions are PostgreSQL's storage of the entries; SQLite keeps one table")
+    from ratings import models as ratings_models
+
+    build_federation()
+    january = RatingList.objects.get()
+    rating_list_publish("standard", MAR)
+    march = RatingList.objects.get(list_date=MAR)
+
+    def bound() -> tuple[list[int], int, list[int]]:
+        """The lists named, the id above which every list is, and the ids named that are no list (ids drawn
+        and never committed: here by earlier tests' rolled-back transactions too, as sequences do not roll back)."""
+        ratings_models.current_lists_bound_forget()
+        named, above = (child[1] for child in ratings_models.current_lists_bound(connection.alias).children)
+        lists = set(RatingList.objects.values_list("pk", flat=True))
+        return [pk for pk in named if pk in lists], above, [pk for pk in named if pk not in lists]
+
+    named, above, unseen = bound()
+    assert named == [march.pk] and above == march.pk and all(march.pk - ratings_models.CURRENT_LISTS_LOOKBACK < pk < march.pk for pk in unseen)
+    in_flight = _scalar("SELECT nextval('ratings_ratinglist_id_seq')")  # drawn, not committed
+    draft = RatingList.objects.create(
+        rating_type="rapid", list_date=MAR, closing_date=MAR, status="draft", rules_preset="fide-2024", rules={}
+    )
+    named, above, unseen = bound()
+    assert named == [march.pk, draft.pk] and above == draft.pk and in_flight in unseen, (named, above, unseen)
+    assert january.pk not in named
+    player = RatingListEntry.objects.filter(rating_list=march).values_list("player_id", flat=True).first()
+    plan = _plan(PlayerRating.objects.filter(player_id=player))
+    assert plan.count(" on ratings_ratinglistentry_") == 2, plan  # March's and the draft's (empty) partitions
