@@ -218,7 +218,8 @@ def test_the_bound_names_the_newest_lists_the_drafts_and_the_ids_not_committed_y
         return [pk for pk in named if pk in lists], above, [pk for pk in named if pk not in lists]
 
     named, above, unseen = bound()
-    assert named == [march.pk] and above == march.pk and all(march.pk - ratings_models.CURRENT_LISTS_LOOKBACK < pk < march.pk for pk in unseen)
+    lookback = ratings_models.CURRENT_LISTS_LOOKBACK
+    assert named == [march.pk] and above == march.pk and all(march.pk - lookback < pk < march.pk for pk in unseen)
     in_flight = _scalar("SELECT nextval('ratings_ratinglist_id_seq')")  # drawn, not committed
     draft = RatingList.objects.create(
         rating_type="rapid", list_date=MAR, closing_date=MAR, status="draft", rules_preset="fide-2024", rules={}
