@@ -125,10 +125,22 @@ def test_merged_player_profile_redirects_to_the_kept_player(client, federation):
     response = client.get(f"/players/{merged.id_number}/")
     assert response.status_code == 301
     assert response["Location"] == f"/players/{kept.id_number}/"
+    chart = client.get(f"/players/{merged.id_number}/chart.svg")
+    assert chart.status_code == 301 and chart["Location"] == f"/players/{kept.id_number}/chart.svg"
 
 
 def test_unknown_player_is_404(client, db):
     assert client.get("/players/999999999/").status_code == 404
+    assert client.get("/players/999999999/chart.svg").status_code == 404
+
+
+def test_a_player_without_a_published_rating_has_no_chart(client, federation):
+    newcomer = Player.objects.create(id_number=77000001, surname="Newcomer", given_names="Nadia", federation_id="ESP")
+    page = text(client.get(f"/players/{newcomer.id_number}/"))
+    assert "history-chart" not in page and "No published rating yet." in page
+    svg = text(client.get(f"/players/{newcomer.id_number}/chart.svg"))  # asked for anyway: a valid document
+    assert ">No published rating yet.</text>" in svg
+    ElementTree.fromstring(svg)
 
 
 def test_calculation_page_lists_every_game_with_d_pd_delta_and_marks_capped_ratings(client, federation):
