@@ -236,6 +236,20 @@ def test_list_page_shows_movers_since_the_previous_list(client, federation):
     assert top_gain.player.name in movers and top_loss.player.name in movers
 
 
+def test_movers_are_the_biggest_changes_with_ties_by_player_and_fewer_when_few_moved(federation):
+    from public.selectors.ratings import list_movers
+
+    entries = federation.latest.entries
+    ids = list(entries.order_by("player_id").values_list("player_id", flat=True))
+    entries.update(change=0)
+    entries.filter(player_id__in=ids[:7]).update(change=10)  # seven tied at the fifth place and beyond
+    entries.filter(player_id=ids[-1]).update(change=30)
+    entries.filter(player_id__in=ids[-3:-1]).update(change=-4)  # two losses only
+    gains, losses = list_movers(federation.latest)
+    assert [(e.player_id, e.change) for e in gains] == [(ids[-1], 30)] + [(pk, 10) for pk in ids[:4]]
+    assert [(e.player_id, e.change) for e in losses] == [(pk, -4) for pk in ids[-3:-1]]
+
+
 def test_list_page_is_404_for_an_unpublished_or_impossible_date(client, federation):
     assert client.get("/lists/2026-05-01/standard/").status_code == 404
     assert client.get("/lists/2026-02-30/standard/").status_code == 404
