@@ -118,7 +118,10 @@ class Event(models.Model):
 
 class Participant(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants")
-    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="participations")
+    # indexed with the event below: (player, event)
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, related_name="participations", db_index=False
+    )
     start_rank = models.PositiveIntegerField(help_text="Starting rank (pairing number)")
     rating = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Rating reported by the arbiter (information; the list in force is used)"
@@ -131,6 +134,11 @@ class Participant(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "player"], name="participant_once_per_event"),
             models.UniqueConstraint(fields=["event", "start_rank"], name="participant_start_rank_unique"),
+        ]
+        indexes = [
+            # a player's participations (the player's record), and those from a given event on, read in the index
+            # alone: the live rating's events awaiting rating, whatever the player's history (issue 17)
+            models.Index(fields=["player", "event"], name="participant_player_event"),
         ]
 
     def __str__(self) -> str:

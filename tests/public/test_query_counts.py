@@ -44,8 +44,9 @@ def sized(request, db):
 
 def test_profile_query_count_does_not_grow_with_history(client, sized, django_assert_num_queries):
     # player, ratings (with the ranks stored on them), the newest lists' ids, the player's lines on them, their
-    # changes, live games, opponents' ratings, rules policy, shadow ratings (templates/players/_shadow.html)
-    with django_assert_num_queries(9):
+    # changes, the events awaiting rating, live games, opponents' ratings, rules policy, shadow ratings
+    # (templates/players/_shadow.html)
+    with django_assert_num_queries(10):
         response = client.get(f"/players/{sized.star.id_number}/")
     assert response.status_code == 200
     with django_assert_num_queries(2):  # the chart it embeds: player, the player's lines on every list
