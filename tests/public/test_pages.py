@@ -399,3 +399,27 @@ def test_profile_history_chart_coordinates_have_decimal_points_in_spanish(client
     assert '<title id="chart-title">Evolución del Elo</title>' in svg  # the page's language
     centres = re.findall(r'\s(?:cx|cy)="([^"]*)"', svg)  # "226,0" (a decimal comma) is not an SVG number
     assert centres and all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in centres), centres[:6]
+
+
+def test_live_rating_reads_the_players_participations_from_the_first_pending_event_on(federation):
+    """The live games' query can find the player's participations in events awaiting rating by the participants'
+    (player, event) index alone (events 0008), not every participation of the player's history (issue 17)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from public.selectors.ratings import player_live_ratings, player_ratings
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a PostgreSQL plan; SQLite plans its own way")
+    star = federation.star
+    ratings = player_ratings(star)
+    with CaptureQueriesContext(connection) as queries:
+        assert player_live_ratings(star, ratings)
+    games = next(q["sql"] for q in queries.captured_queries if "UNION ALL" in q["sql"])
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table would be read whole: ask what the index does
+        cursor.execute(f"EXPLAIN {games}")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    first = Event.objects.filter(status=EventStatus.SUBMITTED).order_by("pk").values_list("pk", flat=True)[0]
+    condition = f"Index Cond: ((player_id = {star.pk}) AND (event_id >= {first}))"
+    assert "participant_player_event" in plan and plan.count(condition) == 2, plan  # as white and as black
