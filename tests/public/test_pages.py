@@ -402,24 +402,23 @@ def test_profile_history_chart_coordinates_have_decimal_points_in_spanish(client
 
 
 def test_live_rating_reads_the_players_participations_from_the_first_pending_event_on(federation):
-    """The live games' query can find the player's participations in events awaiting rating by the participants'
-    (player, event) index alone (events 0008), not every participation of the player's history (issue 17)."""
+    """The live games' query bounds the player's participations to those from the first event awaiting rating on,
+    conditions the participants' (player, event) index (events 0008) answers alone, not every participation of the
+    player's history (issue 17). Which plan the planner picks depends on the tables' statistics: the test checks
+    the conditions and the index, not one plan."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from public.selectors.ratings import player_live_ratings, player_ratings
 
-    if connection.vendor != "postgresql":
-        pytest.skip("a PostgreSQL plan; SQLite plans its own way")
     star = federation.star
     ratings = player_ratings(star)
     with CaptureQueriesContext(connection) as queries:
         assert player_live_ratings(star, ratings)
     games = next(q["sql"] for q in queries.captured_queries if "UNION ALL" in q["sql"])
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table would be read whole: ask what the index does
-        cursor.execute(f"EXPLAIN {games}")
-        plan = "\n".join(row[0] for row in cursor.fetchall())
     first = Event.objects.filter(status=EventStatus.SUBMITTED).order_by("pk").values_list("pk", flat=True)[0]
-    condition = f"Index Cond: ((player_id = {star.pk}) AND (event_id >= {first}))"
-    assert "participant_player_event" in plan and plan.count(condition) == 2, plan  # as white and as black
+    assert games.count(f'"events_participant"."player_id" = {star.pk}') == 2, games  # as white and as black
+    assert games.count(f'"events_participant"."event_id" >= {first}') == 2, games
+    with connection.cursor() as cursor:
+        indexes = connection.introspection.get_constraints(cursor, "events_participant")
+    assert indexes["participant_player_event"]["columns"] == ["player_id", "event_id"]
