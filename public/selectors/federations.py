@@ -36,7 +36,7 @@ def federation_ranking(lists: list[RatingList]) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     entries = RatingListEntry.objects.filter(rating_list__in=list(types), rating__isnull=False).exclude(federation="")
     counts = entries.values("rating_list_id", "federation").annotate(
-        rated=Count("*"), active=Count("*", filter=Q(inactive=False))
+        rated=Count("*"), active=Count("player_id", filter=Q(inactive=False))
     )
     for row in counts.order_by():
         by_type = rows.setdefault(row["federation"], {"code": row["federation"], "types": {}})["types"]
