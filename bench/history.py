@@ -227,9 +227,7 @@ def clone_list(previous, list_date: datetime.date, seed: int):
     days = (list_date - previous.list_date).days
     rng = np.random.default_rng([seed, list_date.toordinal()])
     fields = [
-        f
-        for f in RatingListEntry._meta.concrete_fields
-        if f.attname != RatingListEntry.rating_list.field.attname
+        f for f in RatingListEntry._meta.concrete_fields if f.attname != RatingListEntry.rating_list.field.attname
     ]
     with transaction.atomic():
         with entry_storage_bulk():  # its entries are written and attached below

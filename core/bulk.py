@@ -138,7 +138,7 @@ def _pg_type(field: models.Field, connection) -> str:
     return pg_type
 
 
-_INTEGERS = ("int2", "int4", "int8")
+_INTEGER_TYPES = ("int2", "int4", "int8")
 
 
 def _copy_types(connection, fields: Sequence[models.Field], table: str) -> list[str]:
@@ -146,7 +146,7 @@ def _copy_types(connection, fields: Sequence[models.Field], table: str) -> list[
     written in the width the table gives it (the entries' list and player: 4 bytes where the model's key is a
     bigint, ratings 0017); binary COPY refuses a value of another width."""
     types = [_pg_type(field, connection) for field in fields]
-    if not any(pg_type in _INTEGERS for pg_type in types):
+    if not any(pg_type in _INTEGER_TYPES for pg_type in types):
         return types
     with connection.cursor() as cursor:
         cursor.execute(
@@ -156,7 +156,7 @@ def _copy_types(connection, fields: Sequence[models.Field], table: str) -> list[
         )
         physical = dict(cursor.fetchall())
     return [
-        physical.get(field.column, pg_type) if pg_type in _INTEGERS else pg_type
+        physical.get(field.column, pg_type) if pg_type in _INTEGER_TYPES else pg_type
         for field, pg_type in zip(fields, types, strict=True)
     ]
 

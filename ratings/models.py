@@ -353,9 +353,7 @@ class RatingListEntryRow(EntryColumns):
 
     id = models.BigIntegerField(primary_key=True)
     rating_list = models.ForeignKey(RatingList, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
-    player = models.ForeignKey(
-        "players.Player", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False
-    )
+    player = models.ForeignKey("players.Player", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
 
     class Meta:
         managed = False

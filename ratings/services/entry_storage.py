@@ -134,8 +134,8 @@ def entry_storage_attach(rating_list_ids: Iterable[int]) -> None:
                     )
                 # the list's share of the entries' primary key (player, list): ratings 0017
                 cursor.execute(
-                    f"ALTER TABLE {table} ADD CONSTRAINT {quote(name + '_pkey')} PRIMARY KEY (player_id, rating_list_id) "
-                    "WITH (fillfactor = 100)"
+                    f"ALTER TABLE {table} ADD CONSTRAINT {quote(name + '_pkey')} "
+                    "PRIMARY KEY (player_id, rating_list_id) WITH (fillfactor = 100)"
                 )
                 cursor.execute(
                     f"ALTER TABLE {table} ADD CONSTRAINT {quote(name + '_list')} CHECK (rating_list_id = {list_id})"

@@ -84,6 +84,10 @@ def test_the_admin_lists_an_entry_and_opens_it_by_its_single_key(admin_client):
         reverse("admin:ratings_ratinglistentryrow_changelist"), {"rating_list__id__exact": march.pk}
     )
     assert entries.status_code == 200 and entries.context["cl"].result_count == 2
+    # the changelist's address before ratings 0017 leads there, with its filters
+    old = admin_client.get("/admin/ratings/ratinglistentry/", {"rating_list__id__exact": march.pk})
+    assert old.status_code == 302
+    assert old.url == reverse("admin:ratings_ratinglistentryrow_changelist") + f"?rating_list__id__exact={march.pk}"
     key = entry_key(march.pk, entry.player_id)
     change = reverse("admin:ratings_ratinglistentryrow_change", args=[key])
     assert change in entries.content.decode()
