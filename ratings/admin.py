@@ -179,7 +179,7 @@ class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
 
 
 class EntryKeyAdmin(ReadOnlyAdmin):
-    """Rows keyed by an entry's single key (ratings.models.ENTRY_KEY_SQL): an entry is found by its list and
+    """Rows keyed by an entry's single key (ratings.models.entry_key): an entry is found by its list and
     player (the entries' primary key), not by the key computed on every row of the view."""
 
     def get_object(self, request, object_id, from_field=None):

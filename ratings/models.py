@@ -226,19 +226,16 @@ class RatingList(models.Model):
 # these rows (publication, merges) goes through services that read what they point to.
 
 
-# An entry's single key where one is needed: the admin's URLs (RatingListEntryRow) and the view of current ratings
-# (PlayerRating). Entries have no key column of their own (RatingListEntry): the key is made of the list and the
-# player, list ids and player ids both being below 2**32 (4-byte columns on PostgreSQL: ratings 0017).
-ENTRY_KEY_SQL = "rating_list_id * 4294967296 + player_id"
-
-
 def entry_key(rating_list_id: int, player_id: int) -> int:
-    """The single key of the entry of ``player_id`` on ``rating_list_id`` (ENTRY_KEY_SQL)."""
+    """The single key of the entry of ``player_id`` on ``rating_list_id``, where one is needed: the admin's URLs
+    (RatingListEntryRow) and the view of current ratings (PlayerRating), whose SQL computes it as
+    ``rating_list_id * 4294967296 + player_id`` (ratings 0017). Entries have no key column of their own
+    (RatingListEntry): list ids and player ids both stay below 2**32 (4-byte columns on PostgreSQL)."""
     return (int(rating_list_id) << 32) + int(player_id)
 
 
 def entry_key_split(key: int) -> tuple[int, int]:
-    """(rating_list_id, player_id) of an entry's single key (ENTRY_KEY_SQL)."""
+    """(rating_list_id, player_id) of an entry's single key (entry_key)."""
     return key >> 32, key & 0xFFFFFFFF
 
 
@@ -349,7 +346,7 @@ class RatingListEntry(EntryColumns):
 class RatingListEntryRow(EntryColumns):
     """The entries as the admin reads them. Django's admin cannot register a model whose primary key is composite
     (Django 5.2, "Composite primary keys"), so it reads this view of the entries (ratings 0017), which gives each
-    entry its single key (ENTRY_KEY_SQL). Read-only (unmanaged)."""
+    entry its single key (entry_key). Read-only (unmanaged)."""
 
     id = models.BigIntegerField(primary_key=True)
     rating_list = models.ForeignKey(RatingList, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
@@ -646,7 +643,7 @@ class PlayerRating(models.Model):
     later date), not a table: a publication writes the list and every current rating follows it at once, with
     nothing to copy (the copied table cost two million row updates per list) and no second copy of the truth
     to drift — a merge that moves entries, a FIDE import of an older list, a republication: each is right by
-    construction. Read-only (unmanaged); its primary key is the entry's single key (ENTRY_KEY_SQL). Lookups by
+    construction. Read-only (unmanaged); its primary key is the entry's single key (entry_key). Lookups by
     player use the entries' primary key (player, rating_list).
     """
 

@@ -4,13 +4,13 @@ the list and player columns take 4 bytes each (issue 17, <= 150 bytes an entry i
 Why: a partition of two million lines paid 8 bytes a line for ``id`` (and a sequence value drawn for each row a
 publication writes), and 16 for two 8-byte keys where list ids and player ids stay below 2**31. PostgreSQL pads
 each row to 8 bytes, so both changes are needed for the row to shrink: 104 -> 88 bytes of tuple on a typical line
-(docs/architecture.md, "Bytes per entry"). The unique index on (player) each partition had becomes the partition's
-share of the primary key (player_id, rating_list_id): the same 20 bytes an entry.
+(docs/architecture.md, "Entries: one partition per list"). The unique index on (player) each partition had
+becomes the partition's share of the primary key (player_id, rating_list_id): the same 20 bytes an entry.
 
 What else changes:
 
 - ``ratings_ratinglistentry_row``, a view of the entries with a single key for each (list id * 2**32 + player id,
-  ratings.models.ENTRY_KEY_SQL): Django's admin cannot register a model with a composite key, so the admin reads
+  ratings.models.entry_key): Django's admin cannot register a model with a composite key, so the admin reads
   the entries through it (RatingListEntryRow).
 - The view of current ratings (0009) takes the same key as its ``id``.
 - Merge records (players.PlayerMerge.moved) named the entries they moved by ``id``; they now name them by list
@@ -28,7 +28,7 @@ TABLE = "ratings_ratinglistentry"
 SEQUENCE = "ratings_ratinglistentry_id_seq"
 ROW_VIEW = "ratings_ratinglistentry_row"
 _0014 = importlib.import_module("ratings.migrations.0014_entries_partitioned_by_list")
-KEY = "rating_list_id * 4294967296 + player_id"  # (ratings.models.ENTRY_KEY_SQL, as of this migration)
+KEY = "rating_list_id * 4294967296 + player_id"  # (ratings.models.entry_key, as of this migration)
 
 # (as in 0014, the list and player in 4 bytes among the 4-byte values, without id)
 COLUMNS = f"""
