@@ -72,7 +72,9 @@ OLD_COLUMNS = OLD_COLUMNS.replace("pool_score double precision NOT NULL", "pool_
 PARTITION_INDEXES = (('"position"', ""), ('federation, "position"', ""), ("change", " WHERE change > 0 OR change < 0"))
 PARENT_INDEXES = ("entry_position", "entry_federation", "entry_change")
 
-CURRENT_ENTRIES = _0014.CURRENT_ENTRIES.replace("SELECT e.id,", f"SELECT e.{KEY.replace('player_id', 'e.player_id')} AS id,")
+CURRENT_ENTRIES = _0014.CURRENT_ENTRIES.replace(
+    "SELECT e.id,", "SELECT e.rating_list_id * 4294967296 + e.player_id AS id,"  # (KEY, on the entries' alias)
+)
 ROW = f"SELECT {KEY} AS id, {NAMES} FROM {TABLE}"
 
 
