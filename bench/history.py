@@ -227,9 +227,7 @@ def clone_list(previous, list_date: datetime.date, seed: int):
     days = (list_date - previous.list_date).days
     rng = np.random.default_rng([seed, list_date.toordinal()])
     fields = [
-        f
-        for f in RatingListEntry._meta.concrete_fields
-        if f.attname not in ("id", RatingListEntry.rating_list.field.attname)
+        f for f in RatingListEntry._meta.concrete_fields if f.attname != RatingListEntry.rating_list.field.attname
     ]
     with transaction.atomic():
         with entry_storage_bulk():  # its entries are written and attached below
@@ -253,7 +251,7 @@ def clone_list(previous, list_date: datetime.date, seed: int):
             )
         # 2. entries
         entries = read_columns(
-            RatingListEntry.objects.filter(rating_list=previous).order_by("id"),
+            RatingListEntry.objects.filter(rating_list=previous).order_by("position", "player_id"),  # as written
             {f.attname: _entry_kind(f) for f in fields},
         )
         rating = entries["rating"]

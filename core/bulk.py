@@ -138,6 +138,29 @@ def _pg_type(field: models.Field, connection) -> str:
     return pg_type
 
 
+_INTEGER_TYPES = ("int2", "int4", "int8")
+
+
+def _copy_types(connection, fields: Sequence[models.Field], table: str) -> list[str]:
+    """The binary COPY types of ``fields`` in ``table``: the model's (_pg_type), except that an integer column is
+    written in the width the table gives it (the entries' list and player: 4 bytes where the model's key is a
+    bigint, ratings 0017); binary COPY refuses a value of another width."""
+    types = [_pg_type(field, connection) for field in fields]
+    if not any(pg_type in _INTEGER_TYPES for pg_type in types):
+        return types
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attname, typname FROM pg_attribute JOIN pg_type ON pg_type.oid = atttypid "
+            "WHERE attrelid = %s::regclass AND attnum > 0 AND NOT attisdropped AND typname IN ('int2', 'int4', 'int8')",
+            [connection.ops.quote_name(table)],
+        )
+        physical = dict(cursor.fetchall())
+    return [
+        physical.get(field.column, pg_type) if pg_type in _INTEGER_TYPES else pg_type
+        for field, pg_type in zip(fields, types, strict=True)
+    ]
+
+
 def copy_rows(
     model: type[models.Model],
     fields: Sequence[str],
@@ -288,7 +311,7 @@ def _copy_rows_postgresql(
         _json_text(field, value) if _is_json(field) else value for field, value in zip(extra, defaults, strict=True)
     )
     columns = columns + extra
-    types = [_pg_type(field, connection) for field in columns]
+    types = _copy_types(connection, columns, table or model._meta.db_table)
     count = 0
     with copy_in(connection, model, columns, json_dumps="json" in types or "jsonb" in types, table=table) as copy:
         copy.set_types(types)
@@ -1041,7 +1064,7 @@ def copy_columns(
                 ]
                 cursor.executemany(statement, list(zip(*chunk, strict=True)))
         return count
-    types = [_pg_type(field, connection) for field in fields]
+    types = _copy_types(connection, fields, table or model._meta.db_table)
     values = [
         [v if v is None or isinstance(v, str) else _json_text(field, v) for v in column] if _is_json(field) else column
         for field, column in zip(fields, values, strict=True)

@@ -47,6 +47,8 @@ class PlayerRows:
     entry). Where they do, ``refuse_shared`` (given kept, merged and the merged player's clashing rows)
     returns the refusal; without it, the merged player's clashing rows stay on the merged record (listed in
     ``moved["left_on_merged"]``). ``moves=False``: rows that follow other rows by themselves (a view).
+    ``identity``: the field whose values the merge record keeps to name the rows, the primary key unless the
+    player is part of it (an entry's key is its player and list: it is named by its list).
     """
 
     key: str  # the moved[...] key
@@ -55,6 +57,7 @@ class PlayerRows:
     shared: str | None = None
     refuse_shared: Callable[[Player, Player, models.QuerySet[Any]], str] | None = None
     moves: bool = True
+    identity: str = "pk"
 
 
 _PLAYER_ROWS: dict[tuple[type[models.Model], str], PlayerRows] = {}
@@ -105,7 +108,8 @@ def player_merge(kept: Player, merged: Player, *, user: Actor, reason: str) -> P
 
         try:
             for rows in _moved_rows():
-                rows.model._default_manager.filter(pk__in=ids[rows.key]).update(**{rows.field: kept})
+                moving = {f"{rows.identity}__in": ids[rows.key], rows.field: merged}
+                rows.model._default_manager.filter(**moving).update(**{rows.field: kept})
                 moved[rows.key] = ids[rows.key]
             # One hop: records earlier merged into ``merged`` now point at ``kept``.
             earlier = list(Player.objects.filter(merged_into=merged).values_list("pk", flat=True))
@@ -163,7 +167,7 @@ def player_merge_reverse(merge: PlayerMerge, *, user: Actor, reason: str) -> Pla
                 key = rows.key
                 ids = merge.moved.get(key, [])
                 manager = rows.model._default_manager
-                back = manager.filter(pk__in=ids, **{rows.field: kept}).update(**{rows.field: merged})
+                back = manager.filter(**{f"{rows.identity}__in": ids, rows.field: kept}).update(**{rows.field: merged})
                 if back != len(ids):
                     raise ValidationError(
                         f"{len(ids) - back} of the {len(ids)} {key.replace('_', ' ')} moved by this merge no "
@@ -210,10 +214,11 @@ def _lock(kept: Player, merged: Player) -> tuple[Player, Player]:
 
 
 def _rows_to_move(rows: PlayerRows, kept: Player, merged: Player) -> tuple[list[int], list[int] | None]:
-    """The primary keys of ``merged``'s rows to move, and those left on the merged record (None: no rule)."""
+    """The identities (``rows.identity``) of ``merged``'s rows to move, and those left on the merged record
+    (None: no rule)."""
     manager = rows.model._default_manager
     own = manager.filter(**{rows.field: merged})
-    ids = sorted(own.values_list("pk", flat=True))
+    ids = sorted(own.values_list(rows.identity, flat=True))
     if rows.shared is None:
         return ids, None
     clashing = own.filter(**{f"{rows.shared}__in": manager.filter(**{rows.field: kept}).values(rows.shared)})
@@ -222,7 +227,7 @@ def _rows_to_move(rows: PlayerRows, kept: Player, merged: Player) -> tuple[list[
             raise ValidationError(rows.refuse_shared(kept, merged, clashing))
         return ids, None
     # Rows whose unique key includes a value the kept player already has stay on the merged record.
-    left = sorted(clashing.values_list("pk", flat=True))
+    left = sorted(clashing.values_list(rows.identity, flat=True))
     return sorted(set(ids) - set(left)), left
 
 

@@ -15,9 +15,10 @@ from ratings.models import (
     PlayerRating,
     RatingChange,
     RatingList,
-    RatingListEntry,
+    RatingListEntryRow,
     RatingListStatus,
     RatingPolicy,
+    entry_key_split,
 )
 from ratings.selectors import events_awaiting_republication, rating_list_current
 
@@ -100,12 +101,12 @@ class RatingListAdmin(admin.ModelAdmin):
 
     @admin.display(description="entries")
     def entries_link(self, obj):
-        return _changelist_link(RatingListEntry, "entries", obj.entry_count, rating_list__id__exact=obj.pk)
+        return _changelist_link(RatingListEntryRow, "entries", obj.entry_count, rating_list__id__exact=obj.pk)
 
     @admin.display(description="new ratings")
     def new_ratings_link(self, obj):
         return _changelist_link(
-            RatingListEntry,
+            RatingListEntryRow,
             "new",
             obj.new_rating_count,
             rating_list__id__exact=obj.pk,
@@ -115,7 +116,7 @@ class RatingListAdmin(admin.ModelAdmin):
     @admin.display(description="below the floor")
     def dropped_link(self, obj):
         return _changelist_link(
-            RatingListEntry,
+            RatingListEntryRow,
             "dropped",
             obj.dropped_count,
             rating_list__id__exact=obj.pk,
@@ -177,8 +178,20 @@ class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
     show_full_result_count = False
 
 
-@admin.register(RatingListEntry)
-class RatingListEntryAdmin(ReadOnlyAdmin):
+class EntryKeyAdmin(ReadOnlyAdmin):
+    """Rows keyed by an entry's single key (ratings.models.entry_key): an entry is found by its list and
+    player (the entries' primary key), not by the key computed on every row of the view."""
+
+    def get_object(self, request, object_id, from_field=None):
+        try:
+            rating_list_id, player_id = entry_key_split(int(object_id))
+        except (TypeError, ValueError):
+            return None
+        return self.get_queryset(request).filter(rating_list_id=rating_list_id, player_id=player_id).first()
+
+
+@admin.register(RatingListEntryRow)
+class RatingListEntryAdmin(EntryKeyAdmin):
     list_display = [
         "rating_list",
         "player",
@@ -223,7 +236,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(ReadOnlyAdmin):
+class PlayerRatingAdmin(EntryKeyAdmin):
     list_display = ["player", "rating_type", "rating", "k_factor", "games", "inactive"]
     list_filter = ["rating_type", "inactive"]
     list_select_related = ["player"]

@@ -16,7 +16,9 @@ class RatingsConfig(AppConfig):
         # player's line counts and the merged player's stays on the merged record (published lists are
         # immutable and cannot show one player twice). Current ratings are a view over the entries.
         player_rows_register(PlayerRows("rating_changes", RatingChange))
-        player_rows_register(PlayerRows("list_entries", RatingListEntry, shared="rating_list"))
+        player_rows_register(
+            PlayerRows("list_entries", RatingListEntry, shared="rating_list", identity="rating_list_id")
+        )
         player_rows_register(PlayerRows("player_ratings", PlayerRating, moves=False))
         # Shadow lists (ratings.services.shadow) follow the entries' rule.
         player_rows_register(PlayerRows("shadow_entries", ShadowRatingEntry, shared="shadow_list"))

@@ -226,11 +226,24 @@ class RatingList(models.Model):
 # these rows (publication, merges) goes through services that read what they point to.
 
 
-class RatingListEntry(models.Model):
-    """A player's line on a list, with the state after the list (for K and newcomers)."""
+def entry_key(rating_list_id: int, player_id: int) -> int:
+    """The single key of the entry of ``player_id`` on ``rating_list_id``, where one is needed: the admin's URLs
+    (RatingListEntryRow) and the view of current ratings (PlayerRating), whose SQL computes it as
+    ``rating_list_id * 4294967296 + player_id`` (ratings 0017). Entries have no key column of their own
+    (RatingListEntry): list ids and player ids both stay below 2**32 (4-byte columns on PostgreSQL)."""
+    return (int(rating_list_id) << 32) + int(player_id)
 
-    # No index of their own: (player, rating_list) and (rating_list, position) below serve every lookup, and a
-    # list of two million entries writes two fewer indexes. No database constraint either (DERIVED_ROWS).
+
+def entry_key_split(key: int) -> tuple[int, int]:
+    """(rating_list_id, player_id) of an entry's single key (entry_key)."""
+    return key >> 32, key & 0xFFFFFFFF
+
+
+class EntryColumns(models.Model):
+    """The columns of a player's line on a list (RatingListEntry; RatingListEntryRow reads the same rows)."""
+
+    # No index of their own: the primary key (player, rating_list) and (rating_list, position) below serve every
+    # lookup. No database constraint either (DERIVED_ROWS).
     rating_list = models.ForeignKey(
         RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
     )
@@ -294,12 +307,24 @@ class RatingListEntry(models.Model):
     )
 
     class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating}"
+
+
+class RatingListEntry(EntryColumns):
+    """A player's line on a list, with the state after the list (for K and newcomers)."""
+
+    # The list and the player are the key (a player has one line on a list). No surrogate id: on a list of two
+    # million lines that column cost 8 bytes a line, with its sequence drawn on every row written (issue 17,
+    # <= 150 bytes an entry; ratings 0017). Player first: the key's index serves a player's history (every list
+    # of one player) and the lookup of one player on one list; a list's rows are found through (rating_list,
+    # position).
+    pk = models.CompositePrimaryKey("player_id", "rating_list_id")
+
+    class Meta:
         ordering = ["rating_list", "position", "player_id"]
-        constraints = [
-            # player first: the same index serves a player's history (every list of one player) and the
-            # lookup of one player on one list; a list's rows are found through (rating_list, position)
-            models.UniqueConstraint(fields=["player", "rating_list"], name="entry_once_per_list"),
-        ]
         indexes = [
             # a list's lines in order: a page of a two-million-line list is a range of positions (no OFFSET);
             # best-first pages of a filtered list walk it too. Replaces (rating_list, -rating): same size.
@@ -317,8 +342,24 @@ class RatingListEntry(models.Model):
         ]
         verbose_name_plural = "rating list entries"
 
-    def __str__(self) -> str:
-        return f"{self.player_id}: {self.rating}"
+
+class RatingListEntryRow(EntryColumns):
+    """The entries as the admin reads them. Django's admin cannot register a model whose primary key is composite
+    (Django 5.2, "Composite primary keys"), so it reads this view of the entries (ratings 0017), which gives each
+    entry its single key (entry_key). Read-only (unmanaged)."""
+
+    id = models.BigIntegerField(primary_key=True)
+    rating_list = models.ForeignKey(RatingList, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
+    player = models.ForeignKey("players.Player", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
+
+    class Meta:
+        managed = False
+        db_table = "ratings_ratinglistentry_row"
+        ordering = ["rating_list", "position", "player_id"]
+        # one line a player on a list: the admin's ordering above is total without adding the key
+        constraints = [models.UniqueConstraint(fields=["rating_list", "player"], name="entry_row_once_per_list")]
+        verbose_name = "rating list entry"
+        verbose_name_plural = "rating list entries"
 
 
 class RatingChange(models.Model):
@@ -602,8 +643,8 @@ class PlayerRating(models.Model):
     later date), not a table: a publication writes the list and every current rating follows it at once, with
     nothing to copy (the copied table cost two million row updates per list) and no second copy of the truth
     to drift — a merge that moves entries, a FIDE import of an older list, a republication: each is right by
-    construction. Read-only (unmanaged); its primary key is the entry's. Lookups by player use the entries'
-    (player, rating_list) index.
+    construction. Read-only (unmanaged); its primary key is the entry's single key (entry_key). Lookups by
+    player use the entries' primary key (player, rating_list).
     """
 
     player = models.ForeignKey(

@@ -36,7 +36,7 @@ def federation_ranking(lists: list[RatingList]) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     entries = RatingListEntry.objects.filter(rating_list__in=list(types), rating__isnull=False).exclude(federation="")
     counts = entries.values("rating_list_id", "federation").annotate(
-        rated=Count("id"), active=Count("id", filter=Q(inactive=False))
+        rated=Count("*"), active=Count("player_id", filter=Q(inactive=False))
     )
     for row in counts.order_by():
         by_type = rows.setdefault(row["federation"], {"code": row["federation"], "types": {}})["types"]
@@ -45,7 +45,7 @@ def federation_ranking(lists: list[RatingList]) -> list[dict[str, Any]]:
     tops = (
         entries.filter(inactive=False, federation_rank__lte=TOP_AVERAGE)
         .values("rating_list_id", "federation")
-        .annotate(average=Avg("rating"), players=Count("id"))
+        .annotate(average=Avg("rating"), players=Count("*"))
         .order_by()
     )
     for top in tops:

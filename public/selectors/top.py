@@ -52,7 +52,7 @@ def rating_histogram(rating_list: RatingList) -> list[dict[str, int]]:
             RatingListEntry.objects.filter(rating_list=rating_list, rating__isnull=False)
             .annotate(band=F("rating") / HISTOGRAM_BUCKET * HISTOGRAM_BUCKET)
             .values("band")
-            .annotate(players=Count("id"))
+            .annotate(players=Count("*"))
             .order_by("band")
         )
         bands = [{"low": int(row["band"]), "players": int(row["players"])} for row in rows]

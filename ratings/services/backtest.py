@@ -268,8 +268,8 @@ class _Replay:
 def _published_ratings(rating_list: RatingList) -> tuple[np.ndarray, np.ndarray]:
     rows = read_columns(
         RatingListEntry.objects.filter(rating_list=rating_list).order_by(),
-        {"id": "int64", "player_id": "int64", "rating": "float64"},
-        chunk_by="id",
+        {"player_id": "int64", "rating": "float64"},
+        chunk_by="player_id",
     )
     order = np.argsort(rows["player_id"])
     return rows["player_id"][order], rows["rating"][order]

@@ -34,7 +34,7 @@ from django.db import connection
 
 from ratings.models import RatingListEntry
 
-# The partitioned indexes of the entries table (ratings 0014), built on a list's table before it is attached
+# The partitioned indexes of the entries table (ratings 0014, 0016, 0017), built on a list's table before it is attached
 # so that ATTACH PARTITION adopts them instead of building them under its lock.
 _PARTITION_INDEXES = (
     ('"position"', ""),
@@ -132,9 +132,10 @@ def entry_storage_attach(rating_list_ids: Iterable[int]) -> None:
                         f"CREATE INDEX {quote(f'{name}_{number}')} ON {table} ({columns}) WITH (fillfactor = 100)"
                         f"{where}"
                     )
+                # the list's share of the entries' primary key (player, list): ratings 0017
                 cursor.execute(
-                    f"ALTER TABLE {table} ADD CONSTRAINT {quote(name + '_player')} UNIQUE (player_id) "
-                    "WITH (fillfactor = 100)"
+                    f"ALTER TABLE {table} ADD CONSTRAINT {quote(name + '_pkey')} "
+                    "PRIMARY KEY (player_id, rating_list_id) WITH (fillfactor = 100)"
                 )
                 cursor.execute(
                     f"ALTER TABLE {table} ADD CONSTRAINT {quote(name + '_list')} CHECK (rating_list_id = {list_id})"

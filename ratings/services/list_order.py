@@ -31,7 +31,7 @@ def list_order_store(rating_list_ids: Iterable[int]) -> None:
                 UPDATE {entries} SET position = ordered.position, rank = ordered.world_rank,
                     federation_rank = ordered.federation_rank
                 FROM (
-                    SELECT id,
+                    SELECT player_id,
                         row_number() OVER (ORDER BY rating DESC, player_id) AS position,
                         CASE WHEN inactive THEN NULL
                             ELSE rank() OVER (PARTITION BY inactive ORDER BY rating DESC) END AS world_rank,
@@ -40,7 +40,7 @@ def list_order_store(rating_list_ids: Iterable[int]) -> None:
                             END AS federation_rank
                     FROM {entries} WHERE rating_list_id = %s AND rating IS NOT NULL
                 ) AS ordered
-                WHERE {entries}.rating_list_id = %s AND {entries}.id = ordered.id
+                WHERE {entries}.rating_list_id = %s AND {entries}.player_id = ordered.player_id
                 """,
                 [rating_list_id, rating_list_id],
             )

@@ -142,7 +142,7 @@ def _value_counts(ids: list[int]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     rows = (
         RatingListEntry.objects.filter(rating_list_id__in=ids, rating__isnull=False)
         .values_list("rating_list_id", "rating")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("*"))
         .order_by()
     )
     grouped: dict[int, list[tuple[int, int]]] = {}

@@ -618,8 +618,9 @@ def _load_list_state(rating_list: RatingList | None) -> tuple[dict[str, np.ndarr
         else RatingListEntry.objects.none()
     )
     registry_lookups = {f"player__{name}": kind for name, kind in REGISTRY_COLUMNS.items()}
-    # chunk_by: a million entries arrive as a hundred packed rows (core.bulk.read_columns)
-    rows = read_columns(entries, {"id": "int64", **STATE_COLUMNS, **registry_lookups}, chunk_by="id")
+    # chunk_by: a million entries arrive as a hundred packed rows (core.bulk.read_columns); player ids are dense
+    # enough (a list's players are most of the registered ones)
+    rows = read_columns(entries, {**STATE_COLUMNS, **registry_lookups}, chunk_by="player_id")
     by_player = np.argsort(rows["player_id"], kind="stable")  # sorted here: no sort in the database
     rows = {name: values[by_player] for name, values in rows.items()}
     # A player merged into another (players.services.player_merge) is not carried onto new lists: their games
@@ -821,8 +822,8 @@ def _list_ratings_of_participants(list_id: int, event_ids: list[int]) -> tuple[n
             rating_list_id=list_id,
             player_id__in=Participant.objects.filter(event_id__in=event_ids).values("player_id"),
         ).order_by(),
-        {"id": "int64", "player_id": "int64", "rating": "float64"},
-        chunk_by="id",
+        {"player_id": "int64", "rating": "float64"},
+        chunk_by="player_id",
     )
     by_player = np.argsort(entries["player_id"])
     return entries["player_id"][by_player], entries["rating"][by_player]

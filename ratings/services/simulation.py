@@ -22,17 +22,17 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from core.bulk import copy_rows, reserve_ids
+from core.bulk import copy_columns, copy_rows, reserve_ids
 from events.models import Event, EventStatus, Game, Participant, RatingType
 from players.models import Club, Federation, Player
 from players.registry import federations_ensure
 from ratings.engine import RulesPreset, get_preset, next_k_factor
 from ratings.engine.inactivity import inactive_flags
+from ratings.engine.list_state import list_order
 from ratings.engine.months import add_months
 from ratings.models import RatingList, RatingListEntry, RatingListStatus, RatingPolicy
 from ratings.services.entry_storage import entry_storage_attach, entry_storage_bulk, entry_storage_prepare, entry_table
 from ratings.services.errors import RatingListRefused
-from ratings.services.list_order import list_order_store
 from ratings.services.schedule import check_rating_type, rating_policy_for
 from ratings.simulation import RESULT_CODES, SimulatedMonth, SimulatedPlayers, simulate_federation
 
@@ -306,47 +306,39 @@ def _write_starting_list(
             rated_count=rated.size,
         )
     title, women_title = titles
-    pks = player_pk[rated].tolist()
-    last_games = last_game.astype(object).tolist()
+    # positions and ranks computed here and the rows written in list order, as a publication writes them: an
+    # UPDATE of every row afterwards (list_order_store) left the list's table twice its size (dead rows)
+    position, rank, federation_rank = list_order(
+        player_pk[rated], ratings.astype(np.float64), inactive, federations[rated]
+    )
+    order = np.argsort(position, kind="stable")
+    columns = {
+        "player_id": player_pk[rated],
+        "rating": ratings,
+        "k_factor": k.astype(np.int64),
+        "inactive": inactive,
+        "rated_games_total": games_total,
+        "ever_2400": ever_2400,
+        "ever_2300": ratings >= 2300,
+        "last_game_date": last_game,
+        "title": title[rated],
+        "women_title": women_title[rated],
+        "federation": federations[rated],
+        "sex": sim.sex[rated],
+        "birth_year": sim.birth_year[rated],
+        "position": position,
+        "rank": rank,
+        "federation_rank": federation_rank,
+    }
     entry_storage_prepare([rating_list.pk])
-    copy_rows(
+    copy_columns(
         RatingListEntry,
-        (
-            "rating_list_id",
-            "player_id",
-            "rating",
-            "k_factor",
-            "inactive",
-            "rated_games_total",
-            "ever_2400",
-            "ever_2300",
-            "last_game_date",
-            "title",
-            "women_title",
-            "federation",
-            "sex",
-            "birth_year",
-        ),
-        zip(
-            [rating_list.pk] * rated.size,
-            pks,
-            ratings.tolist(),
-            k.astype(np.int64).tolist(),
-            inactive.tolist(),
-            games_total.tolist(),
-            ever_2400.tolist(),
-            (ratings >= 2300).tolist(),
-            last_games,
-            title[rated].tolist(),
-            women_title[rated].tolist(),
-            federations[rated].tolist(),
-            sim.sex[rated].tolist(),
-            sim.birth_year[rated].tolist(),
-            strict=True,
-        ),
+        {
+            "rating_list_id": np.full(rated.size, rating_list.pk),
+            **{name: values[order] for name, values in columns.items()},
+        },
         table=entry_table(rating_list.pk),
     )
-    list_order_store([rating_list.pk])  # positions (list pages) and ranks (profiles), as every list has
     entry_storage_attach([rating_list.pk])
     return rating_list
 

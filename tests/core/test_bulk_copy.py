@@ -210,21 +210,20 @@ def test_read_columns_in_chunks_gives_the_same_rows_in_some_order(monkeypatch):
         ]
     )
     kinds = {
-        "id": "int64",
         "player_id": "int64",
         "rating": "float64",
         "pool_since": "date",
         "player__title": ("chars", 3),
     }
-    whole = read_columns(RatingListEntry.objects.order_by("id"), kinds)
-    chunked = read_columns(RatingListEntry.objects.all(), kinds, chunk_by="id")
-    order = np.argsort(chunked["id"])
+    whole = read_columns(RatingListEntry.objects.order_by("player_id"), kinds)
+    chunked = read_columns(RatingListEntry.objects.all(), kinds, chunk_by="player_id")
+    order = np.argsort(chunked["player_id"])
     for name in kinds:
         assert chunked[name][order].tolist() == whole[name].tolist() or (
             name == "rating" and np.array_equal(chunked[name][order], whole[name], equal_nan=True)
         )
-    assert read_columns(RatingListEntry.objects.none(), kinds, chunk_by="id")["id"].size == 0
-    nothing = read_columns(RatingListEntry.objects.filter(rating_list_id=-1), kinds, chunk_by="id")
-    assert nothing["id"].size == 0 and nothing["pool_since"].dtype == np.dtype("datetime64[D]")
+    assert read_columns(RatingListEntry.objects.none(), kinds, chunk_by="player_id")["player_id"].size == 0
+    nothing = read_columns(RatingListEntry.objects.filter(rating_list_id=-1), kinds, chunk_by="player_id")
+    assert nothing["player_id"].size == 0 and nothing["pool_since"].dtype == np.dtype("datetime64[D]")
     with pytest.raises(ValueError, match="chunk_by 'pk' must be one of the columns read"):
         read_columns(RatingListEntry.objects.all(), kinds, chunk_by="pk")

@@ -110,7 +110,7 @@ def test_officials_browse_a_draft_new_ratings_and_players_below_the_floor(admin_
     draft = rating_list_compute_preview("standard", MAR)
     page = admin_client.get(reverse("admin:ratings_ratinglist_changelist"))
     assert page.status_code == 200
-    entries_url = reverse("admin:ratings_ratinglistentry_changelist")
+    entries_url = reverse("admin:ratings_ratinglistentryrow_changelist")
     html = page.content.decode()
     assert f"{entries_url}?rating_list__id__exact={draft.pk}&amp;is_new_rating__exact=1" in html
     new_players = admin_client.get(entries_url, {"rating_list__id__exact": draft.pk, "is_new_rating__exact": 1})

@@ -71,8 +71,8 @@ def test_a_published_list_is_a_partition_of_its_own_with_compact_indexes():
     name = f"ratings_ratinglistentry_{march.pk}"
     # every list has its partition and nothing else does: no default partition (attaching would lock it)
     assert _partitions() == {
-        name: f"FOR VALUES IN ('{march.pk}')",
-        f"ratings_ratinglistentry_{january.pk}": f"FOR VALUES IN ('{january.pk}')",
+        name: f"FOR VALUES IN ({march.pk})",
+        f"ratings_ratinglistentry_{january.pk}": f"FOR VALUES IN ({january.pk})",
     }
     # the January list was created and written row by row by the test (the ORM): its partition came with it
     assert _scalar(f"SELECT count(*) FROM ratings_ratinglistentry_{january.pk}") == 5
@@ -92,9 +92,18 @@ def test_a_published_list_is_a_partition_of_its_own_with_compact_indexes():
             (f'btree ("position"){filled}', True),
             (f"btree (change){filled} WHERE ((change > 0) OR (change < 0))", True),
             (f'btree (federation, "position"){filled}', True),
-            (f"btree (player_id){filled}", False),
+            # the list's share of the entries' primary key (ratings 0017)
+            (f"btree (player_id, rating_list_id){filled}", True),
         ]
     )
+    # an entry has no id of its own; its list and player take 4 bytes each (ratings 0017)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = %s::regclass "
+            "AND attname IN ('id', 'rating_list_id', 'player_id') AND NOT attisdropped ORDER BY 1",
+            [name],
+        )
+        assert cursor.fetchall() == [("player_id", "integer"), ("rating_list_id", "integer")]
     # a page of the list reads its partition alone
     with connection.cursor() as cursor:
         cursor.execute(
@@ -126,14 +135,12 @@ def test_the_migration_moves_every_list_into_its_partition_and_back():
     assert set(_partitions()) == {
         f"ratings_ratinglistentry_{pk}" for pk in RatingList.objects.values_list("pk", flat=True)
     }
-    # new rows still get keys from the table's sequence, after every key moved
+    # the ORM still writes one entry, keyed by its player and list
     entry = RatingListEntry.objects.filter(rating_list=march).first()
     assert entry is not None
-    top = max(pk for pk in RatingListEntry.objects.values_list("pk", flat=True))
-    entry.pk = None
     entry.player_id += 10**6  # (no database constraint on derived rows: ratings.models DERIVED_ROWS)
     entry.save()
-    assert entry.pk > top
+    assert RatingListEntry.objects.get(pk=(entry.player_id, march.pk)).rating == entry.rating
 
 
 @pytest.mark.django_db(transaction=True)

@@ -3,11 +3,9 @@ rank. Written by the publication (NumPy), by ratings.services.list_order for FID
 functions) and by migration 0008 for lists written before positions existed; the three must agree."""
 
 import datetime
-import importlib
 import io
 
 import pytest
-from django.db import connection
 
 from ratings.fide_list import FideListRating, FideListRow, write_fide_list_txt
 from ratings.models import PlayerRating, RatingList, RatingListEntry
@@ -78,23 +76,6 @@ def test_the_database_computes_the_same_order_as_the_publication():
 
     assert stored_order(rating_list) == published
     assert set(PlayerRating.objects.values_list("player_id", "rank", "federation_rank")) == ranks
-
-
-def test_migration_0008_orders_every_list_written_before_positions():
-    rating_list = published_with_ties_inactive_and_unrated()
-    lists = list(RatingList.objects.order_by("list_date"))
-    assert len(lists) == 2  # the starting list and the published one
-    RatingListEntry.objects.update(position=None, rank=None, federation_rank=None)
-    migration = importlib.import_module("ratings.migrations.0008_list_positions")
-
-    with connection.cursor() as cursor:
-        # the entries' part of the migration's function; its copy of the ranks onto the PlayerRating table
-        # has nothing to update since migration 0009 made current ratings a view over these entries
-        cursor.execute(migration.ORDER_ENTRIES)
-
-    for rl in lists:  # the starting list too, written row by row without an order (tests.ratings.scenarios)
-        assert stored_order(rl) == expected_order(rl)
-    assert PlayerRating.objects.filter(rating_list=rating_list, rank__isnull=False).exists()
 
 
 def test_an_imported_fide_list_gets_positions_and_ranks():

@@ -99,3 +99,19 @@ def models_f(name):
     from django.db.models import F
 
     return F(name)
+
+
+@pytest.mark.django_db
+def test_the_starting_lists_are_written_in_list_order_with_the_positions_and_ranks_a_list_stores():
+    """The simulation computes positions and ranks with the engine and writes the rows in that order (no UPDATE of
+    every row after: it left the list's table twice its size); they are those list_order_store gives."""
+    from ratings.services.list_order import list_order_store
+
+    federation_simulate(300, 2, 5, today=datetime.date(2026, 11, 1), rating_types=("standard",))
+    starting = RatingList.objects.filter(is_imported=True).get()
+    columns = ("player_id", "position", "rank", "federation_rank")
+    written = sorted(RatingListEntry.objects.filter(rating_list=starting).values_list(*columns))
+    assert all(position is not None for _, position, _, _ in written)
+    assert any(rank is None for _, _, rank, _ in written)  # inactive players have no rank (B.02 7.2)
+    list_order_store([starting.pk])
+    assert sorted(RatingListEntry.objects.filter(rating_list=starting).values_list(*columns)) == written

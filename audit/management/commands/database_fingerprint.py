@@ -3,7 +3,7 @@ with its source: the two outputs must be identical (docs/operations.md, "Verify 
 
 from django.apps import apps
 from django.core.management.base import BaseCommand
-from django.db.models import Count, Max, Sum
+from django.db.models import CompositePrimaryKey, Count, Max, Sum
 
 PROJECT_APPS = ("players", "events", "ratings", "audit", "outbox", "auth", "django_celery_beat")
 # Sums over these columns catch a restore that has the right number of rows but not the right values.
@@ -22,7 +22,11 @@ class Command(BaseCommand):
             if model._meta.app_label not in PROJECT_APPS or not model._meta.managed or model._meta.proxy:
                 continue
             label = model._meta.label
-            aggregates = {"rows": Count("pk"), "max_id": Max("pk")}
+            aggregates = {"rows": Count("*")}
+            if isinstance(model._meta.pk, CompositePrimaryKey):  # (the entries: player and list)
+                aggregates |= {f"max_{field.attname}": Max(field.attname) for field in model._meta.pk.fields}
+            else:
+                aggregates["max_id"] = Max("pk")
             for column in SUMMED.get(label, ()):
                 aggregates[f"sum_{column}"] = Sum(column)
             values = model._default_manager.aggregate(**aggregates)
