@@ -134,7 +134,9 @@ class PlayerMerge(models.Model):
     kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_kept")
     merged = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_absorbed")
     reason = models.TextField()
-    moved = models.JSONField(default=dict, help_text="Primary keys of every row moved, by model")
+    moved = models.JSONField(
+        default=dict, help_text="Every row moved, by model: its primary key (list entries: their list)"
+    )
     merged_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     merged_at = models.DateTimeField(auto_now_add=True)
     reversed_by = models.ForeignKey(
