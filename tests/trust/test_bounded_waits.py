@@ -94,16 +94,35 @@ def test_a_lock_wait_gives_up_with_an_error_instead_of_waiting_for_ever(postgres
 
 CONNECTION = (
     "from django.db import connections; "
-    "print([(alias, c.settings_dict['CONN_MAX_AGE'], c.settings_dict['CONN_HEALTH_CHECKS']) for alias, c in "
-    "((alias, connections[alias]) for alias in connections)])"
+    "print([(alias, c.settings_dict['CONN_MAX_AGE'], c.settings_dict['CONN_HEALTH_CHECKS'], "
+    "c.settings_dict['OPTIONS'].get('server_side_binding'), c.settings_dict['OPTIONS'].get('prepare_threshold')) "
+    "for alias, c in ((alias, connections[alias]) for alias in connections)])"
 )
 
 
-def test_web_processes_keep_their_postgresql_connection_and_zero_turns_it_off(postgresql):
+def test_web_processes_keep_their_postgresql_connection_and_prepare_its_statements(postgresql):
     """A connection per request paid a new server process and its catalogue of every list's partition on
-    every page (docs/operations.md §5): the default keeps it 60 s, checked before reuse."""
-    assert show(CONNECTION) == "[('default', 60, True)]"
-    assert show(CONNECTION, DATABASE_CONN_MAX_AGE="0") == "[('default', 0, True)]"
-    assert show(
+    every page, and planning a read across the partitions grew with the lists (docs/operations.md §1.4): the
+    default keeps a connection 60 s, checked before reuse, and prepares a statement run five times on it."""
+    assert show(CONNECTION) == "[('default', 60, True, True, 5)]"
+    assert show(CONNECTION, DATABASE_CONN_MAX_AGE="0") == "[('default', 0, True, True, 5)]"
+    assert show(CONNECTION, DATABASE_PREPARED_STATEMENTS="0") == "[('default', 60, True, None, None)]"
+    replica = show(
         CONNECTION, DATABASE_REPLICA_URL=database_url_for(connection.settings_dict), DATABASE_CONN_MAX_AGE="300"
-    ) == ("[('default', 300, True), ('replica', 300, True)]")
+    )
+    assert replica == "[('default', 300, True, True, 5), ('replica', 300, True, True, 5)]"
+
+
+def test_a_statement_run_five_times_on_a_connection_is_prepared(postgresql):
+    from django.db import connection as django_connection
+
+    from players.models import Player
+
+    with django_connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    for _ in range(6):
+        list(Player.objects.filter(id_number=1).values_list("pk"))
+    with django_connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        statements = [row[0] for row in cursor.fetchall()]
+    assert any("players_player" in statement and "id_number" in statement for statement in statements), statements
