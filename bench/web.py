@@ -108,19 +108,19 @@ def sample_site(rating_list, active: list[int], requests: int) -> tuple[list[str
     return federations, pairs
 
 
-def measure(client, urls: list[str]) -> list[float]:
-    """Milliseconds per request; every answer must be 200."""
-    times = []
+def measure(client, urls: list[str]) -> tuple[list[float], list[int]]:
+    """Milliseconds per request and the bytes of each answer (what the page shows); every answer must be 200."""
+    times, sizes = [], []
     for url in urls:
         began = time.perf_counter()
         response = client.get(url)
-        if hasattr(response, "streaming_content"):
-            b"".join(response.streaming_content)
+        body = b"".join(response.streaming_content) if hasattr(response, "streaming_content") else response.content
         elapsed = (time.perf_counter() - began) * 1000
         if response.status_code != 200:
             raise SystemExit(f"{url}: HTTP {response.status_code}")
         times.append(elapsed)
-    return times
+        sizes.append(len(body))
+    return times, sizes
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -145,8 +145,9 @@ def empty_cache() -> Iterator[None]:
 
 
 def measure_pages(requests: int, seed: int):
-    """Every page's server times (ms) on the newest standard list: the list and, per page, its name, path and
-    ``requests`` times (after WARM_UP requests not counted). Django must be set up (after configure())."""
+    """Every page's server times (ms) on the newest standard list: the list and, per page, its name, path,
+    ``requests`` times (after WARM_UP requests not counted) and the sizes of those answers (bytes). Django must be
+    set up (after configure())."""
     from django.test import Client
 
     rating_list, players, prefixes, pages, rng = sample(requests, seed)
@@ -228,7 +229,7 @@ def measure_pages(requests: int, seed: int):
     with empty_cache():
         for name, path, urls in cases:
             measure(client, urls[:WARM_UP])
-            timed.append((name, path, measure(client, urls)))
+            timed.append((name, path, *measure(client, urls)))
     return rating_list, timed
 
 
@@ -247,7 +248,7 @@ def main() -> None:
         f"({rating_list.rated_count:,} rated); {args.requests} requests per page"
     )
     print(f"{'page':34} {'path':48} {'median':>8} {'p95':>8} {'max':>8}  target median < {TARGET_MEDIAN_MS:.0f} ms")
-    for name, path, times in timed:
+    for name, path, times, _sizes in timed:
         median = statistics.median(times)
         verdict = "ok" if median < TARGET_MEDIAN_MS else "MISSED"
         print(f"{name:34} {path:48} {median:7.1f}  {percentile(times, 0.95):7.1f}  {max(times):7.1f}  {verdict}")

@@ -138,6 +138,10 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     assert not [text for text in again if text.startswith("list ")], again  # "list 2 (...): cloned ...", etc.
     assert figure_rows(again) == rows
     assert not [text for text in compared if text.startswith("list ") and "): " in text], compared  # no list made
+    # what each page answered at either end, beside its time
+    shown = first.index(next(text for text in first if text.startswith("what each page answered")))
+    sizes = [text.split() for text in first[shown + 2 : shown + 2 + len(web)]]
+    assert len(sizes) == len(web) and all(int(row[-3].replace(",", "")) > 0 for row in sizes), first
     heading = next(i for i, text in enumerate(compared) if text.startswith("web medians (ms), bench_history_ci_"))
     pages = [text.split() for text in compared[heading + 2 :] if text.strip()]
     assert len(pages) == len(web) and all(page[-1] in ("yes", "NO") and float(page[-2]) > 0 for page in pages), compared
