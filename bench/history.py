@@ -512,10 +512,12 @@ def child_web(requests: int, seed: int) -> None:
 
     django.setup()
     rating_list, timed = measure_pages(requests, seed)
-    print(json.dumps({"list_date": rating_list.list_date.isoformat(), "times": {name: t for name, _, t in timed}}))
+    times = {name: t for name, _, t, _ in timed}
+    sizes = {name: size for name, _, _, size in timed}
+    print(json.dumps({"list_date": rating_list.list_date.isoformat(), "times": times, "sizes": sizes}))
 
 
-def web_in_child(url: str, requests: int, seed: int) -> tuple[str, dict[str, list[float]]]:
+def web_in_child(url: str, requests: int, seed: int) -> tuple[str, dict[str, list[float]], dict[str, list[int]]]:
     import subprocess
 
     child = subprocess.run(
@@ -528,7 +530,7 @@ def web_in_child(url: str, requests: int, seed: int) -> tuple[str, dict[str, lis
     if child.returncode != 0:
         raise SystemExit(f"bench/web.py's measurement on {database_name(url)} failed:\n{child.stderr[-4000:]}")
     answer = json.loads(child.stdout.strip().splitlines()[-1])
-    return answer["list_date"], answer["times"]
+    return answer["list_date"], answer["times"], answer["sizes"]
 
 
 def paired_web(snapshot: str, url: str, first: datetime.date | None, last: datetime.date, args) -> dict:
@@ -537,17 +539,22 @@ def paired_web(snapshot: str, url: str, first: datetime.date | None, last: datet
     work — the same for both within a round — does not pass for a difference between them."""
     requests = max(args.web_requests // args.web_rounds, 1)
     times: dict[str, dict[str, list[float]]] = {"first": {}, "last": {}}
+    sizes: dict[str, dict[str, list[int]]] = {"first": {}, "last": {}}
     loads = []
     for round_number in range(args.web_rounds):
         for which, database, expected in (("first", snapshot, first), ("last", url, last)):
             loads.append(os.getloadavg()[0])
-            list_date, pages = web_in_child(database, requests, WEB_SEED + round_number)
+            list_date, pages, answers = web_in_child(database, requests, WEB_SEED + round_number)
             if expected is not None and list_date != expected.isoformat():
                 raise SystemExit(f"{database_name(database)}'s newest list is {list_date}, not {expected}: --rebuild")
             for name, values in pages.items():
                 times[which].setdefault(name, []).extend(values)
+                sizes[which].setdefault(name, []).extend(answers[name])
     medians = {which: {name: statistics.median(v) for name, v in pages.items()} for which, pages in times.items()}
-    return {**medians, "load": statistics.mean(loads), "requests": requests * args.web_rounds}
+    # what each page showed at either end (median bytes of its answers): a page of a player's record grows with
+    # the record until its page is full, and its time with it
+    shown = {which: {name: statistics.median(v) for name, v in pages.items()} for which, pages in sizes.items()}
+    return {**medians, "sizes": shown, "load": statistics.mean(loads), "requests": requests * args.web_rounds}
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -604,6 +611,17 @@ def report(
         f"{first['load']['publication']:.1f}, list {lists} {last['load']['publication']:.1f}; web medians: "
         f"{web['requests']} requests a page on each database, in alternating rounds, mean load {web['load']:.1f}"
     )
+    if "sizes" in web:  # measured before the sizes were recorded: --web-again
+        print()
+        print(
+            "what each page answered (median bytes): a page that grows in time grows in what it shows, a player's "
+            "record until its page is full (12 lists, 50 games) or, the chart, a point a list"
+        )
+        print(f"  {'page':38} {label_1:>18} {label_n:>18} {'ratio':>7}")
+        for page, size in web["sizes"]["first"].items():
+            other = web["sizes"]["last"].get(page)
+            if other is not None:
+                print(f"  {page:38} {size:>18,.0f} {other:>18,.0f} {other / size if size else float('inf'):>7.2f}")
     print()
     print(
         "tables that grow with history (heap + indexes + TOAST over pg_partition_tree): the whole table, and the "

@@ -20,6 +20,10 @@ Each run:
    no errors, no request waiting on the publication's locks, p95 during the publication within 2x of idle.
 
 ``--players N --games M`` builds a small federation first when the database holds none (CI runs it so).
+``--idle-only`` stops after the idle figures: for a database with no pending list to publish, such as
+bench/history.py's (``DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_history python bench/load.py
+--idle-only``), and to compare settings of the web processes (``DATABASE_CONN_MAX_AGE=0``: a connection per
+request, docs/operations.md §5).
 """
 
 from __future__ import annotations
@@ -184,6 +188,7 @@ def request_mix(run_url: str, seed: int) -> list[str]:
         player = players[i % len(players)]
         paths += [
             f"/players/{player}/",
+            f"/players/{player}/chart.svg",  # the profile embeds its chart: a browser asks for both
             f"/lists/{day}/{kind}/?page={rng.randint(1, pages)}",
             f"/players/?q={quote(rng.choice(prefixes))}",
             f"/api/v1/players/{player}/",
@@ -262,6 +267,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--players", type=int, help="build a federation of this size when none is built")
     parser.add_argument("--games", type=int, help="rated games of the built federation's last list")
+    parser.add_argument("--idle-only", action="store_true", help="the idle figures only: no publication")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
     marker = read_marker(url)
@@ -293,6 +299,9 @@ def main() -> None:
             )
             deadline = time.monotonic() + args.seconds
             idle = run_phase("idle", port, paths, args.clients, run_url, lambda: time.monotonic() > deadline)
+            if args.idle_only:
+                report_idle(idle)
+                return
             publication = subprocess.Popen(
                 [sys.executable, str(ROOT / "bench" / "publish.py"), "--child-publish", _iso(marker["list_date"])],
                 env=dict(env, CELERY_TASK_ALWAYS_EAGER="1"),
@@ -323,16 +332,27 @@ def _iso(day: datetime.date | str) -> str:
     return day.isoformat() if isinstance(day, datetime.date) else str(day)
 
 
+def print_phases(*phases: Phase) -> None:
+    columns = ("requests", 8), ("req/s", 9), ("p50 ms", 8), ("p95 ms", 8), ("p99 ms", 8), ("errors", 7)
+    print(f"{'phase':24} " + " ".join(f"{name:>{width}}" for name, width in columns) + "  lock waits")
+    for phase in phases:
+        print(phase.row())
+    for phase in phases:
+        for error in sorted(set(phase.errors))[:10]:
+            print(f"  {phase.name}: {error}")
+
+
+def report_idle(idle: Phase) -> None:
+    """--idle-only: the idle phase and its errors (target 0)."""
+    print_phases(idle)
+    print()
+    print(f"{'errors':48} {len(idle.errors):>12,}  0  {'ok' if not idle.errors else 'MISSED'}")
+
+
 def report(idle: Phase, during: Phase, published: dict) -> None:
     print(f"publication: {published['seconds']:.1f} s, created: {published['created']}")
     print()
-    columns = ("requests", 8), ("req/s", 9), ("p50 ms", 8), ("p95 ms", 8), ("p99 ms", 8), ("errors", 7)
-    print(f"{'phase':24} " + " ".join(f"{name:>{width}}" for name, width in columns) + "  lock waits")
-    print(idle.row())
-    print(during.row())
-    for phase in (idle, during):
-        for error in sorted(set(phase.errors))[:10]:
-            print(f"  {phase.name}: {error}")
+    print_phases(idle, during)
     ratio = percentile(during.times_ms, 0.95) / percentile(idle.times_ms, 0.95) if idle.times_ms else float("nan")
     errors = len(idle.errors) + len(during.errors)
     print()

@@ -9,8 +9,10 @@ postgres://postgres@127.0.0.1:5432/bench_publish):
 Requests go through the whole Django stack in this process (django.test.Client: middleware, URL routing, views,
 templates, DRF), so the time measured is the server's, without network or browser. Each request asks for a different
 player or page (players and pages drawn at random, the same for every run); a few requests per page warm the process
-first, with a cache of its own that starts empty. Prints the median, 95th percentile and maximum per page and the
-target (median < 50 ms, docs/DESIGN Targets).
+first, with a cache of its own that starts empty. The process keeps one database connection throughout (Django's
+test client never closes it), as a web process does (DATABASE_CONN_MAX_AGE, docs/operations.md §1.4); the cost
+of a connection per request is bench/load.py's to measure, through gunicorn. Prints the median, 95th percentile
+and maximum per page and the target (median < 50 ms, docs/DESIGN Targets).
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from uuid import uuid4
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -103,19 +108,19 @@ def sample_site(rating_list, active: list[int], requests: int) -> tuple[list[str
     return federations, pairs
 
 
-def measure(client, urls: list[str]) -> list[float]:
-    """Milliseconds per request; every answer must be 200."""
-    times = []
+def measure(client, urls: list[str]) -> tuple[list[float], list[int]]:
+    """Milliseconds per request and the bytes of each answer (what the page shows); every answer must be 200."""
+    times, sizes = [], []
     for url in urls:
         began = time.perf_counter()
         response = client.get(url)
-        if hasattr(response, "streaming_content"):
-            b"".join(response.streaming_content)
+        body = b"".join(response.streaming_content) if hasattr(response, "streaming_content") else response.content
         elapsed = (time.perf_counter() - began) * 1000
         if response.status_code != 200:
             raise SystemExit(f"{url}: HTTP {response.status_code}")
         times.append(elapsed)
-    return times
+        sizes.append(len(body))
+    return times, sizes
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -123,11 +128,27 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def measure_pages(requests: int, seed: int):
-    """Every page's server times (ms) on the newest standard list: the list and, per page, its name, path and
-    ``requests`` times (after WARM_UP requests not counted). Django must be set up (after configure())."""
-    from django.test import Client
+@contextmanager
+def empty_cache() -> Iterator[None]:
+    """The site's cache replaced, while measuring, by one of this measurement's own that starts empty.
+
+    The site's cache outlives a run (the embedded default's files under var/cache/): a player's record summary
+    cached by an earlier run made that database's statistics tab and head-to-head warm and the other's cold, and
+    Django's file cache lists every file on each write, so a page's time grew with what other runs had left there.
+    A LocMemCache of a location of its own: Django's memory caches of one location share their data within a
+    process, so a second measurement in the same process would otherwise start warm."""
     from django.test.utils import override_settings
+
+    backend = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"bench-web-{uuid4().hex}"}
+    with override_settings(CACHES={"default": backend}):
+        yield
+
+
+def measure_pages(requests: int, seed: int):
+    """Every page's server times (ms) on the newest standard list: the list and, per page, its name, path,
+    ``requests`` times (after WARM_UP requests not counted) and the sizes of those answers (bytes). Django must be
+    set up (after configure())."""
+    from django.test import Client
 
     rating_list, players, prefixes, pages, rng = sample(requests, seed)
     n = requests
@@ -205,14 +226,10 @@ def measure_pages(requests: int, seed: int):
     ]
     client = Client()
     timed = []
-    # Every measurement starts from an empty cache of its own (process-local). The site's cache outlives a run
-    # (the embedded default's files under var/cache/): a player's record summary cached by an earlier run made
-    # that database's statistics tab and head-to-head warm and the other's cold, and Django's file cache lists
-    # every file on each write, so a page's time grew with what other runs had left there.
-    with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}):
+    with empty_cache():
         for name, path, urls in cases:
             measure(client, urls[:WARM_UP])
-            timed.append((name, path, measure(client, urls)))
+            timed.append((name, path, *measure(client, urls)))
     return rating_list, timed
 
 
@@ -231,7 +248,7 @@ def main() -> None:
         f"({rating_list.rated_count:,} rated); {args.requests} requests per page"
     )
     print(f"{'page':34} {'path':48} {'median':>8} {'p95':>8} {'max':>8}  target median < {TARGET_MEDIAN_MS:.0f} ms")
-    for name, path, times in timed:
+    for name, path, times, _sizes in timed:
         median = statistics.median(times)
         verdict = "ok" if median < TARGET_MEDIAN_MS else "MISSED"
         print(f"{name:34} {path:48} {median:7.1f}  {percentile(times, 0.95):7.1f}  {max(times):7.1f}  {verdict}")

@@ -154,6 +154,25 @@ if DATABASE_REPLICA_URL:
     # Test runs read the test database through the replica alias too (a replica is a copy of the primary).
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
     DATABASE_ROUTERS = ["core.db_router.ReplicaRouter"]
+# Persistent connections on PostgreSQL (docs/operations.md §5): a web process keeps its connection for
+# DATABASE_CONN_MAX_AGE seconds instead of opening one per request. A new connection is a new server process:
+# measured on the 24-list history of bench/history.py (200,000 players), 4.4 ms to connect, and its first read of
+# a player's lines across every list's partition took 8.9 ms against 2.2 ms on a warm connection (3.0 against
+# 0.6 with 3 lists): the server loads each partition's catalogue entries once per connection, so with a
+# connection per request every page paid for every list kept (issue 17). Health checks replace a connection
+# the server closed (a restart, idle_in_transaction_session_timeout) before a request uses it. 0 turns it off.
+# Prepared statements on those connections: psycopg prepares a statement the fifth time a connection runs it
+# (prepare_threshold; preparing needs server-side binding) and PostgreSQL reuses its plan from then on. Planning is
+# what grew with the lists kept: a read of a player's lines across every list's partition, warm, took 0.45 ms with 3
+# lists and 2.4 ms with 26, prepared 0.07 and 0.2 ms (docs/operations.md §1.4). Off with
+# DATABASE_PREPARED_STATEMENTS=0 behind a pooler in transaction mode, which cannot keep a session's statements.
+_prepared = env_bool("DATABASE_PREPARED_STATEMENTS", True)
+for _alias in DATABASES.values():
+    if _alias["ENGINE"].endswith("postgresql"):
+        _alias["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
+        _alias["CONN_HEALTH_CHECKS"] = True
+        if _prepared:
+            _alias.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

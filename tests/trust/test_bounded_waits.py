@@ -22,12 +22,15 @@ def postgresql(db):
         pytest.skip("PostgreSQL settings: SQLite has no server session to bound (CI runs this on PostgreSQL)")
 
 
-def show(**env: str) -> str:
+def show(code: str = SHOW, **env: str) -> str:
+    """The last line ``code`` prints in ``manage.py shell`` on this database with the environment ``env`` (the
+    run's own database variables left out)."""
     import os
 
-    environment = {**os.environ, "DATABASE_URL": database_url_for(connection.settings_dict), **env}
+    inherited = {name: value for name, value in os.environ.items() if not name.startswith("DATABASE_")}
+    environment = {**inherited, "DATABASE_URL": database_url_for(connection.settings_dict), **env}
     result = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", SHOW], cwd=ROOT, env=environment, capture_output=True, text=True
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr[-2000:]
     return result.stdout.strip().splitlines()[-1]
@@ -87,3 +90,39 @@ def test_a_lock_wait_gives_up_with_an_error_instead_of_waiting_for_ever(postgres
         release.set()
         thread.join(30)
     assert rating_list_publication_running("standard") is False
+
+
+CONNECTION = (
+    "from django.db import connections; "
+    "print([(alias, c.settings_dict['CONN_MAX_AGE'], c.settings_dict['CONN_HEALTH_CHECKS'], "
+    "c.settings_dict['OPTIONS'].get('server_side_binding'), c.settings_dict['OPTIONS'].get('prepare_threshold')) "
+    "for alias, c in ((alias, connections[alias]) for alias in connections)])"
+)
+
+
+def test_web_processes_keep_their_postgresql_connection_and_prepare_its_statements(postgresql):
+    """A connection per request paid a new server process and its catalogue of every list's partition on
+    every page, and planning a read across the partitions grew with the lists (docs/operations.md §1.4): the
+    default keeps a connection 60 s, checked before reuse, and prepares a statement run five times on it."""
+    assert show(CONNECTION) == "[('default', 60, True, True, 5)]"
+    assert show(CONNECTION, DATABASE_CONN_MAX_AGE="0") == "[('default', 0, True, True, 5)]"
+    assert show(CONNECTION, DATABASE_PREPARED_STATEMENTS="0") == "[('default', 60, True, None, None)]"
+    replica = show(
+        CONNECTION, DATABASE_REPLICA_URL=database_url_for(connection.settings_dict), DATABASE_CONN_MAX_AGE="300"
+    )
+    assert replica == "[('default', 300, True, True, 5), ('replica', 300, True, True, 5)]"
+
+
+def test_a_statement_run_five_times_on_a_connection_is_prepared(postgresql):
+    from django.db import connection as django_connection
+
+    from players.models import Player
+
+    with django_connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    for _ in range(6):
+        list(Player.objects.filter(id_number=1).values_list("pk"))
+    with django_connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        statements = [row[0] for row in cursor.fetchall()]
+    assert any("players_player" in statement and "id_number" in statement for statement in statements), statements

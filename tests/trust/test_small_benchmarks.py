@@ -42,9 +42,9 @@ def scratch_database(kind: str):
                 admin.execute(drop)
 
 
-def bench(script: str, url: str | None, *args: str) -> list[str]:
+def bench(script: str, url: str | None, *args: str, more_env: dict[str, str] | None = None) -> list[str]:
     """The script's output lines; ``url`` None: no DATABASE_URL (a benchmark's own SQLite file)."""
-    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"} | (more_env or {})
     result = subprocess.run(
         [sys.executable, f"bench/{script}", *args],
         env=env if url is None else dict(env, DATABASE_URL=url),
@@ -65,10 +65,16 @@ def line(lines: list[str], start: str) -> list[str]:
 def test_load_benchmark_runs_small_with_no_errors_and_no_lock_waits():
     with scratch_database("load") as url:
         lines = bench("load.py", url, "--players", "1500", "--games", "800", "--seconds", "2", "--clients", "3")
+        # the idle figures alone, on the database already built, with a connection per request
+        idle_only = bench(
+            "load.py", url, "--idle-only", "--seconds", "2", "--clients", "3", more_env={"DATABASE_CONN_MAX_AGE": "0"}
+        )
     assert "created: True" in " ".join(line(lines, "publication:")), lines
     assert line(lines, "errors (both phases)")[3] == "0", lines
     assert line(lines, "samples with a session waiting on a lock")[8] == "0", lines
     assert int(line(lines, "idle ")[1].replace(",", "")) > 0, lines
+    assert int(line(idle_only, "idle ")[1].replace(",", "")) > 0 and line(idle_only, "errors")[1] == "0", idle_only
+    assert not [text for text in idle_only if text.startswith(("publication", "during"))], idle_only
 
 
 @postgresql_only
@@ -132,6 +138,10 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     assert not [text for text in again if text.startswith("list ")], again  # "list 2 (...): cloned ...", etc.
     assert figure_rows(again) == rows
     assert not [text for text in compared if text.startswith("list ") and "): " in text], compared  # no list made
+    # what each page answered at either end, beside its time
+    shown = first.index(next(text for text in first if text.startswith("what each page answered")))
+    sizes = [text.split() for text in first[shown + 2 : shown + 2 + len(web)]]
+    assert len(sizes) == len(web) and all(int(row[-3].replace(",", "")) > 0 for row in sizes), first
     heading = next(i for i, text in enumerate(compared) if text.startswith("web medians (ms), bench_history_ci_"))
     pages = [text.split() for text in compared[heading + 2 :] if text.strip()]
     assert len(pages) == len(web) and all(page[-1] in ("yes", "NO") and float(page[-2]) > 0 for page in pages), compared
@@ -179,3 +189,22 @@ def test_pg_settings_benchmark_runs_small_and_prints_its_table():
     # The private cluster is removed at the end (no --keep-cluster).
     data = Path(line(lines, "private cluster:")[2])
     assert data.parent.name.startswith("federation-pgsettings-") and not data.parent.exists(), data
+
+
+def test_each_web_measurement_starts_from_an_empty_cache_of_its_own():
+    """bench/web.py's medians are cold-cache figures: neither the site's cache nor an earlier measurement in the
+    same process (Django's memory caches of one location share their data) may answer for it."""
+    from django.core.cache import cache
+
+    from bench.web import empty_cache
+
+    cache.set("bench-web-test", "the site's")
+    try:
+        with empty_cache():
+            assert cache.get("bench-web-test") is None
+            cache.set("bench-web-test", "the first measurement's")
+        with empty_cache():
+            assert cache.get("bench-web-test") is None
+        assert cache.get("bench-web-test") == "the site's"
+    finally:
+        cache.delete("bench-web-test")
