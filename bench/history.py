@@ -611,7 +611,7 @@ def report(
         f"{first['load']['publication']:.1f}, list {lists} {last['load']['publication']:.1f}; web medians: "
         f"{web['requests']} requests a page on each database, in alternating rounds, mean load {web['load']:.1f}"
     )
-    if "sizes" in web:  # measured before the sizes were recorded: --web-again
+    if "sizes" in web:  # medians stored by an older run have none: --web-again measures them too
         print()
         print(
             "what each page answered (median bytes): a page that grows in time grows in what it shows, a player's "

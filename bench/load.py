@@ -23,7 +23,7 @@ Each run:
 ``--idle-only`` stops after the idle figures: for a database with no pending list to publish, such as
 bench/history.py's (``DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_history python bench/load.py
 --idle-only``), and to compare settings of the web processes (``DATABASE_CONN_MAX_AGE=0``: a connection per
-request, docs/operations.md §5).
+request, docs/operations.md §1.4).
 """
 
 from __future__ import annotations
@@ -293,9 +293,10 @@ def main() -> None:
             port = free_port()
             gunicorn = start_gunicorn(env, port, workers)
             paths = request_mix(run_url, args.seed)
+            of_list = "" if args.idle_only else f"list {marker['list_date']} of "  # --idle-only publishes none
             print(
                 f"gunicorn: {workers} sync workers on 127.0.0.1:{port}; {args.clients} clients; "
-                f"list {marker['list_date']} of {marker['players']:,} players"
+                f"{of_list}{marker['players']:,} players"
             )
             deadline = time.monotonic() + args.seconds
             idle = run_phase("idle", port, paths, args.clients, run_url, lambda: time.monotonic() > deadline)

@@ -154,13 +154,13 @@ if DATABASE_REPLICA_URL:
     # Test runs read the test database through the replica alias too (a replica is a copy of the primary).
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
     DATABASE_ROUTERS = ["core.db_router.ReplicaRouter"]
-# Persistent connections on PostgreSQL (docs/operations.md §5): a web process keeps its connection for
+# Persistent connections on PostgreSQL (docs/operations.md §1.4): a web process keeps its connection for
 # DATABASE_CONN_MAX_AGE seconds instead of opening one per request. A new connection is a new server process:
 # measured on the 24-list history of bench/history.py (200,000 players), 4.4 ms to connect, and its first read of
 # a player's lines across every list's partition took 8.9 ms against 2.2 ms on a warm connection (3.0 against
 # 0.6 with 3 lists): the server loads each partition's catalogue entries once per connection, so with a
 # connection per request every page paid for every list kept (issue 17). Health checks replace a connection
-# the server closed (a restart, idle_in_transaction_session_timeout) before a request uses it. 0 turns it off.
+# the server closed (a restart, a terminated session) before a request uses it. 0 turns it off.
 # Prepared statements on those connections: psycopg prepares a statement the fifth time a connection runs it
 # (prepare_threshold; preparing needs server-side binding) and PostgreSQL reuses its plan from then on. Planning is
 # what grew with the lists kept: a read of a player's lines across every list's partition, warm, took 0.45 ms with 3
