@@ -166,10 +166,11 @@ if DATABASE_REPLICA_URL:
 # what grew with the lists kept: a read of a player's lines across every list's partition, warm, took 0.45 ms with 3
 # lists and 2.4 ms with 26, prepared 0.07 and 0.2 ms (docs/operations.md §1.4). Off with
 # DATABASE_PREPARED_STATEMENTS=0 behind a pooler in transaction mode, which cannot keep a session's statements.
+_conn_max_age = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
 _prepared = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 for _alias in DATABASES.values():
     if _alias["ENGINE"].endswith("postgresql"):
-        _alias["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
+        _alias["CONN_MAX_AGE"] = _conn_max_age
         _alias["CONN_HEALTH_CHECKS"] = True
         if _prepared:
             _alias.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)

@@ -94,9 +94,8 @@ def test_a_lock_wait_gives_up_with_an_error_instead_of_waiting_for_ever(postgres
 
 CONNECTION = (
     "from django.db import connections; "
-    "print([(alias, c.settings_dict['CONN_MAX_AGE'], c.settings_dict['CONN_HEALTH_CHECKS'], "
-    "c.settings_dict['OPTIONS'].get('server_side_binding'), c.settings_dict['OPTIONS'].get('prepare_threshold')) "
-    "for alias, c in ((alias, connections[alias]) for alias in connections)])"
+    "print([(alias, s['CONN_MAX_AGE'], s['CONN_HEALTH_CHECKS'], s['OPTIONS'].get('server_side_binding'), "
+    "s['OPTIONS'].get('prepare_threshold')) for alias, s in connections.settings.items()])"
 )
 
 
