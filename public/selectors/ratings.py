@@ -38,6 +38,7 @@ from ratings.engine.game_line import (
 )
 from ratings.engine.presets import get_preset
 from ratings.models import (
+    ListsNamed,
     PlayerRating,
     RatingChange,
     RatingList,
@@ -395,7 +396,7 @@ def player_lines(
     ``rating_list_ids`` (constants the planner prunes with), it visits those lists' partitions only."""
     entries = RatingListEntry.objects.filter(current_list_condition("rating_list"), player=player)
     if rating_list_ids is not None:
-        entries = entries.filter(rating_list_id__in=rating_list_ids)
+        entries = entries.filter(ListsNamed(rating_list_ids))  # written in: pruned when planned
     if rating_type:
         entries = entries.filter(rating_list__rating_type=rating_type)
     return list(
