@@ -34,13 +34,18 @@ Around each real publication, not timed: VACUUM ANALYZE before it (as the builde
 each timed part. After it: the bare COPY I/O of the same rows and the ratio (bench/publish.py's bare_io), and the
 storage of the tables that grow with history (heap + indexes + TOAST summed over pg_partition_tree, so the
 entries table is measured however it is stored: one table or a partition per list). Each figure is stored as
-soon as it is known. The history as it was after list 1 is kept as a second database (<database>_list1), so
-that bench/web.py's page medians after list 1 and after list N are measured at the end in alternating rounds:
-on a shared machine, load that comes and goes would otherwise pass for a difference between the two. The
-machine's load average is printed with the figures (a publication happens once: its time is read with it).
+soon as it is known. The history as it was after list 1 is kept as a second database (<database>_list1), and as
+it was after list 13 as a third (<database>_list13, ``--full-at``), so that bench/web.py's page medians after
+list 1, list 13 and list N are measured at the end in alternating rounds: on a shared machine, load that comes
+and goes would otherwise pass for a difference between them. The machine's load average is printed with the
+figures (a publication happens once: its time is read with it).
 
 The table printed at the end compares list 1 and list N; targets (issue 17): list N within 1.2x of list 1 on
-every figure, <= 150 bytes per entry including indexes.
+every figure, <= 150 bytes per entry including indexes. A page about a player's record shows more at list N
+than at list 1 (one period of games there, N periods here) until its page is full (the newest 12 lists, 50 games
+a page): the sizes table says how much more, and a second table compares each page after list 13, where a player
+active on every list has full pages, with list N: there what a page shows no longer grows with the record, and
+its time must not grow with the lists kept (the same 1.2x).
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ from bench.publish import (  # noqa: E402
     database_name,
     ensure_built,
     publish_in_child,
+    server_url,
     with_database,
 )
 from bench.web import configure as configure_web  # noqa: E402
@@ -84,6 +90,10 @@ TARGET_BYTES_PER_ENTRY = 150.0
 RATING_NOISE = 12.0  # standard deviation (points) of a cloned list's rating change, for the players who played
 WEB_SEED = 7  # bench/web.py's default; round r asks for the pages of seed WEB_SEED + r on both databases
 SNAPSHOT = "list1"  # <database>_list1: the history as it was after list 1, kept for the paired web medians
+# The list after which a player's pages are full: the profile and the API history show the newest 12 lists
+# (public.selectors.ratings.RECENT_LISTS), so from list 13 on a player active on every list fills them, and more
+# lists kept must not cost a page more. The history as it was after it is kept as <database>_list13.
+FULL_AT = 13
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -533,16 +543,17 @@ def web_in_child(url: str, requests: int, seed: int) -> tuple[str, dict[str, lis
     return answer["list_date"], answer["times"], answer["sizes"]
 
 
-def paired_web(snapshot: str, url: str, first: datetime.date | None, last: datetime.date, args) -> dict:
-    """bench/web.py's medians after list 1 (on the snapshot kept then) and after list N (on the history), measured
-    in alternating rounds (each round the same pages on both databases, a process each), so the machine's other
-    work — the same for both within a round — does not pass for a difference between them."""
+def paired_web(databases: list[tuple[str, str, datetime.date | None]], args) -> dict:
+    """bench/web.py's medians on each of ``databases`` (name in the result, URL, the newest list it must hold):
+    after list 1 (on the snapshot kept then), after list 13 (the snapshot kept then, if any) and after list N (on
+    the history), measured in alternating rounds (each round the same pages on every database, a process each),
+    so the machine's other work — the same for all within a round — does not pass for a difference between them."""
     requests = max(args.web_requests // args.web_rounds, 1)
-    times: dict[str, dict[str, list[float]]] = {"first": {}, "last": {}}
-    sizes: dict[str, dict[str, list[int]]] = {"first": {}, "last": {}}
+    times: dict[str, dict[str, list[float]]] = {which: {} for which, _, _ in databases}
+    sizes: dict[str, dict[str, list[int]]] = {which: {} for which, _, _ in databases}
     loads = []
     for round_number in range(args.web_rounds):
-        for which, database, expected in (("first", snapshot, first), ("last", url, last)):
+        for which, database, expected in databases:
             loads.append(os.getloadavg()[0])
             list_date, pages, answers = web_in_child(database, requests, WEB_SEED + round_number)
             if expected is not None and list_date != expected.isoformat():
@@ -555,6 +566,56 @@ def paired_web(snapshot: str, url: str, first: datetime.date | None, last: datet
     # the record until its page is full, and its time with it
     shown = {which: {name: statistics.median(v) for name, v in pages.items()} for which, pages in sizes.items()}
     return {**medians, "sizes": shown, "load": statistics.mean(loads), "requests": requests * args.web_rounds}
+
+
+def keep_snapshot(url: str, ordinal: int) -> None:
+    """The history as it is now, after list ``ordinal``, copied to <database>_list<ordinal> (for the web medians)."""
+    from django.db import connections
+
+    step = time.perf_counter()
+    connections.close_all()  # CREATE DATABASE ... TEMPLATE needs the template to itself
+    copied = copy_database(url, f"list{ordinal}")
+    print(f"  kept the history after list {ordinal} as {database_name(copied)} in {time.perf_counter() - step:.0f} s")
+
+
+def drop_snapshots(url: str) -> None:
+    """Every <database>_list<n> an earlier history of ``url`` kept."""
+    import psycopg
+
+    with psycopg.connect(server_url(url), autocommit=True) as connection:
+        pattern = f"^{database_name(url)}_list[0-9]+$"
+        found = connection.execute("SELECT datname FROM pg_database WHERE datname ~ %s", [pattern]).fetchall()
+    for (name,) in found:
+        admin_execute(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def clone_lists(url: str, dates: list[datetime.date], full_at: int | None) -> None:
+    """Lists 2 .. N-1 (clone_list), those missing; the history after list ``full_at`` kept (keep_snapshot)."""
+    analysed = False
+    for ordinal, day in enumerate(dates[1:-1], start=2):
+        lists = current_lists()
+        if day in lists:
+            if (
+                ordinal == full_at
+                and max(lists) == day
+                and not database_exists(with_database(url, f"{database_name(url)}_list{ordinal}"))
+            ):
+                keep_snapshot(url, ordinal)  # stopped between the clone and its copy
+            continue
+        if not analysed:
+            # the statistics as they are after list 1's publication (or a stopped clone): planned with those of
+            # before it, the copies' joins took a list's half a million rating changes for one row and ran for
+            # minutes at FIDE scale
+            vacuum_analyze()
+            analysed = True
+        step = time.perf_counter()
+        clone_list(lists[max(lists)], day, SEED)
+        vacuum_analyze()  # kept current as autovacuum would; the last list's VACUUM then has little to do
+        seconds = time.perf_counter() - step
+        state_write(f"clone {day}", {"seconds": seconds})
+        print(f"list {ordinal} ({day}): cloned from the previous list in {seconds:.1f} s")
+        if ordinal == full_at:
+            keep_snapshot(url, ordinal)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -647,6 +708,27 @@ def report(
     )
 
 
+def report_full(full_date: datetime.date, last_date: datetime.date, full_at: int, lists: int, web: dict) -> None:
+    """The page medians after list ``full_at`` against those after the last list (measured with list 1's, in the
+    same alternating rounds). From list ``full_at`` a player active on every list has full pages (12 lists, 50
+    games), so what a page shows no longer grows with the record and its time must not grow with the lists kept:
+    the comparison that separates the cost of history kept from the cost of a longer record shown."""
+    label_k, label_n = f"list {full_at} {full_date}", f"list {lists} {last_date}"
+    print()
+    print(
+        f"web medians (ms) once a player's pages are full, list {full_at} against list {lists} (the same rounds): "
+        "what a page costs must not grow with the lists kept"
+    )
+    print(f"  {'page':38} {label_k:>18} {label_n:>18} {'ratio':>7} {'bytes ratio':>12}  met ({TARGET_GROWTH}x)?")
+    for page, median in web["full"].items():
+        this = web["last"][page]
+        ratio = this / median if median else float("inf")
+        size, other = web["sizes"]["full"][page], web["sizes"]["last"][page]
+        grown = other / size if size else float("inf")
+        verdict = "yes" if ratio <= TARGET_GROWTH else "NO"
+        print(f"  {page:38} {median:>18.1f} {this:>18.1f} {ratio:>7.2f} {grown:>12.2f}  {verdict}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=20_000, help="registered players (default 20,000)")
@@ -656,6 +738,13 @@ def main() -> None:
     parser.add_argument("--lists", type=int, default=24, help="lists from list 1 to the last (default 24)")
     parser.add_argument("--web-requests", type=int, default=200, help="requests a page for the medians (default 200)")
     parser.add_argument("--web-rounds", type=int, default=4, help="alternating rounds of the web medians (default 4)")
+    parser.add_argument(
+        "--full-at",
+        type=int,
+        default=FULL_AT,
+        help=f"keep the history after this list too and compare each page there with the last list: a player's "
+        f"pages are full from list {FULL_AT} (default; 0: not kept)",
+    )
     parser.add_argument("--rebuild", action="store_true", help="drop the history and build it again")
     parser.add_argument(
         "--web-against",
@@ -688,16 +777,16 @@ def main() -> None:
         )
     began = time.perf_counter()
     os.environ["DATABASE_URL"] = url
+    full_at = args.full_at if 1 < args.full_at < args.lists else None  # a cloned list: 2 .. N-1
     snapshot = with_database(url, f"{database_name(url)}_{SNAPSHOT}")
+    full = with_database(url, f"{database_name(url)}_list{full_at}") if full_at else None
     if args.rebuild:
-        admin_execute(url, f'DROP DATABASE IF EXISTS "{database_name(snapshot)}" WITH (FORCE)')
+        drop_snapshots(url)
     configure_web()  # before Django starts: the settings bench/web.py measures with
     marker = ensure_built(url, args.players, args.games, rebuild=args.rebuild)
     import django
 
     django.setup()
-    from django.db import connections
-
     from ratings.services.schedule import rating_policy_for
 
     state = state_read()
@@ -712,41 +801,28 @@ def main() -> None:
             "ask for more --lists or --rebuild"
         )
     print(f"history: list 1 {dates[0]} .. list {args.lists} {dates[-1]} ({args.players:,} players)")
-    if dates[0] not in current_lists():  # a new history: a snapshot left by an earlier one is not its list 1
-        admin_execute(url, f'DROP DATABASE IF EXISTS "{database_name(snapshot)}" WITH (FORCE)')
+    if dates[0] not in current_lists():  # a new history: the snapshots left by an earlier one are not its own
+        drop_snapshots(url)
     measure_real_list(url, 1, dates[0], args, state)
     if not database_exists(snapshot):
         if max(current_lists()) != dates[0]:
             raise SystemExit(f"{database_name(snapshot)} (the history after list 1) is missing: --rebuild")
-        step = time.perf_counter()
-        connections.close_all()  # CREATE DATABASE ... TEMPLATE needs the template to itself
-        copy_database(url, SNAPSHOT)
-        print(f"  kept the history after list 1 as {database_name(snapshot)} in {time.perf_counter() - step:.0f} s")
-    analysed = False
-    for ordinal, day in enumerate(dates[1:-1], start=2):
-        lists = current_lists()
-        if day in lists:
-            continue
-        if not analysed:
-            # the statistics as they are after list 1's publication (or a stopped clone): planned with those of
-            # before it, the copies' joins took a list's half a million rating changes for one row and ran for
-            # minutes at FIDE scale
-            vacuum_analyze()
-            analysed = True
-        step = time.perf_counter()
-        clone_list(lists[max(lists)], day, SEED)
-        vacuum_analyze()  # kept current as autovacuum would; the last list's VACUUM then has little to do
-        seconds = time.perf_counter() - step
-        state_write(f"clone {day}", {"seconds": seconds})
-        print(f"list {ordinal} ({day}): cloned from the previous list in {seconds:.1f} s")
+        keep_snapshot(url, 1)
+    clone_lists(url, dates, full_at)
+    if full and not database_exists(full):  # a history built before --full-at, or with another one
+        print(f"  {database_name(full)} (the history after list {full_at}) is missing: full pages not compared")
+        full = None
     measure_real_list(url, args.lists, dates[-1], args, state_read())
-    key = f"web {dates[0]} {dates[-1]}"
+    databases = [("first", snapshot, dates[0]), ("last", url, dates[-1])]
+    if full and full_at:
+        databases.insert(1, ("full", full, dates[full_at - 1]))
+    key = "web " + " ".join(str(day) for _, _, day in databases)  # "web <list 1> [<list 13>] <list N>"
     web = None if args.web_again else state_read().get(key)
     if web is None:
         step = time.perf_counter()
-        web = paired_web(snapshot, url, dates[0], dates[-1], args)
+        web = paired_web(databases, args)
         state_write(key, web)
-        print(f"web medians, list 1 and list {args.lists} in alternating rounds, in {time.perf_counter() - step:.0f} s")
+        print(f"web medians in alternating rounds on {len(databases)} databases in {time.perf_counter() - step:.0f} s")
     state = state_read()
     clones = [value["seconds"] for key, value in state.items() if key.startswith("clone ")]
     build = {
@@ -756,6 +832,8 @@ def main() -> None:
         "run_seconds": time.perf_counter() - began,
     }
     report(dates[0], dates[-1], args.lists, state, web, build)
+    if "full" in web and full_at:
+        report_full(dates[full_at - 1], dates[-1], full_at, args.lists, web)
     if args.web_against:
         web_against(args.web_against, url, dates[-1], args)
 
@@ -764,7 +842,7 @@ def web_against(other: str, url: str, last: datetime.date, args) -> None:
     """The page medians of this history against another built history (``--web-against``, e.g. the same
     federation with fewer lists), in alternating rounds as paired_web: once a player's pages are full (a page of
     games, the newest lists), what a page costs must not depend on the lists kept."""
-    web = paired_web(other, url, None, last, args)
+    web = paired_web([("first", other, None), ("last", url, last)], args)
     print()
     print(
         f"web medians (ms), {database_name(other)} against {database_name(url)} ({web['requests']} requests a page "

@@ -11,7 +11,8 @@ from __future__ import annotations
 import datetime
 import operator
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.contrib.postgres.aggregates import ArrayAgg
@@ -618,12 +619,12 @@ class ListsNamed(models.Expression):
         super().__init__(output_field=models.BooleanField())
         self.ids = tuple(sorted({operator.index(pk) for pk in ids}))
         self.above = None if above is None else operator.index(above)
-        self.column: models.Expression = models.F("rating_list_id")  # type: ignore[assignment]
+        self.column: Any = models.F("rating_list_id")  # resolved to the entries' column by the query
 
-    def get_source_expressions(self) -> list:
+    def get_source_expressions(self) -> list[Any]:
         return [self.column]
 
-    def set_source_expressions(self, exprs: list) -> None:
+    def set_source_expressions(self, exprs: Sequence[Any]) -> None:
         (self.column,) = exprs
 
     def as_sql(self, compiler, connection, **extra_context):  # type: ignore[override]

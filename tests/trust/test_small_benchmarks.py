@@ -29,7 +29,13 @@ def scratch_database(kind: str):
     url = urlparse(os.environ["DATABASE_URL"])
     name = f"bench_{kind}_ci_{os.getpid()}"
     admin_url = url._replace(path="/postgres").geturl()
-    kept = (name, f"{name}_load", f"{name}_kill", f"{name}_list1")  # and the copies the benchmarks make
+    kept = (
+        name,
+        f"{name}_load",
+        f"{name}_kill",
+        f"{name}_list1",
+        f"{name}_list3",
+    )  # and the copies the benchmarks make
     drops = [f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)' for n in kept]
     try:
         with psycopg.connect(admin_url, autocommit=True) as admin:
@@ -114,7 +120,8 @@ def figure_rows(lines: list[str]) -> dict[str, list[str]]:
 @postgresql_only
 def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_database():
     with scratch_database("history") as url:
-        args = ("--players", "2000", "--lists", "4", "--web-requests", "4", "--web-rounds", "2")
+        # list 3 stands for list 13, where a player's pages are full: kept, and its pages compared with list 4's
+        args = ("--players", "2000", "--lists", "4", "--web-requests", "4", "--web-rounds", "2", "--full-at", "3")
         first = bench("history.py", url, *args)
         again = bench("history.py", url, *args)
         # the pages measured again, and against another built history (here the one kept after list 1)
@@ -142,6 +149,12 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     shown = first.index(next(text for text in first if text.startswith("what each page answered")))
     sizes = [text.split() for text in first[shown + 2 : shown + 2 + len(web)]]
     assert len(sizes) == len(web) and all(int(row[-3].replace(",", "")) > 0 for row in sizes), first
+    assert any(text.startswith("  kept the history after list 3 as bench_history_ci_") for text in first), first
+    for run in (first, again, compared):  # every page after list 3 against list 4, in the same rounds
+        full = run.index(next(text for text in run if text.startswith("web medians (ms) once a player's pages")))
+        pages = [text.split() for text in run[full + 2 : full + 2 + len(web)]]
+        assert run[full + 1].split()[1:5] == ["list", "3", "2027-03-01", "list"], run[full + 1]
+        assert len(pages) == len(web) and all(page[-1] in ("yes", "NO") and float(page[-3]) > 0 for page in pages), run
     heading = next(i for i, text in enumerate(compared) if text.startswith("web medians (ms), bench_history_ci_"))
     pages = [text.split() for text in compared[heading + 2 :] if text.strip()]
     assert len(pages) == len(web) and all(page[-1] in ("yes", "NO") and float(page[-2]) > 0 for page in pages), compared
