@@ -180,6 +180,42 @@ def _insert_copies(cursor, model, where: str, params: list, overrides: dict[str,
     return shift
 
 
+def _copy_events(cursor, events: str, params: list, days: int, overrides: dict[str, str]) -> int:
+    """The events matching ``events`` (SQL on the events table, ``params`` its parameters) again, with their
+    participants and games, every date moved by ``days`` and ``overrides`` (SQL expressions) on the events;
+    primary keys moved past each table's largest. The games' integrity trigger (events migration 0003) and
+    foreign-key checks are skipped when the role may (superuser: session_replication_role = replica): the copies
+    satisfy them by construction. Returns how far the events' keys moved."""
+    from events.models import Event, Game, Participant
+
+    of_events = f"event_id IN (SELECT id FROM {Event._meta.db_table} WHERE {events})"
+    moved = {"start_date": f"start_date + {days}", "end_date": f"end_date + {days}", "updated_at": "now()"}
+    event_shift = _insert_copies(cursor, Event, events, params, {**moved, **overrides}, offset=True)
+    participant_shift = _insert_copies(
+        cursor, Participant, of_events, params, {"event_id": f"event_id + {event_shift}"}, offset=True
+    )
+    cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+    superuser = cursor.fetchone()[0]
+    if superuser:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+    _insert_copies(
+        cursor,
+        Game,
+        of_events,
+        params,
+        {
+            "event_id": f"event_id + {event_shift}",
+            "white_id": f"white_id + {participant_shift}",
+            "black_id": f"black_id + {participant_shift}",
+            "date": f"date + {days}",
+        },
+        offset=True,
+    )
+    if superuser:
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    return event_shift
+
+
 def clone_list(previous, list_date: datetime.date, seed: int):
     """Write the list of ``list_date`` as ``previous`` one period later, in ONE transaction; returns it.
 
@@ -219,7 +255,7 @@ def clone_list(previous, list_date: datetime.date, seed: int):
     from django.utils import timezone
 
     from core.bulk import copy_columns, read_columns
-    from events.models import Event, EventStatus, Game, Participant
+    from events.models import EventStatus
     from ratings.engine import get_preset
     from ratings.engine.list_state import list_order
     from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
@@ -288,49 +324,13 @@ def clone_list(previous, list_date: datetime.date, seed: int):
             # 3. events, participants, games
             # the events rated on ``previous`` with rating changes there (not the tails of step 5)
             rated = f"SELECT event_id FROM {RatingChange._meta.db_table} WHERE rating_list_id = %s"
-            events = f"rated_on_id = %s AND id IN ({rated})"
-            of_events = f"event_id IN (SELECT id FROM {Event._meta.db_table} WHERE {events})"
-            event_shift = _insert_copies(
+            event_shift = _copy_events(
                 cursor,
-                Event,
-                events,
+                f"rated_on_id = %s AND id IN ({rated})",
                 [previous.pk, previous.pk],
-                {
-                    "start_date": f"start_date + {days}",
-                    "end_date": f"end_date + {days}",
-                    "status": f"'{EventStatus.RATED.value}'",
-                    "rated_on_id": str(int(rating_list.pk)),
-                    "updated_at": "now()",
-                },
-                offset=True,
+                days,
+                {"status": f"'{EventStatus.RATED.value}'", "rated_on_id": str(int(rating_list.pk))},
             )
-            participant_shift = _insert_copies(
-                cursor,
-                Participant,
-                of_events,
-                [previous.pk, previous.pk],
-                {"event_id": f"event_id + {event_shift}"},
-                offset=True,
-            )
-            cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
-            superuser = cursor.fetchone()[0]
-            if superuser:
-                cursor.execute("SET LOCAL session_replication_role = replica")
-            _insert_copies(
-                cursor,
-                Game,
-                of_events,
-                [previous.pk, previous.pk],
-                {
-                    "event_id": f"event_id + {event_shift}",
-                    "white_id": f"white_id + {participant_shift}",
-                    "black_id": f"black_id + {participant_shift}",
-                    "date": f"date + {days}",
-                },
-                offset=True,
-            )
-            if superuser:
-                cursor.execute("SET LOCAL session_replication_role = origin")
             # 4. rating changes
             _insert_copies(
                 cursor,
@@ -589,6 +589,35 @@ def drop_snapshots(url: str) -> None:
         admin_execute(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def awaiting_rating_again(tail_list, days: int) -> int:
+    """Events awaiting rating after the newest list, as after a real publication (list 1's and list N's: the
+    simulated events that ended after its closing date, submitted, not rated yet): list 1's, which clone_list's
+    step 5 rated on list 2 (``tail_list``) without rating changes, copied again with their participants and games,
+    dates moved by ``days``, status submitted, on no list; the next clone rates them (its step 5), as list 2 rated
+    list 1's. Without them a player's profile after a cloned list skipped its live rating (a query on the pending
+    games, about 1 ms at FIDE scale) that it reads after list 1 and list N: the history after list 13 would
+    answer faster for a reason other than the lists kept. One transaction; none if some event awaits rating
+    already. Returns the number of events written."""
+    from django.db import connection, transaction
+
+    from events.models import Event, EventStatus
+    from ratings.models import RatingChange
+
+    if Event.objects.filter(status=EventStatus.SUBMITTED).exists():
+        return 0
+    changed = f"SELECT event_id FROM {RatingChange._meta.db_table} WHERE rating_list_id = %s"
+    tail = f"rated_on_id = %s AND id NOT IN ({changed})"
+    with transaction.atomic(), connection.cursor() as cursor:
+        _copy_events(
+            cursor,
+            tail,
+            [tail_list.pk, tail_list.pk],
+            days,
+            {"status": f"'{EventStatus.SUBMITTED.value}'", "rated_on_id": "NULL"},
+        )
+    return Event.objects.filter(status=EventStatus.SUBMITTED).count()
+
+
 def clone_lists(url: str, dates: list[datetime.date], full_at: int | None) -> None:
     """Lists 2 .. N-1 (clone_list), those missing; the history after list ``full_at`` kept (keep_snapshot)."""
     analysed = False
@@ -600,7 +629,7 @@ def clone_lists(url: str, dates: list[datetime.date], full_at: int | None) -> No
                 and max(lists) == day
                 and not database_exists(with_database(url, f"{database_name(url)}_list{ordinal}"))
             ):
-                keep_snapshot(url, ordinal)  # stopped between the clone and its copy
+                keep_full(url, dates, ordinal)  # stopped between the clone and its copy
             continue
         if not analysed:
             # the statistics as they are after list 1's publication (or a stopped clone): planned with those of
@@ -615,7 +644,15 @@ def clone_lists(url: str, dates: list[datetime.date], full_at: int | None) -> No
         state_write(f"clone {day}", {"seconds": seconds})
         print(f"list {ordinal} ({day}): cloned from the previous list in {seconds:.1f} s")
         if ordinal == full_at:
-            keep_snapshot(url, ordinal)
+            keep_full(url, dates, ordinal)
+
+
+def keep_full(url: str, dates: list[datetime.date], ordinal: int) -> None:
+    """The history after list ``ordinal`` kept (keep_snapshot), with events awaiting rating as after list 1."""
+    days = (dates[ordinal - 1] - dates[0]).days
+    print(f"  {awaiting_rating_again(current_lists()[dates[1]], days):,} events awaiting rating after list {ordinal}")
+    vacuum_analyze()  # as after the clone: the copy's planner sees its rows
+    keep_snapshot(url, ordinal)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -743,7 +780,8 @@ def main() -> None:
         type=int,
         default=FULL_AT,
         help=f"keep the history after this list too and compare each page there with the last list: a player's "
-        f"pages are full from list {FULL_AT} (default; 0: not kept)",
+        f"pages are full from list {FULL_AT} (default; 0: not kept; a list from 2 to N-2: a cloned list that "
+        "another follows)",
     )
     parser.add_argument("--rebuild", action="store_true", help="drop the history and build it again")
     parser.add_argument(
@@ -777,7 +815,8 @@ def main() -> None:
         )
     began = time.perf_counter()
     os.environ["DATABASE_URL"] = url
-    full_at = args.full_at if 1 < args.full_at < args.lists else None  # a cloned list: 2 .. N-1
+    # a cloned list followed by another, which rates the events it leaves awaiting rating (awaiting_rating_again)
+    full_at = args.full_at if 1 < args.full_at < args.lists - 1 else None
     snapshot = with_database(url, f"{database_name(url)}_{SNAPSHOT}")
     full = with_database(url, f"{database_name(url)}_list{full_at}") if full_at else None
     if args.rebuild:

@@ -120,8 +120,8 @@ def figure_rows(lines: list[str]) -> dict[str, list[str]]:
 @postgresql_only
 def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_database():
     with scratch_database("history") as url:
-        # list 3 stands for list 13, where a player's pages are full: kept, and its pages compared with list 4's
-        args = ("--players", "2000", "--lists", "4", "--web-requests", "4", "--web-rounds", "2", "--full-at", "3")
+        # list 3 stands for list 13, where a player's pages are full: kept, and its pages compared with list 5's
+        args = ("--players", "2000", "--lists", "5", "--web-requests", "4", "--web-rounds", "2", "--full-at", "3")
         first = bench("history.py", url, *args)
         again = bench("history.py", url, *args)
         # the pages measured again, and against another built history (here the one kept after list 1)
@@ -138,9 +138,9 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     assert float(rows["publication wall time (s)"][0]) > 0, first
     assert any(text.startswith("list 2 (2027-01-01): cloned") for text in first), first
     assert any(text.startswith("list 3 (2027-03-01): cloned") for text in first), first
-    for table in HISTORY_TABLES:  # the tables that grow with history, at list 1's moment and at list 4's
+    for table in HISTORY_TABLES:  # the tables that grow with history, at list 1's moment and at list 5's
         at = [text.split()[-8] for text in first if text.startswith(f"{table:16} ")]
-        assert at == ["2026-11-01", "2027-05-01"], (table, first)
+        assert at == ["2026-11-01", "2027-07-01"], (table, first)
     # the second run finds everything in the database: nothing published or cloned again, the same figures
     assert not [text for text in again if text.startswith("list ")], again  # "list 2 (...): cloned ...", etc.
     assert figure_rows(again) == rows
@@ -150,7 +150,12 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     sizes = [text.split() for text in first[shown + 2 : shown + 2 + len(web)]]
     assert len(sizes) == len(web) and all(int(row[-3].replace(",", "")) > 0 for row in sizes), first
     assert any(text.startswith("  kept the history after list 3 as bench_history_ci_") for text in first), first
-    for run in (first, again, compared):  # every page after list 3 against list 4, in the same rounds
+    # kept as after a real list, with events awaiting rating (the next clone rates them), and the last list's
+    # period still simulated for real
+    awaiting = next(text for text in first if text.endswith(" events awaiting rating after list 3")).split()[0]
+    assert int(awaiting.replace(",", "")) > 0, first
+    assert any(text.startswith("list 5 (2027-07-01): ") and " events simulated in " in text for text in first), first
+    for run in (first, again, compared):  # every page after list 3 against list 5, in the same rounds
         full = run.index(next(text for text in run if text.startswith("web medians (ms) once a player's pages")))
         pages = [text.split() for text in run[full + 2 : full + 2 + len(web)]]
         assert run[full + 1].split()[1:5] == ["list", "3", "2027-03-01", "list"], run[full + 1]
