@@ -122,12 +122,21 @@ def player_rating_changes(player: Player, rating_type: str | None = None) -> lis
     return list(changes.order_by(*RECORD_ORDER))
 
 
+def change_lines(change: RatingChange) -> list[dict[str, Any]]:
+    """The change's per-game lines as calculation_line gives them, made once per change: the record's summary
+    reads them twice (game_rows, event_performances), and a long record holds hundreds. No query."""
+    lines = getattr(change, "_calculation_lines", None)
+    if lines is None:
+        lines = [calculation_line(detail) for detail in change.details or []]
+        change._calculation_lines = lines  # type: ignore[attr-defined]
+    return lines
+
+
 def game_rows(changes: list[RatingChange]) -> list[GameRow]:
     """Every rated game line of ``changes`` (newest event first, last round first). No query."""
     rows = []
     for change in changes:
-        lines = [calculation_line(detail) for detail in change.details or []]
-        for line in sorted(lines, key=lambda item: -(item[ROUND] or 0)):
+        for line in sorted(change_lines(change), key=lambda item: -(item[ROUND] or 0)):
             if line[SCORE] is None:
                 continue
             weighted = line[WEIGHTED_CHANGE]
@@ -355,8 +364,7 @@ def event_performances(changes: list[RatingChange]) -> list[dict[str, Any]]:
     events = []
     for change in changes:
         ratings, score = [], 0.0
-        for detail in change.details or []:
-            line = calculation_line(detail)
+        for line in change_lines(change):
             if line[OPPONENT_RATING] is not None and line[SCORE] is not None:
                 ratings.append(int(line[OPPONENT_RATING]))
                 score += float(line[SCORE])
