@@ -405,13 +405,13 @@ def peak_ratings(player: Player) -> list[dict[str, Any]]:
 # --- what summarises the whole record, cached ----------
 
 
-def _scalar(queryset: QuerySet[Any], expression: Any, output_field: Any) -> Subquery:
+def scalar_of(queryset: QuerySet[Any], expression: Any, output_field: Any) -> Subquery:
     """One value computed over ``queryset`` (an aggregate function spelled as a plain function: no GROUP BY),
     as a subquery."""
     return Subquery(queryset.order_by().annotate(value=expression).values("value")[:1], output_field=output_field)
 
 
-def _count(name: str) -> Func:
+def count_of(name: str) -> Func:
     return Func(F(name), function="COUNT", output_field=IntegerField())
 
 
@@ -435,10 +435,10 @@ def record_version(*players: Player) -> str:
     row = (
         Player.objects.filter(pk=players[0].pk)
         .annotate(
-            lists=_scalar(published, _count("pk"), IntegerField()),
-            published=_scalar(published, _max("published_at", DateTimeField()), DateTimeField()),
-            merges=_scalar(merges, _count("pk") + _count("reversed_at"), IntegerField()),
-            corrections=_scalar(EventCorrection.objects.all(), _max("pk", IntegerField()), IntegerField()),
+            lists=scalar_of(published, count_of("pk"), IntegerField()),
+            published=scalar_of(published, _max("published_at", DateTimeField()), DateTimeField()),
+            merges=scalar_of(merges, count_of("pk") + count_of("reversed_at"), IntegerField()),
+            corrections=scalar_of(EventCorrection.objects.all(), _max("pk", IntegerField()), IntegerField()),
         )
         .values_list("lists", "published", "merges", "corrections")
         .get()
