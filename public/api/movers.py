@@ -14,7 +14,7 @@ from core.api import PublicReadMixin
 from core.schema import FEDERATION_CODE
 from events.models import RatingType
 from public.selectors.movers import best_juniors, list_gains_losses, most_improved
-from public.selectors.ratings import CATEGORIES, EntryFilters
+from public.selectors.ratings import CATEGORIES, EntryFilters, choice_errors
 from public.serializers.ratings import RatingListEntrySerializer
 from ratings.selectors import rating_list_current
 
@@ -58,6 +58,8 @@ class RatingListMoversAPI(PublicReadMixin, generics.GenericAPIView):
         if rating_list is None:
             raise Http404("no published list of that date and rating type")
         filters = EntryFilters.from_params(request.query_params, active_default=False)
+        for name, message in choice_errors(request.query_params, ("category",)).items():
+            filters.errors.setdefault(name, message)
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
         gains, losses = list_gains_losses(rating_list, filters)

@@ -25,6 +25,7 @@ from public.selectors.ratings import (
     TITLES,
     EntryFilters,
     ListEntryPaginator,
+    choice_errors,
     list_entries,
 )
 from public.serializers.ratings import (
@@ -124,6 +125,8 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
         raw = query.get("active")
         if raw is not None and raw.strip().lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
             filters.errors.setdefault("active", f"expected true or false, got {raw[:40]!r}")
+        for name, message in choice_errors(query, ("category", "sex", "age_group", "title", "sort")).items():
+            filters.errors.setdefault(name, message)
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
         self.filters = filters

@@ -102,6 +102,11 @@ def test_entries_reject_bad_filters_with_field_errors(client, federation):
     )
     assert response.status_code == 400
     assert set(response.json()) == {"age_group", "sort", "title"}
+    # a blank value or another spelling than the schema's enum is refused too, not read as no filter
+    blank = {name: "\n" for name in ("category", "sex", "age_group", "title", "sort")}
+    response = client.get("/api/v1/rating-lists/2026-03-01/standard/entries/", blank)
+    assert response.status_code == 400 and set(response.json()) == set(blank), response.content
+    assert client.get("/api/v1/rating-lists/2026-03-01/standard/entries/", {"sex": "f"}).status_code == 400
     assert client.get("/api/v1/rating-lists/2026-05-01/standard/entries/").status_code == 404
 
 
