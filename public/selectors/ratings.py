@@ -86,24 +86,27 @@ DEFAULT_SORT = "-rating"
 SELECTION_COUNT_SECONDS = 24 * 3600
 
 
+# The values the API's choice parameters take (its schema's enums, besides the empty value), made once.
+API_CHOICES: dict[str, list[str]] = {
+    "category": list(CATEGORIES),
+    "sex": ["M", "F"],
+    "age_group": list(AGE_GROUPS),
+    "title": list(TITLES),
+    "sort": list(ENTRY_SORTS),
+}
+
+
 def choice_errors(params, names: tuple[str, ...]) -> dict[str, str]:
     """The API's refusals of the choice parameters ``names`` (of category, sex, age_group, title, sort): a value
     given that is not exactly one of the schema's enum values (which include the empty value: no filter). The
     list pages' forms read values leniently (white space, any case; EntryFilters); the API answers what its
     schema says, so a value the schema refuses is refused, not read as no filter (found by the schema fuzzing:
     ``category=%0A`` on the movers)."""
-    choices: dict[str, list[str]] = {
-        "category": list(CATEGORIES),
-        "sex": ["M", "F"],
-        "age_group": list(AGE_GROUPS),
-        "title": list(TITLES),
-        "sort": list(ENTRY_SORTS),
-    }
     errors = {}
     for name in names:
         raw = params.get(name)
-        if raw is not None and raw and raw not in choices[name]:  # empty: no filter, as the schema's enum says
-            errors[name] = f"expected one of {', '.join(choices[name])}, got {raw[:40]!r}"
+        if raw and raw not in API_CHOICES[name]:  # empty: no filter, as the schema's enum says
+            errors[name] = f"expected one of {', '.join(API_CHOICES[name])}, got {raw[:40]!r}"
     return errors
 
 
