@@ -14,7 +14,7 @@ from core.api import PublicReadMixin
 from core.schema import FEDERATION_CODE
 from events.models import RatingType
 from public.selectors.movers import best_juniors, list_gains_losses, most_improved
-from public.selectors.ratings import CATEGORIES, EntryFilters, choice_errors
+from public.selectors.ratings import API_CHOICES, EntryFilters
 from public.serializers.ratings import RatingListEntrySerializer
 from ratings.selectors import rating_list_current
 
@@ -40,7 +40,7 @@ class MoversSerializer(serializers.Serializer):
     parameters=[
         OpenApiParameter("list_date", OpenApiTypes.DATE, OpenApiParameter.PATH),
         OpenApiParameter("rating_type", OpenApiTypes.STR, OpenApiParameter.PATH, enum=RatingType.values),
-        OpenApiParameter("category", OpenApiTypes.STR, enum=list(CATEGORIES)),
+        OpenApiParameter("category", OpenApiTypes.STR, enum=API_CHOICES["category"]),
         OpenApiParameter(
             "federation", OpenApiTypes.STR, description="Three-letter federation code", pattern=FEDERATION_CODE
         ),
@@ -58,8 +58,7 @@ class RatingListMoversAPI(PublicReadMixin, generics.GenericAPIView):
         if rating_list is None:
             raise Http404("no published list of that date and rating type")
         filters = EntryFilters.from_params(request.query_params, active_default=False)
-        for name, message in choice_errors(request.query_params, ("category",)).items():
-            filters.errors.setdefault(name, message)
+        filters.refuse_outside_choices(request.query_params, ("category",))
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
         gains, losses = list_gains_losses(rating_list, filters)

@@ -18,14 +18,10 @@ from core.security import BoundedJSONParser
 from events.models import RatingType
 from public.api.glicko2 import calculator_glicko2
 from public.selectors.ratings import (
-    AGE_GROUPS,
-    CATEGORIES,
-    ENTRY_SORTS,
+    API_CHOICES,
     MAX_AGE,
-    TITLES,
     EntryFilters,
     ListEntryPaginator,
-    choice_errors,
     list_entries,
 )
 from public.serializers.ratings import (
@@ -82,25 +78,25 @@ class ListEntriesPagination(PublicPagination):
             description="Three-letter federation code (as published)",
             pattern=FEDERATION_CODE,
         ),
-        OpenApiParameter("sex", OpenApiTypes.STR, enum=["M", "F"]),
+        OpenApiParameter("sex", OpenApiTypes.STR, enum=API_CHOICES["sex"]),
         OpenApiParameter(
             "age_group",
             OpenApiTypes.STR,
-            enum=AGE_GROUPS,
+            enum=API_CHOICES["age_group"],
             description="U8..U20: born in (list year - N) or later; 50+/65+: born in (list year - N) or earlier",
         ),
         OpenApiParameter(
             "category",
             OpenApiTypes.STR,
-            enum=list(CATEGORIES),
+            enum=API_CHOICES["category"],
             description="Top-list shortcut: women/girls = sex F; juniors/girls = max_age 20; seniors50/65 = "
             "min_age 50/65; any category leaves inactive players out unless active=0",
         ),
         OpenApiParameter("min_age", AGE_SCHEMA, description="Age reached in the list's year, at least"),
         OpenApiParameter("max_age", AGE_SCHEMA, description="Age reached in the list's year, at most"),
-        OpenApiParameter("title", OpenApiTypes.STR, enum=TITLES),
+        OpenApiParameter("title", OpenApiTypes.STR, enum=API_CHOICES["title"]),
         OpenApiParameter("active", OpenApiTypes.BOOL, description="1: leave inactive players out"),
-        OpenApiParameter("sort", OpenApiTypes.STR, enum=list(ENTRY_SORTS), description="Default -rating"),
+        OpenApiParameter("sort", OpenApiTypes.STR, enum=API_CHOICES["sort"], description="Default -rating"),
     ]
 )
 class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
@@ -125,8 +121,7 @@ class RatingListEntriesAPI(PublicReadMixin, generics.ListAPIView):
         raw = query.get("active")
         if raw is not None and raw.strip().lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
             filters.errors.setdefault("active", f"expected true or false, got {raw[:40]!r}")
-        for name, message in choice_errors(query, ("category", "sex", "age_group", "title", "sort")).items():
-            filters.errors.setdefault(name, message)
+        filters.refuse_outside_choices(query, ("category", "sex", "age_group", "title", "sort"))
         if filters.errors:
             raise ValidationError({key: [message] for key, message in filters.errors.items()})
         self.filters = filters

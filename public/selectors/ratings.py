@@ -96,20 +96,6 @@ API_CHOICES: dict[str, list[str]] = {
 }
 
 
-def choice_errors(params, names: tuple[str, ...]) -> dict[str, str]:
-    """The API's refusals of the choice parameters ``names`` (of category, sex, age_group, title, sort): a value
-    given that is not exactly one of the schema's enum values (which include the empty value: no filter). The
-    list pages' forms read values leniently (white space, any case; EntryFilters); the API answers what its
-    schema says, so a value the schema refuses is refused, not read as no filter (found by the schema fuzzing:
-    ``category=%0A`` on the movers)."""
-    errors = {}
-    for name in names:
-        raw = params.get(name)
-        if raw and raw not in API_CHOICES[name]:  # empty: no filter, as the schema's enum says
-            errors[name] = f"expected one of {', '.join(API_CHOICES[name])}, got {raw[:40]!r}"
-    return errors
-
-
 def latest_current_lists() -> list[RatingList]:
     """The newest current list of each rating type (home page), in the order of RatingType."""
     newest: dict[str, RatingList] = {}
@@ -206,6 +192,17 @@ class EntryFilters:
                 filters.errors["sort"] = f"expected one of {', '.join(ENTRY_SORTS)}, got {sort!r}"
         filters._apply_category_sex()
         return filters
+
+    def refuse_outside_choices(self, params, names: tuple[str, ...]) -> None:
+        """The API's refusals of the choice parameters ``names`` (of API_CHOICES), added to ``errors``: a value
+        given that is not exactly one of the schema's enum values (which include the empty value: no filter).
+        The list pages' forms read values leniently (white space, any case; from_params); the API answers what
+        its schema says, so a value the schema refuses is refused, not read as no filter (found by the schema
+        fuzzing: ``category=%0A`` on the movers)."""
+        for name in names:
+            raw = params.get(name)
+            if raw and raw not in API_CHOICES[name]:  # empty: no filter, as the schema's enum says
+                self.errors.setdefault(name, f"expected one of {', '.join(API_CHOICES[name])}, got {raw[:40]!r}")
 
     def _read_selection(self, params, active_default: bool | None) -> None:
         """``category`` (a shortcut for sex and ages), ``min_age`` and ``max_age``; a category or
@@ -592,9 +589,9 @@ def player_live_ratings(player: Player, ratings: dict[str, dict]) -> list[dict]:
     # UNION of the games as white and as black: each branch reads the player's participations from that event on
     # in the participants' (player, event) index — not every participation of the player's history, which at
     # FIDE scale cost 8 ms on a profile after 24 lists (issue 17) — then the (white, round) / (black, round)
-    # indexes, where "white or black" over two joins would read every game of every submitted event.
-    # (min() here, of the ids unsorted: the database's MIN(id) over the status walked the events' primary key, 20 ms at
-    # FIDE scale.)
+    # indexes, where "white or black" over two joins would read every game of every submitted event. The first
+    # event is min() here, of the ids unsorted: the database's MIN(id) over the status walked the events' primary
+    # key, 20 ms at FIDE scale.
     first = min(
         Event.objects.filter(status=EventStatus.SUBMITTED).order_by().values_list("pk", flat=True), default=None
     )
