@@ -16,7 +16,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page
-from django.db.models import F, Q, QuerySet, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.functional import cached_property
 
@@ -98,11 +98,14 @@ API_CHOICES: dict[str, list[str]] = {
 
 def latest_current_lists() -> list[RatingList]:
     """The newest current list of each rating type (home page), in the order of RatingType."""
-    newest: dict[str, RatingList] = {}
-    # One row per type: the (list_date) maximum per type, read from the few list headers (tiny table).
-    for rating_list in RatingList.objects.current().order_by("rating_type", "-list_date"):
-        newest.setdefault(rating_list.rating_type, rating_list)
-    return [newest[t] for t in RatingType.values if t in newest]
+    # One query returning one header a type: the newest date of its type, a subquery walking the current lists'
+    # (rating_type, list_date) unique index. Reading every current header and keeping the newest built a model
+    # and parsed the rules of each list kept: on every home, list, top-list and federation page, a cost that grew
+    # with the lists kept (issue 17: the federation page 1.2x from list 13 to list 60 of bench/history.py).
+    newest = RatingList.objects.current().filter(rating_type=OuterRef("rating_type")).order_by("-list_date")
+    lists = RatingList.objects.current().filter(list_date=Subquery(newest.values("list_date")[:1]))
+    by_type = {rating_list.rating_type: rating_list for rating_list in lists}
+    return [by_type[t] for t in RatingType.values if t in by_type]
 
 
 def list_dates_by_type() -> list[dict]:

@@ -195,3 +195,30 @@ def test_overview_reads_the_newest_lists_partitions_only(client):
     visited = {int(name) for name in re.findall(r" on ratings_ratinglistentry_(\d+)", plan)}  # not the aliases
     assert visited == set(window), plan
     assert federation.lists["standard"][0].pk not in visited
+
+
+def test_the_newest_lists_are_read_without_building_every_list_kept(client):
+    """latest_current_lists (home, lists, top lists, federation pages) answers the newest current list of each
+    type by reading those headers only: building a model of every list kept, rules and all, made the federation
+    page 1.2x slower from list 13 to list 60 of bench/history.py (issue 17)."""
+    from django.db.models.signals import post_init
+
+    from public.selectors.ratings import latest_current_lists
+
+    federation = long_history(standard=20, rapid=4)
+    built: list[RatingList] = []
+
+    def count(sender, instance, **kwargs):
+        built.append(instance)
+
+    post_init.connect(count, sender=RatingList)
+    try:
+        newest = latest_current_lists()
+    finally:
+        post_init.disconnect(count, sender=RatingList)
+    assert newest == [federation.lists["standard"][-1], federation.lists["rapid"][-1]]
+    assert sorted(rl.pk for rl in built) == sorted(rl.pk for rl in newest)  # a header a type, not a list kept
+    # a list superseded by its correction is not current: its correction is the newest
+    old = federation.lists["standard"][-1]
+    RatingList.objects.filter(pk=old.pk).update(status=RatingListStatus.DRAFT)
+    assert latest_current_lists()[0] == federation.lists["standard"][-2]
