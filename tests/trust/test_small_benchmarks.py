@@ -6,6 +6,7 @@ bench/import_fide_list.py (a generated FIDE list imported twice) on the database
 
 import contextlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -105,6 +106,17 @@ HISTORY_FIGURES = (
 HISTORY_TABLES = ("entries", "rating changes", "games", "participants", "events")
 
 
+# a page's row in the second table: name, list K's and list N's medians, their ratio, the bytes ratio, met?
+PAGE_ROW = re.compile(r"^  \S.*? +[\d.]+ +(?P<time>[\d.]+) +[\d.]+ +[\d.]+  (yes|NO)(?: \(shows \d+\.\dx\))?$")
+
+
+def verdict_of_row(text: str) -> str:
+    """A row's "met?": yes, or NO and, for a page that showed more at the later list, how much more."""
+    found = re.search(r" (yes|NO)(?: \(shows \d+\.\dx\))?$", text)
+    assert found, text
+    return found.group(1)
+
+
 def figure_rows(lines: list[str]) -> dict[str, list[str]]:
     """The comparison table: figure -> [list 1, list N, ratio, met?] (figure names hold spaces, values do not)."""
     start = next(i for i, text in enumerate(lines) if text.startswith("figure "))
@@ -113,7 +125,7 @@ def figure_rows(lines: list[str]) -> dict[str, list[str]]:
         if not text.strip():
             break
         name, values = text[:58].strip(), text[58:].split()
-        rows[name] = [values[0], values[1], values[2], values[-1]]
+        rows[name] = [values[0], values[1], values[2], verdict_of_row(text)]
     return rows
 
 
@@ -157,9 +169,9 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     assert any(text.startswith("list 5 (2027-07-01): ") and " events simulated in " in text for text in first), first
     for run in (first, again, compared):  # every page after list 3 against list 5, in the same rounds
         full = run.index(next(text for text in run if text.startswith("web medians (ms) once a player's pages")))
-        pages = [text.split() for text in run[full + 2 : full + 2 + len(web)]]
         assert run[full + 1].split()[1:5] == ["list", "3", "2027-03-01", "list"], run[full + 1]
-        assert len(pages) == len(web) and all(page[-1] in ("yes", "NO") and float(page[-3]) > 0 for page in pages), run
+        pages = [PAGE_ROW.match(text) for text in run[full + 2 : full + 2 + len(web)]]
+        assert len(pages) == len(web) and all(page and float(page.group("time")) > 0 for page in pages), run
     heading = next(i for i, text in enumerate(compared) if text.startswith("web medians (ms), bench_history_ci_"))
     pages = [text.split() for text in compared[heading + 2 :] if text.strip()]
     assert len(pages) == len(web) and all(page[-1] in ("yes", "NO") and float(page[-2]) > 0 for page in pages), compared
@@ -226,3 +238,17 @@ def test_each_web_measurement_starts_from_an_empty_cache_of_its_own():
         assert cache.get("bench-web-test") == "the site's"
     finally:
         cache.delete("bench-web-test")
+
+
+def test_history_report_says_how_much_more_a_page_showed_when_it_grew():
+    """The main table's verdict: a page slower at list N than at list 1 says how much more it answered (its
+    median bytes), so a page about a player's record that shows 24 periods where list 1 had one reads as that."""
+    from bench.history import TARGET_GROWTH, grown, verdict
+
+    web = {"sizes": {"first": {"chart": 1000, "list": 500}, "last": {"chart": 5600, "list": 510}}}
+    assert grown(web, "first", "last", "chart") == 5.6 and grown(web, "first", "last", "missing") == 1.0
+    assert verdict(False, grown(web, "first", "last", "chart")) == "NO (shows 5.6x)"
+    assert verdict(False, grown(web, "first", "last", "list")) == "NO"  # grew in time only: the lists kept
+    assert verdict(True, 5.6) == "yes" and verdict(False, TARGET_GROWTH) == "NO"
+    for text in ("x  yes", "x  NO", "x  NO (shows 5.6x)"):
+        assert verdict_of_row(text) in ("yes", "NO")
