@@ -43,10 +43,10 @@ figures (a publication happens once: its time is read with it).
 The table printed at the end compares list 1 and list N; targets (issue 17): list N within 1.2x of list 1 on
 every figure, <= 150 bytes per entry including indexes. A page about a player's record shows more at list N
 than at list 1 (one period of games there, N periods here) until its page is full (the newest 12 lists, 50 games
-a page): the sizes table says how much more (and a page that misses the target says it beside its verdict,
-``NO (shows 5.6x)``), and a second table compares each page after list 13, where a player
-active on every list has full pages, with list N: there what a page shows no longer grows with the record, and
-its time must not grow with the lists kept (the same 1.2x).
+a page): the sizes table says how much more, and so does the verdict of a page that misses the target (``NO
+(shows 5.6x)``). A second table compares each page after list 13, where a player active on every list has full
+pages, with list N: there what a page shows no longer grows with the record, and its time must not grow with the
+lists kept (the same 1.2x).
 """
 
 from __future__ import annotations
