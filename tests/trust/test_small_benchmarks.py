@@ -106,15 +106,16 @@ HISTORY_FIGURES = (
 HISTORY_TABLES = ("entries", "rating changes", "games", "participants", "events")
 
 
+# a row's "met?" at its end: yes, or NO and, for a page that showed more at the later list, how much more
+VERDICT = r"(?P<met>yes|NO)(?: \(shows \d+\.\dx\))?$"
 # a page's row in the second table: name, list K's and list N's medians, their ratio, the bytes ratio, met?
-PAGE_ROW = re.compile(r"^  \S.*? +[\d.]+ +(?P<time>[\d.]+) +[\d.]+ +[\d.]+  (yes|NO)(?: \(shows \d+\.\dx\))?$")
+PAGE_ROW = re.compile(r"^  \S.*? +[\d.]+ +(?P<time>[\d.]+) +[\d.]+ +[\d.]+  " + VERDICT)
 
 
 def verdict_of_row(text: str) -> str:
-    """A row's "met?": yes, or NO and, for a page that showed more at the later list, how much more."""
-    found = re.search(r" (yes|NO)(?: \(shows \d+\.\dx\))?$", text)
+    found = re.search(" " + VERDICT, text)
     assert found, text
-    return found.group(1)
+    return found.group("met")
 
 
 def figure_rows(lines: list[str]) -> dict[str, list[str]]:
