@@ -13,7 +13,7 @@ or an accepted one whose rows disagree with its outcome). Target: 0 / 0 / 0. Add
 
 ``hostile files``: N inputs (default 10,000) made from the real TRF files in ../shared/data/trf and from
 generated FIDE lists (combined TXT, single-type TXT, XML; plain or in a ZIP, whole or damaged), each after
-one to six mutations of ``tests/trust/mutations.py`` (line accidents, long tokens, numbers of thousands of
+one to six mutations of ``tests/mutations.py`` (line accidents, long tokens, numbers of thousands of
 digits, round counts past the field, thousands of rounds, XML declarations of unreadable encodings). Each
 goes through the management command an official runs (``import_trf``, ``import_fide_list``: size limit,
 archive, service) inside a transaction that is rolled back afterwards, so every input meets the same
@@ -94,7 +94,7 @@ def _state(models) -> tuple[int, ...]:
 
 def hostile_input(rng: random.Random, seeds: dict[str, list[tuple[str, bytes]]]) -> tuple[str, str, bytes, str]:
     """(kind trf|fide, file name, bytes, description) of one mutated input."""
-    from tests.trust.mutations import ZIP_DAMAGE, RandomChooser, damage_zip, mutate, zipped
+    from tests.mutations import ZIP_DAMAGE, RandomChooser, damage_zip, mutate, zipped
 
     choose = RandomChooser(rng)
     kind = "trf" if rng.random() < 0.5 else "fide"
@@ -146,7 +146,7 @@ def run_hostile_files(options: argparse.Namespace) -> Row:
     from events.models import Event, Game, Participant
     from players.models import Federation, Player
     from ratings.models import RatingList, RatingListEntry
-    from tests.trust.mutations import fide_list_seeds, trf_seeds
+    from tests.mutations import fide_list_seeds, trf_seeds
 
     models = (Event, Participant, Game, RatingList, RatingListEntry, Player, Federation)
     seeds = {

@@ -56,7 +56,7 @@ def entries_on_page(client, **params):
     return response, response.context["entries"]
 
 
-@pytest.mark.urls("tests.trust.history_urls")
+@pytest.mark.urls("tests.audit.history_urls")
 def test_result_change_after_submission_shows_who_when_before_and_after(client, arbiter, officer, submitted_game):
     client.force_login(arbiter)
     before_change = timezone.now()

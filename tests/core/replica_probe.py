@@ -1,4 +1,4 @@
-"""Run by tests/trust/test_read_replica.py in a process of its own, with DATABASE_URL naming a primary and
+"""Run by tests/core/test_read_replica.py in a process of its own, with DATABASE_URL naming a primary and
 DATABASE_REPLICA_URL its streaming replica (both started by the test). Prints one JSON object of what it saw."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The test starts its own primary and replica on 127.0.0.1 with PostgreSQL's binaries (initdb, pg_basebackup,
 pg_ctl) under a temporary directory — the shared server's pg_hba allows no replication — and runs
-tests/trust/replica_probe.py in a process configured with both URLs."""
+tests/core/replica_probe.py in a process configured with both URLs."""
 
 import json
 import os
@@ -81,7 +81,7 @@ def test_public_reads_go_to_the_replica_and_a_lagging_replica_shows_a_whole_list
     env = dict(os.environ, DATABASE_URL=primary_url, DATABASE_REPLICA_URL=replica_url, ALLOWED_HOSTS="testserver")
     env.pop("TEST_DATABASE_SUFFIX", None)
     result = subprocess.run(
-        [sys.executable, "-m", "tests.trust.replica_probe"],
+        [sys.executable, "-m", "tests.core.replica_probe"],
         env=env,
         cwd=ROOT,
         capture_output=True,

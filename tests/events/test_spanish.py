@@ -16,9 +16,9 @@ from events.services import event_register, event_registration_approve, event_su
 from events.trf import TrfRoundEntry
 from events.trf_services import event_import_trf
 from tests.events.test_admin_roles import client_for, make_arbiter, make_officer
+from tests.events.test_registration import registration, run_queued_emails
 from tests.events.test_trf_import import build_trf, four_players
 from tests.factories import make_event, make_game, make_participants, make_player
-from tests.lifecycle.test_registration import registration, run_queued_emails
 
 pytestmark = pytest.mark.django_db
 

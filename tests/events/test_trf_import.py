@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "data" / "trf"
 CORPUS_FILES = sorted(p for p in CORPUS.glob("*") if p.suffix in (".trf", ".tab")) if CORPUS.is_dir() else []
 # Files an event cannot be made from, and the reason the refusal must give. None since issue 15: the two files
-# without dates (bbp_issue_7: no 042/052/132; icu_latin-1: 042 only) import as drafts (tests/lifecycle).
+# without dates (bbp_issue_7: no 042/052/132; icu_latin-1: 042 only) import as drafts (tests/events/test_drafts.py).
 REFUSED: dict[str, str] = {}
 _BLOCK = re.compile(r"\r\n|\r|\n")
 

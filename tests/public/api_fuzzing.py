@@ -3,7 +3,7 @@
 Every operation of the schema the API serves (``/api/v1/schema/``) is fed generated requests, valid ones
 (positive) and invalid ones (negative), and every response goes through all of schemathesis' checks: no server
 error, status codes, content types, headers and bodies as documented, invalid data refused, valid data
-accepted, undocumented methods refused. Used by tests/trust/test_api_schema_fuzzing.py (a few examples per
+accepted, undocumented methods refused. Used by tests/public/test_api_schema_fuzzing.py (a few examples per
 operation, in CI) and bench/fuzz_api.py (a few hundred).
 
 Operations are read from the schema, so endpoints added later are fuzzed without any change here.

@@ -4,8 +4,8 @@ runs a few hundred."""
 
 import pytest
 
+from tests.public.api_fuzzing import fuzz_api
 from tests.public.conftest import build_federation
-from tests.trust.api_fuzzing import fuzz_api
 
 EXAMPLES = 12
 

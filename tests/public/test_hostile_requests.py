@@ -19,7 +19,7 @@ from django.utils.html import escape
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.trust.mutations import SMALL_TRF, SMALL_TRF_SEEDS, TRF_SEEDS, fide_list_seed, mutated
+from tests.mutations import SMALL_TRF, SMALL_TRF_SEEDS, TRF_SEEDS, fide_list_seed, mutated
 
 
 def fuzz(examples: int) -> settings:
@@ -27,7 +27,7 @@ def fuzz(examples: int) -> settings:
     return settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
-# The seed files and their mutations are defined once, in tests/trust/mutations.py (the trust command,
+# The seed files and their mutations are defined once, in tests/mutations.py (the trust command,
 # bench/trust.py, uses them too).
 
 

@@ -6,9 +6,9 @@ import pytest
 
 from public.views.pool import LINE_COLOURS, PART_COLOURS
 from ratings.models import RatingList
-from tests.lab.conftest import publish_simulation
 from tests.public import test_browser as browser
 from tests.public.test_browser import decode_png, pixels_of, screenshot
+from tests.ratings.simulated_federation import publish_simulation
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,5 @@
-"""A simulated federation published under fide-2024, shared by the laboratory's tests."""
+"""A simulated federation published under fide-2024, shared by the laboratory's tests (tests/ratings) and the
+pool pages (tests/public)."""
 
 import datetime
 

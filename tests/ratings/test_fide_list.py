@@ -654,7 +654,7 @@ def _batched_rows_and_problems(data: bytes, size: int, by_columns: bool):
 @settings(max_examples=300, deadline=None, database=None)
 @given(data=st.data(), size=st.sampled_from([1, 2, 3, 7, 5_000]))
 def test_column_batches_give_the_rows_and_problems_of_the_line_reader(data, size):
-    from tests.trust.mutations import fide_list_seed, mutated
+    from tests.mutations import fide_list_seed, mutated
 
     text = data.draw(mutated([fide_list_seed(12)], hostile=True))
 

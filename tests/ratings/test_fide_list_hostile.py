@@ -17,8 +17,8 @@ from ratings.fide_list import (
     write_fide_list_txt,
     write_fide_list_xml,
 )
-from tests.trust.mutations import damage_zip, zipped
-from tests.trust.timing import best_times
+from tests.mutations import damage_zip, zipped
+from tests.timing import best_times
 
 
 def rows(count: int = 3) -> list[FideListRow]:

@@ -16,8 +16,8 @@ from events.models import Event, Game, Participant
 from players.models import Federation, Player
 from ratings.fide_list import FideListReader
 from ratings.models import RatingList, RatingListEntry
-from tests.trust.mutations import SMALL_TRF, ZIP_DAMAGE, damage_zip, fide_list_seed, zipped
-from tests.trust.timing import best_times
+from tests.mutations import SMALL_TRF, ZIP_DAMAGE, damage_zip, fide_list_seed, zipped
+from tests.timing import best_times
 
 pytestmark = pytest.mark.django_db
 

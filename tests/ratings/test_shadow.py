@@ -12,7 +12,7 @@ from ratings.services import rating_list_publish
 from ratings.services.backtest import backtest_rules, rating_backtest_run
 from ratings.services.schedule import rating_policy_for
 from ratings.services.simulation import federation_simulate
-from tests.lab.conftest import TODAY
+from tests.ratings.simulated_federation import TODAY
 
 SCORES = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 

@@ -6,7 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ENGINE = ROOT / "ratings" / "engine"
 ALLOWED_THIRD_PARTY = {"numpy", "scipy"}
 
