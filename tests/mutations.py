@@ -83,7 +83,7 @@ def trf_player(rank, name, rating, fed, fide_id, birth, points, rounds) -> str:
     """A 001 line with every field at its TRF16 column (reference/formats.md §2.1, 1-based inclusive)."""
     line = [" "] * (91 + 10 * len(rounds))
 
-    def put(start, text):  # noqa: E306
+    def put(start, text):
         line[start - 1 : start - 1 + len(text)] = text
 
     put(1, "001")

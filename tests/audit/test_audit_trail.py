@@ -73,7 +73,10 @@ def test_result_change_after_submission_shows_who_when_before_and_after(client, 
     assert changes["result"] == ("1/2-1/2", "1-0")
     assert changes["version"] == (1, 2)
     page = response.content.decode()
-    assert "arbiter" in page and "1/2-1/2" in page and "1-0" in page and "Euwe, Max" in page
+    assert "arbiter" in page
+    assert "1/2-1/2" in page
+    assert "1-0" in page
+    assert "Euwe, Max" in page
 
 
 def test_result_change_through_the_event_service_is_attributed_to_the_arbiter(client, arbiter, officer, submitted_game):
@@ -115,18 +118,21 @@ def test_history_lists_every_tracked_model_newest_first_and_filters_by_model_use
     kinds = {entry.kind for entry in everything}
     assert kinds == {"player", "event", "participant", "game"}
     assert [e.at for e in everything] == sorted((e.at for e in everything), reverse=True)
-    assert everything[0].kind == "player" and everything[0].history_type == "~"
+    assert everything[0].kind == "player"
+    assert everything[0].history_type == "~"
     assert {c.field: (c.before, c.after) for c in everything[0].changes}["surname"] == (
         "Alekhine",
         "Aljechin",
     )
 
     _, players_only = entries_on_page(client, model="player")
-    assert {e.kind for e in players_only} == {"player"} and len(players_only) == 3  # 2 created, 1 changed
+    assert {e.kind for e in players_only} == {"player"}
+    assert len(players_only) == 3  # 2 created, 1 changed
     _, by_arbiter = entries_on_page(client, user=arbiter.pk)
     assert [(e.kind, e.history_type) for e in by_arbiter] == [("player", "~")]
     _, by_jobs = entries_on_page(client, user="none")
-    assert all(e.user is None for e in by_jobs) and len(by_jobs) == len(everything) - 1
+    assert all(e.user is None for e in by_jobs)
+    assert len(by_jobs) == len(everything) - 1
     _, created = entries_on_page(client, type="+")
     assert {e.history_type for e in created} == {"+"}
     today = timezone.localdate()
@@ -135,7 +141,8 @@ def test_history_lists_every_tracked_model_newest_first_and_filters_by_model_use
     _, none_yesterday = entries_on_page(client, date_to=(today - datetime.timedelta(days=1)).isoformat())
     assert none_yesterday == []
     _, one_player = entries_on_page(client, model="player", object=player.pk)
-    assert {e.object_id for e in one_player} == {player.pk} and len(one_player) == 2
+    assert {e.object_id for e in one_player} == {player.pk}
+    assert len(one_player) == 2
 
 
 def test_deleted_game_shows_what_was_lost(client, officer, arbiter, submitted_game):
@@ -153,7 +160,8 @@ def test_malformed_filter_values_are_ignored_with_a_message(client, officer, sub
     assert response.status_code == 200
     shown = [str(m) for m in response.context["messages"]]
     assert any("date from '31/12/2025' is not a date" in m for m in shown)
-    assert any("type 'x'" in m for m in shown) and any("user 'bob'" in m for m in shown)
+    assert any("type 'x'" in m for m in shown)
+    assert any("user 'bob'" in m for m in shown)
 
 
 def test_history_page_needs_a_fixed_number_of_queries_whatever_its_length(client, officer, arbiter):
@@ -180,7 +188,8 @@ def test_history_page_needs_a_fixed_number_of_queries_whatever_its_length(client
         game.save()
     large = page_queries()
     recorded = sum(model.objects.count() for model in tracked_history_models().values())
-    assert recorded > 30 and len(history_entries(history_rows(HistoryFilter())[:50])) == recorded
+    assert recorded > 30
+    assert len(history_entries(history_rows(HistoryFilter())[:50])) == recorded
     assert large <= small + 2  # the user filter lists appear; the rows themselves add nothing
 
 
@@ -197,7 +206,8 @@ def test_only_superusers_and_rating_officers_see_the_audit_trail(client, officer
     client.force_login(superuser)
     assert client.get("/admin/audit/auditevent/add/").status_code == 403
     change_page = client.get(f"/admin/audit/auditevent/{record.pk}/change/")
-    assert change_page.status_code == 200 and b'name="_save"' not in change_page.content
+    assert change_page.status_code == 200
+    assert b'name="_save"' not in change_page.content
     assert client.post(f"/admin/audit/auditevent/{record.pk}/delete/", {"post": "yes"}).status_code == 403
     assert AuditEvent.objects.filter(pk=record.pk).exists()
 
@@ -216,22 +226,30 @@ def test_audit_record_keeps_actor_action_object_reason_and_before_after(client, 
         after=model_snapshot(event, ["status", "submitted_at"]),
     )
     record.refresh_from_db()
-    assert record.actor == officer and record.actor_name == "officer"
-    assert record.action == "event.correct" and record.object_id == str(event.pk)
-    assert record.object_type.model_class() is type(event) and record.object_repr == str(event)
-    assert record.before["status"] == "submitted" and record.after["status"] == "corrected"
+    assert record.actor == officer
+    assert record.actor_name == "officer"
+    assert record.action == "event.correct"
+    assert record.object_id == str(event.pk)
+    assert record.object_type.model_class() is type(event)
+    assert record.object_repr == str(event)
+    assert record.before["status"] == "submitted"
+    assert record.after["status"] == "corrected"
     assert record.before["submitted_at"] == record.after["submitted_at"]  # a datetime, stored as ISO text
 
     client.force_login(officer)
     listing = client.get("/admin/audit/auditevent/", {"action": "event.correct"}).content.decode()
     assert "Round 1 result entered reversed" in listing
     detail = client.get(f"/admin/audit/auditevent/{record.pk}/change/").content.decode()
-    assert "submitted" in detail and "corrected" in detail and "submitted_at" not in detail  # unchanged: not shown
+    assert "submitted" in detail
+    assert "corrected" in detail
+    assert "submitted_at" not in detail  # unchanged: not shown
 
 
 def test_audit_record_for_a_scheduled_job_has_no_actor(db):
     record = audit_record(None, AuditAction.RATING_LIST_PUBLISH, "Standard 2026-03-01", after={"entries": 12})
-    assert record.actor is None and record.actor_name == "" and record.object_type is None
+    assert record.actor is None
+    assert record.actor_name == ""
+    assert record.object_type is None
     assert record.object_repr == "Standard 2026-03-01"
     assert "system" in str(record)
 
@@ -239,12 +257,13 @@ def test_audit_record_for_a_scheduled_job_has_no_actor(db):
 def test_audit_record_is_rolled_back_with_the_action_it_records(officer, submitted_game):
     from django.db import transaction
 
-    with pytest.raises(RuntimeError), transaction.atomic():
+    # PT012: the failure comes after the record it must roll back
+    with pytest.raises(RuntimeError), transaction.atomic():  # noqa: PT012
         audit_record(officer, AuditAction.PLAYER_MERGE, submitted_game.white.player, reason="duplicate")
         raise RuntimeError("the merge failed")
     assert not AuditEvent.objects.exists()
 
 
 def test_audit_record_refuses_a_missing_action(officer):
-    with pytest.raises(ValueError, match="action must be 1..40 characters"):
+    with pytest.raises(ValueError, match=r"action must be 1..40 characters"):
         audit_record(officer, "", "x")

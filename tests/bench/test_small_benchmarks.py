@@ -80,7 +80,8 @@ def test_load_benchmark_runs_small_with_no_errors_and_no_lock_waits():
     assert line(lines, "errors (both phases)")[3] == "0", lines
     assert line(lines, "samples with a session waiting on a lock")[8] == "0", lines
     assert int(line(lines, "idle ")[1].replace(",", "")) > 0, lines
-    assert int(line(idle_only, "idle ")[1].replace(",", "")) > 0 and line(idle_only, "errors")[1] == "0", idle_only
+    assert int(line(idle_only, "idle ")[1].replace(",", "")) > 0, idle_only
+    assert line(idle_only, "errors")[1] == "0", idle_only
     assert not [text for text in idle_only if text.startswith(("publication", "during"))], idle_only
 
 
@@ -145,8 +146,10 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     web = [name for name in rows if name.startswith("web median (ms): ")]
     assert len(web) >= 10, first
     for name, (list_1, list_n, ratio, met) in rows.items():
-        assert float(list_1.replace(",", "")) >= 0 and float(list_n.replace(",", "")) >= 0, (name, first)
-        assert float(ratio) >= 0 and met in ("yes", "NO"), (name, first)
+        assert float(list_1.replace(",", "")) >= 0, (name, first)
+        assert float(list_n.replace(",", "")) >= 0, (name, first)
+        assert float(ratio) >= 0, (name, first)
+        assert met in ("yes", "NO"), (name, first)
     assert float(rows["entries: bytes per entry, all lists"][0].replace(",", "")) > 0, first
     assert float(rows["publication wall time (s)"][0]) > 0, first
     assert any(text.startswith("list 2 (2027-01-01): cloned") for text in first), first
@@ -161,7 +164,8 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
     # what each page answered at either end, beside its time
     shown = first.index(next(text for text in first if text.startswith("what each page answered")))
     sizes = [text.split() for text in first[shown + 2 : shown + 2 + len(web)]]
-    assert len(sizes) == len(web) and all(int(row[-3].replace(",", "")) > 0 for row in sizes), first
+    assert len(sizes) == len(web), first
+    assert all(int(row[-3].replace(",", "")) > 0 for row in sizes), first
     assert any(text.startswith("  kept the history after list 3 as bench_history_ci_") for text in first), first
     # kept as after a real list, with events awaiting rating (the next clone rates them), and the last list's
     # period still simulated for real
@@ -172,10 +176,12 @@ def test_history_benchmark_runs_small_prints_every_figure_and_resumes_from_the_d
         full = run.index(next(text for text in run if text.startswith("web medians (ms) once a player's pages")))
         assert run[full + 1].split()[1:5] == ["list", "3", "2027-03-01", "list"], run[full + 1]
         pages = [PAGE_ROW.match(text) for text in run[full + 2 : full + 2 + len(web)]]
-        assert len(pages) == len(web) and all(page and float(page.group("time")) > 0 for page in pages), run
+        assert len(pages) == len(web), run
+        assert all(page and float(page.group("time")) > 0 for page in pages), run
     heading = next(i for i, text in enumerate(compared) if text.startswith("web medians (ms), bench_history_ci_"))
     pages = [text.split() for text in compared[heading + 2 :] if text.strip()]
-    assert len(pages) == len(web) and all(page[-1] in ("yes", "NO") and float(page[-2]) > 0 for page in pages), compared
+    assert len(pages) == len(web), compared
+    assert all(page[-1] in ("yes", "NO") and float(page[-2]) > 0 for page in pages), compared
 
 
 def test_fide_list_import_benchmark_runs_small_and_prints_its_figures_against_the_targets():
@@ -185,10 +191,14 @@ def test_fide_list_import_benchmark_runs_small_and_prints_its_figures_against_th
     target = "60 s (PostgreSQL)" if ON_POSTGRESQL else "120 s (SQLite)"
     assert f"under {target}, peak RSS under 1,024 MB" in " ".join(line(lines, "targets at 1,930,000 rows:")), lines
     first, second = line(lines, "first import"), line(lines, "second import")
-    assert "(2,000" in first and "created," in first and float(first[6].replace(",", "")) > 0, lines
-    assert "(0" in second and "2,000" in second[second.index("created,") + 1], lines
+    assert "(2,000" in first, lines
+    assert "created," in first, lines
+    assert float(first[6].replace(",", "")) > 0, lines
+    assert "(0" in second, lines
+    assert "2,000" in second[second.index("created,") + 1], lines
     projected = [text for text in lines if text.strip().startswith("projected at 1,930,000 rows:")]
-    assert len(projected) == 2 and all("peak RSS so far" in text for text in projected), lines
+    assert len(projected) == 2, lines
+    assert all("peak RSS so far" in text for text in projected), lines
 
 
 PG_SERVER_BINARIES = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)
@@ -207,7 +217,8 @@ def test_pg_settings_benchmark_runs_small_and_prints_its_table():
     # One pair per candidate at a tiny size: the table's shape, not its figures (noise at this size).
     lines = bench("pg_settings.py", None, "--players", "1500", "--games", "800", "--rounds", "1")
     header = next(number for number, text in enumerate(lines) if text.startswith("setting "))
-    assert lines[header].split()[-1] == "verdict" and set(lines[header + 1]) == {"-"}, lines
+    assert lines[header].split()[-1] == "verdict", lines
+    assert set(lines[header + 1]) == {"-"}, lines
     rows = {text.split()[0]: text for text in lines[header + 2 :] if text.strip()}
     assert list(rows) == [
         "shared_buffers", "max_wal_size", "checkpoint_timeout", "wal_compression", "synchronous_commit",
@@ -219,7 +230,8 @@ def test_pg_settings_benchmark_runs_small_and_prints_its_table():
         assert re.search(figures + r"none \(fewer than 3 pairs\)$", row), row
     # The private cluster is removed at the end (no --keep-cluster).
     data = Path(line(lines, "private cluster:")[2])
-    assert data.parent.name.startswith("federation-pgsettings-") and not data.parent.exists(), data
+    assert data.parent.name.startswith("federation-pgsettings-"), data
+    assert not data.parent.exists(), data
 
 
 def test_each_web_measurement_starts_from_an_empty_cache_of_its_own():
@@ -247,10 +259,12 @@ def test_history_report_says_how_much_more_a_page_showed_when_it_grew():
     from bench.history import TARGET_GROWTH, grown, verdict
 
     web = {"sizes": {"first": {"chart": 1000, "list": 500}, "last": {"chart": 5600, "list": 510}}}
-    assert grown(web, "first", "last", "chart") == 5.6 and grown(web, "first", "last", "missing") == 1.0
+    assert grown(web, "first", "last", "chart") == 5.6
+    assert grown(web, "first", "last", "missing") == 1.0
     assert verdict(False, grown(web, "first", "last", "chart")) == "NO (shows 5.6x)"
     assert verdict(False, grown(web, "first", "last", "list")) == "NO"  # grew in time only: the lists kept
-    assert verdict(True, 5.6) == "yes" and verdict(False, TARGET_GROWTH) == "NO"
+    assert verdict(True, 5.6) == "yes"
+    assert verdict(False, TARGET_GROWTH) == "NO"
     for text in ("x  yes", "x  NO", "x  NO (shows 5.6x)"):
         assert verdict_of_row(text) in ("yes", "NO")
 
@@ -274,6 +288,8 @@ def test_a_selections_first_ask_is_measured_with_the_cache_emptied_before_each_r
 
     with empty_cache():
         times, sizes = measure(Client(), ["/a", "/bb"], first_ask=True)
-        assert seen == [None, None] and sizes == [2, 3] and len(times) == 2
+        assert seen == [None, None]
+        assert sizes == [2, 3]
+        assert len(times) == 2
         measure(Client(), ["/c"])  # the next visitor finds what the last one left
         assert seen[-1] == "/bb"

@@ -10,7 +10,7 @@ import time
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 

@@ -43,7 +43,8 @@ def test_a_lone_surrogate_in_json_is_refused_with_400_naming_the_field(client, b
     response = post_calculator(client, body)
     assert response.status_code == 400
     detail = response.json()["detail"]
-    assert "lone UTF-16 surrogate" in detail and place in detail
+    assert "lone UTF-16 surrogate" in detail
+    assert place in detail
     detail.encode("utf-8")  # the refusal does not echo the value (a surrogate would not encode)
 
 
@@ -59,7 +60,8 @@ def test_a_surrogate_pair_is_a_character_and_accepted(client):
     body = json.dumps({**VALID, "rules": "\U0001f600"})  # json.dumps writes it as the pair \ud83d\ude00
     response = post_calculator(client, body)
     assert response.status_code == 400
-    assert "rules" in response.json() and "surrogate" not in response.content.decode()
+    assert "rules" in response.json()
+    assert "surrogate" not in response.content.decode()
 
 
 def test_lone_surrogate_at_names_the_place_without_recursion():
@@ -100,7 +102,8 @@ def test_a_basic_authorization_user_name_with_nul_is_never_a_server_error(client
 def test_a_method_an_endpoint_does_not_have_is_405_with_allow(client, url, method):
     response = getattr(client, method)(url, data="{}", content_type="application/json")
     assert response.status_code == 405, response.content[:300]
-    assert "GET" in response["Allow"] and method.upper() not in response["Allow"]
+    assert "GET" in response["Allow"]
+    assert method.upper() not in response["Allow"]
     assert response.json()["detail"]
 
 

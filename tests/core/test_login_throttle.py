@@ -73,7 +73,8 @@ def test_five_wrong_passwords_lock_the_account_with_a_plain_refusal_on_the_sign_
     assert "Sign-in refused: too many failed attempts for this account or from your address" in text
     assert "Try again in 15 minutes" in text
     # Still the admin's sign-in page (with its form), not a bare error page or the generic message.
-    assert 'name="username"' in text and "Please enter the correct username" not in text
+    assert 'name="username"' in text
+    assert "Please enter the correct username" not in text
     # Refusals are not counted: the lock still ends one window after the five failures.
     assert failures() == 5
 
@@ -187,7 +188,8 @@ def test_the_lock_refuses_every_sign_in_path_not_only_the_admin_form(client, off
     # The API's Basic authentication is refused too, even with the right password (never a server error).
     token = base64.b64encode(f"officer:{PASSWORD}".encode()).decode()
     response = client.get("/api/v1/players/", HTTP_AUTHORIZATION=f"Basic {token}")
-    assert response.status_code == 403 and response.json() == {"detail": "Invalid username/password."}
+    assert response.status_code == 403
+    assert response.json() == {"detail": "Invalid username/password."}
     assert failures() == 5
 
 
@@ -217,7 +219,8 @@ def test_officials_see_the_failures_and_a_superuser_lifts_a_lock_by_deleting_the
     viewer = type(client)()
     viewer.force_login(rating_officer)
     page = viewer.get("/admin/axes/accessattempt/")
-    assert page.status_code == 200 and "203.0.113.7" in page.content.decode()
+    assert page.status_code == 200
+    assert "203.0.113.7" in page.content.decode()
     viewer.force_login(plain_staff)
     assert viewer.get("/admin/axes/accessattempt/").status_code == 403
 
@@ -239,4 +242,5 @@ def test_check_deploy_warns_when_throttling_is_off(settings):
     settings.MIDDLEWARE = [*settings.MIDDLEWARE, "axes.middleware.AxesMiddleware"]
     settings.AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
     warnings = [e for e in check_production_security() if e.id == "federation.W001"]
-    assert warnings and "AXES_HANDLER" in warnings[0].msg
+    assert warnings
+    assert "AXES_HANDLER" in warnings[0].msg

@@ -34,7 +34,8 @@ def test_refusals_are_logged_and_a_hostile_request_id_is_replaced(client, caplog
     (record,) = records(caplog)
     assert record["status"] == 404
     assert "forged" not in record
-    assert len(record["request_id"]) == 32 and response["X-Request-ID"] == record["request_id"]
+    assert len(record["request_id"]) == 32
+    assert response["X-Request-ID"] == record["request_id"]
 
 
 def test_signed_in_user_is_logged_by_id(admin_client, admin_user, caplog):

@@ -38,11 +38,14 @@ def test_check_only_upload_reports_everything_and_writes_nothing():
     assert response.status_code == 200
     assert row_counts() == before
     page = response.content.decode()
-    assert 'id="trf-checked"' in page and "Checked, nothing imported: 4 players" in page
+    assert 'id="trf-checked"' in page
+    assert "Checked, nothing imported: 4 players" in page
     assert "1 matched by ID number, 3 to be created" in page
     assert "matched: Alpha, Anna" in page
     assert "Beta, Bert (4100999, same name)" in page
-    assert 'id="trf-unrated"' in page and "forfeit" in page and "bye" in page
+    assert 'id="trf-unrated"' in page
+    assert "forfeit" in page
+    assert "bye" in page
 
 
 def test_check_only_of_a_bad_file_names_line_and_column_and_writes_nothing():
@@ -82,7 +85,8 @@ def test_the_api_takes_a_multipart_file_field_and_reports_problems_by_line():
     response = token_client(make_arbiter()).post(CHECK_URL, {"file": SimpleUploadedFile("bad.trf", data)})
     assert response.status_code == 200
     errors = response.json()["errors"]
-    assert errors and all(error["line"] for error in errors)
+    assert errors
+    assert all(error["line"] for error in errors)
     assert response.json()["matches"] == []
 
 
@@ -94,7 +98,9 @@ def test_the_api_checks_a_real_file_as_a_submission():
     before = row_counts()
     report = token_client(make_officer()).post(CHECK_URL, data, content_type="application/octet-stream").json()
     assert row_counts() == before
-    assert report["errors"] == [] and report["players"] > 0 and report["games"] >= report["rated_games"] > 0
+    assert report["errors"] == []
+    assert report["players"] > 0
+    assert report["games"] >= report["rated_games"] > 0
 
 
 @pytest.mark.parametrize(
@@ -123,7 +129,8 @@ def test_an_empty_body_or_a_form_without_file_is_a_clear_400():
 def test_a_file_over_the_limit_is_refused_before_it_is_read(settings):
     settings.TRF_UPLOAD_MAX_BYTES = 1024
     response = token_client(make_arbiter()).post(CHECK_URL, b"012 x\n" * 400, content_type="text/plain")
-    assert response.status_code == 413 and "at most 1,024 bytes" in response.json()["detail"]
+    assert response.status_code == 413
+    assert "at most 1,024 bytes" in response.json()["detail"]
 
 
 def test_a_player_without_name_or_id_is_an_error_with_its_line():
@@ -145,9 +152,12 @@ def test_an_arbiter_generates_sees_and_revokes_only_their_own_token():
     mine = Token.objects.get(user=arbiter)
     assert f"Your API token is {mine.key}" in response.content.decode()
     listing = client.get(TOKENS_URL).content.decode()
-    assert mine.key in listing and theirs.key not in listing
+    assert mine.key in listing
+    assert theirs.key not in listing
     again = client.get(f"{TOKENS_URL}add/", follow=True)  # one token each: revoke it first
-    assert "You already have a token" in again.content.decode() and Token.objects.filter(user=arbiter).count() == 1
+    assert "You already have a token" in again.content.decode()
+    assert Token.objects.filter(user=arbiter).count() == 1
     assert client.get(f"{TOKENS_URL}{other.pk}/delete/").status_code == 302  # not theirs: "does not exist"
     client.post(f"{TOKENS_URL}{arbiter.pk}/delete/", {"post": "yes"})
-    assert not Token.objects.filter(user=arbiter).exists() and Token.objects.filter(pk=theirs.pk).exists()
+    assert not Token.objects.filter(user=arbiter).exists()
+    assert Token.objects.filter(pk=theirs.pk).exists()

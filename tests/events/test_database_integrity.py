@@ -41,7 +41,7 @@ def test_database_refuses_a_second_game_for_a_participant_in_the_same_round(even
 
 
 def test_database_refuses_moving_a_game_onto_a_round_where_a_player_already_plays(event_with_four):
-    event, (a, b, c, d) = event_with_four
+    event, (a, b, c, _d) = event_with_four
     make_game(event, 1, a, b)
     game = make_game(event, 2, c, a)
     game.round = 1

@@ -76,13 +76,15 @@ def test_every_real_file_imports_as_a_draft_or_is_refused_with_line_and_problem(
     outcome = event_import_trf(data, file_name=path.name, user=None)
 
     if outcome.event is None:  # refused: every error says where and what, and nothing was written
-        assert outcome.errors and every_row_count() == before
+        assert outcome.errors
+        assert every_row_count() == before
         assert all(problem.message and (problem.line or not problem.column) for problem in outcome.errors)
         assert outcome.refusal_message().startswith(f"refused, nothing imported: {outcome.errors[0]}")
         return
     event = outcome.event
     after = every_row_count()
-    assert event.status == EventStatus.DRAFT and outcome.errors == []
+    assert event.status == EventStatus.DRAFT
+    assert outcome.errors == []
     # Whole: every player and every round entry of the file is in the event, as a game or as what is missing.
     assert Participant.objects.filter(event=event).count() == counted["players"]
     assert Game.objects.filter(event=event).count() == counted["games"] == outcome.games
@@ -98,7 +100,8 @@ def test_every_real_file_imports_as_a_draft_or_is_refused_with_line_and_problem(
         with pytest.raises(ValidationError) as refused:
             event_submit(event, user=None)
         assert refused.value.messages == missing
-        assert Event.objects.get(pk=event.pk).status == EventStatus.DRAFT and every_row_count() == after
+        assert Event.objects.get(pk=event.pk).status == EventStatus.DRAFT
+        assert every_row_count() == after
     else:
         assert path.name not in INCOMPLETE
 
@@ -110,7 +113,8 @@ def test_every_real_file_made_unreadable_is_refused_naming_the_line_and_nothing_
 
     outcome = event_import_trf(data, file_name=path.name, user=None)
 
-    assert outcome.event is None and every_row_count() == before
+    assert outcome.event is None
+    assert every_row_count() == before
     first = outcome.errors[0]
     assert (first.line, first.column) == (line, 5)
     assert "starting rank '12x4' at columns 5-8 is not a number" in first.message
@@ -131,8 +135,11 @@ def test_every_real_file_refused_by_the_database_at_its_last_write_leaves_nothin
 
     outcome = event_import_trf(path.read_bytes(), file_name=path.name, user=None)
 
-    assert outcome.event is None and every_row_count() == before
-    assert outcome.games == 0 and outcome.created_players == [] and outcome.player_matches == []
+    assert outcome.event is None
+    assert every_row_count() == before
+    assert outcome.games == 0
+    assert outcome.created_players == []
+    assert outcome.player_matches == []
     assert outcome.refusal_message().startswith(
         "refused, nothing imported: file: error: the database refused the import (refused at the import's last "
         "write (test)); nothing was saved"
@@ -170,7 +177,8 @@ def test_a_new_player_without_birth_year_or_sex_keeps_the_event_a_draft():
     event = outcome.event
     assert event.status == EventStatus.DRAFT  # imported, not submitted
     warning = next(w for w in outcome.warnings if w.message.startswith("player 2 (Beta, Bert) is new and has no"))
-    assert warning.line and warning.column == 10
+    assert warning.line
+    assert warning.column == 10
     assert "no sex (column 10) and no birth year (columns 70-79)" in warning.message
     assert any(w.message.startswith("not submitted for rating: Player 2, Beta, Bert") for w in outcome.warnings)
     beta = Player.objects.get(participations__event=event, participations__start_rank=2)
@@ -188,7 +196,8 @@ def test_only_an_unreadable_file_is_refused_whole_with_nothing_written():
     before = row_counts()
     data = build_trf(four_players(), start_date=None).replace(b"    2 w 1", b"    2 x 1", 1)
     outcome = event_import_trf(data, file_name="bad.trf", user=None)
-    assert outcome.event is None and row_counts() == before
+    assert outcome.event is None
+    assert row_counts() == before
     assert all(p.severity == ERROR and p.line and p.column for p in outcome.errors)
 
 
@@ -229,7 +238,8 @@ def test_a_result_without_opponent_uploaded_in_the_admin_is_a_draft_naming_line_
     page = response.content.decode()
     event = Event.objects.get(source_file_name="open.trf")
     assert event.status == EventStatus.DRAFT  # imported, not submitted: never a refusal
-    assert 'id="trf-problems"' in page and "trf-error" not in page
+    assert 'id="trf-problems"' in page
+    assert "trf-error" not in page
     assert f"<td>{line}</td><td>102</td>" in page  # where the opponent is missing: line and column
     assert "round 2: player 3 (Gamma, Gus) has the result &#x27;1&#x27; of a game (column 109) but no opponent" in page
     assert Game.objects.filter(event=event).count() == 4  # round 2 of player 3 made no game (not a bye)
@@ -241,7 +251,8 @@ def test_a_result_without_opponent_uploaded_in_the_admin_is_a_draft_naming_line_
     )
     assert f"not submitted for rating: {expected}" in page.replace("&#x27;", "'")
     change_page = client.get(reverse("admin:events_event_change", args=[event.pk])).content.decode()
-    assert 'id="event-missing"' in change_page and expected in change_page.replace("&#x27;", "'")
+    assert 'id="event-missing"' in change_page
+    assert expected in change_page.replace("&#x27;", "'")
     assert 'name="results_without_opponent"' not in change_page  # settled by entering the game, not by editing
 
     # Submission is refused, naming what is missing: through the service, the admin's check and the API.
@@ -252,7 +263,8 @@ def test_a_result_without_opponent_uploaded_in_the_admin_is_a_draft_naming_line_
     assert expected in check.replace("&#x27;", "'")
     api = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=arbiter).key}")
     answer = api.post(f"/api/v1/events/{event.pk}/transitions/", {"action": "submit"}, content_type="application/json")
-    assert answer.status_code == 400 and expected in str(answer.json())
+    assert answer.status_code == 400
+    assert expected in str(answer.json())
     assert Event.objects.get(pk=event.pk).status == EventStatus.DRAFT
 
     # The arbiter enters the bye it was: nothing is missing any more, and the event is submitted.
@@ -271,14 +283,17 @@ def test_the_check_trf_api_reports_a_result_without_opponent_as_a_warning_and_wr
 
     response = api.post("/api/v1/events/check-trf/", data, content_type="text/plain")
 
-    assert response.status_code == 200 and row_counts() == before
+    assert response.status_code == 200
+    assert row_counts() == before
     report = response.json()
-    assert report["errors"] == [] and report["games"] == 4
+    assert report["errors"] == []
+    assert report["games"] == 4
     (refusal, warning) = [w for w in report["warnings"] if "no opponent" in w["message"]]  # by line: 0 first
     assert (warning["line"], warning["column"]) == (player_line(data, 3), 102)
     assert warning["message"].startswith(f"round 2: player 3 (Gamma, Gus) has the result {code!r} of a game")
     # checked as a submission (the API's default): it would not be submitted, and says what is missing
-    assert refusal["line"] is None and refusal["message"].startswith("not submitted for rating: Player 3, Gamma")
+    assert refusal["line"] is None
+    assert refusal["message"].startswith("not submitted for rating: Player 3, Gamma")
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,8 @@ def test_registration_refusal_and_upload_screens_speak_spanish():
         | {"rating_type": "rapid", "system": "swiss"},
         **SPANISH,
     ).content.decode()
-    assert "El torneo termina" in wrong_way and "antes de empezar" in wrong_way
+    assert "El torneo termina" in wrong_way
+    assert "antes de empezar" in wrong_way
 
     check = client.post(
         "/admin/events/event/upload-trf/",
@@ -84,7 +85,8 @@ def test_registration_refusal_and_upload_screens_speak_spanish():
         **SPANISH,
     ).content.decode()
     assert "Comprobado, no se ha importado nada: 4 jugadores" in check
-    assert "<h2>Partidas no valoradas</h2>" in check and "Solo comprobar" in check
+    assert "<h2>Partidas no valoradas</h2>" in check
+    assert "Solo comprobar" in check
 
     event = make_event(name="Refusable", rounds=1, chief_arbiter=arbiter)
     refuse = client_for(make_officer()).get(reverse("admin:events_event_refuse", args=[event.pk]), **SPANISH)
@@ -99,7 +101,8 @@ def test_the_public_awaiting_page_shows_spanish_statuses():
     make_game(event, 1, a, b, result=Result.DRAW)
     event_submit(event, user=arbiter)
     page = client_for(arbiter).get(reverse("events:awaiting"), **SPANISH).content.decode()
-    assert "Torneos pendientes de evaluación" in page and "<td>Enviado para valoración</td>" in page
+    assert "Torneos pendientes de evaluación" in page
+    assert "<td>Enviado para valoración</td>" in page
 
 
 def test_the_arbiters_emails_are_in_the_federations_language(settings):

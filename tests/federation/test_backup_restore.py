@@ -55,7 +55,8 @@ def fingerprint_of(database_url: str) -> str:
 def test_fingerprint_changes_when_a_rating_relevant_value_changes(transactional_db):
     some_records()
     before = fingerprint_here()
-    assert "events.Game rows=2" in before and "events.HistoricalGame rows=3" in before
+    assert "events.Game rows=2" in before
+    assert "events.HistoricalGame rows=3" in before
     from events.models import Game
 
     Game.objects.filter(result=Result.BLACK_WIN).update(round=2)
@@ -102,7 +103,8 @@ def test_pg_dump_and_pg_restore_give_an_identical_database(transactional_db, tmp
             text=True,
             env={**os.environ, "DATABASE_URL": restored},
         )
-        assert unapplied.returncode == 0 and "[ ]" not in unapplied.stdout
+        assert unapplied.returncode == 0
+        assert "[ ]" not in unapplied.stdout
     finally:
         subprocess.run(
             ["psql", "-q", "-d", maintenance, "-c", f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)'],

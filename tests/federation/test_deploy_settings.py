@@ -58,14 +58,16 @@ def test_development_key_is_refused_by_check_deploy_in_production(tmp_path):
     env = {**PRODUCTION_ENVIRONMENT, "SECRET_KEY": development_key}
     result = manage(["check", "--deploy"], env, tmp_path)
     assert result.returncode != 0
-    assert "federation.E001" in result.stderr and "SECRET_KEY is the development key" in result.stderr
+    assert "federation.E001" in result.stderr
+    assert "SECRET_KEY is the development key" in result.stderr
 
 
 def test_production_environment_is_documented_in_operations_guide():
     text = DOCS.read_text()
     for name, value in PRODUCTION_ENVIRONMENT.items():
         assert re.search(rf"\b{name}={re.escape(value)}\b", text), f"{name}={value} is not in docs/operations.md"
-    assert "SECRET_KEY" in text and "check --deploy --fail-level WARNING" in text
+    assert "SECRET_KEY" in text
+    assert "check --deploy --fail-level WARNING" in text
 
 
 def test_no_secret_is_committed_to_the_repository():

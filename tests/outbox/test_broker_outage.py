@@ -69,7 +69,9 @@ def test_result_save_succeeds_and_the_task_stays_pending_when_the_broker_is_down
     game.refresh_from_db()
     assert game.result == Result.WHITE_WIN
     row.refresh_from_db()
-    assert row.is_pending and row.attempts == 1 and row.last_attempt_at is not None
+    assert row.is_pending
+    assert row.attempts == 1
+    assert row.last_attempt_at is not None
     assert "Error" in row.last_error or "refused" in row.last_error.lower()
     assert f"task federation.ping (row {row.pk}) not sent, it stays pending" in caplog.text
 
@@ -92,7 +94,8 @@ def test_a_result_store_down_with_the_broker_does_not_hold_the_save_either(
         row = save_result(game, Result.WHITE_WIN, 5)
     assert time.monotonic() - started < 8  # 1 s connect timeout; 19 s before; room for a loaded machine
     row.refresh_from_db()
-    assert row.is_pending and row.attempts == 1
+    assert row.is_pending
+    assert row.attempts == 1
 
 
 def test_after_a_failed_send_further_saves_do_not_wait_for_the_broker(db, django_capture_on_commit_callbacks):
@@ -105,17 +108,24 @@ def test_after_a_failed_send_further_saves_do_not_wait_for_the_broker(db, django
     assert time.monotonic() - started < 0.5
     first.refresh_from_db()
     second.refresh_from_db()
-    assert first.is_pending and first.attempts == 1
-    assert second.is_pending and second.attempts == 0  # left to the dispatcher
+    assert first.is_pending
+    assert first.attempts == 1
+    assert second.is_pending
+    assert second.attempts == 0  # left to the dispatcher
 
 
 def test_rolled_back_save_queues_nothing(db, django_capture_on_commit_callbacks):
     game = submitted_game()
-    with django_capture_on_commit_callbacks(execute=True) as callbacks, pytest.raises(RuntimeError):
-        with transaction.atomic():
-            enqueue_after_commit("federation.ping", 1)
-            raise RuntimeError("the save failed")
-    assert callbacks == [] and not PendingTask.objects.exists()
+    # PT012: the failure comes after the enqueue it must roll back
+    with (  # noqa: PT012
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        enqueue_after_commit("federation.ping", 1)
+        raise RuntimeError("the save failed")
+    assert callbacks == []
+    assert not PendingTask.objects.exists()
     game.refresh_from_db()
     assert game.result == Result.PENDING
 
@@ -131,7 +141,9 @@ def test_officials_see_pending_tasks_in_the_admin(client, db, django_capture_on_
     official = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
     client.force_login(official)
     page = client.get("/admin/outbox/pendingtask/", {"state": "pending"}).content.decode()
-    assert "federation.ping" in page and "PENDING" in page and "[7]" in page
+    assert "federation.ping" in page
+    assert "PENDING" in page
+    assert "[7]" in page
     arbiter = get_user_model().objects.create_user("arbiter", "a@example.org", "pw", is_staff=True)
     client.force_login(arbiter)
     assert client.get("/admin/outbox/pendingtask/").status_code == 403
@@ -148,7 +160,8 @@ def test_dispatcher_leaves_fresh_rows_to_their_own_commit_and_reports_a_broker_s
         with pytest.raises(CommandError, match=r"broker unreachable after sending 0: .*1 task\(s\) still pending"):
             call_command("dispatch_pending_tasks", "--min-age", "0")
     row.refresh_from_db()
-    assert row.is_pending and row.attempts == 2
+    assert row.is_pending
+    assert row.attempts == 2
 
 
 def test_periodic_dispatch_task_is_scheduled_and_registered(settings):
@@ -217,11 +230,14 @@ def test_a_task_the_broker_lost_is_sent_again_once_later_ones_on_its_queue_have_
     report = pending_tasks_dispatch()
     assert (report.sent, report.failed, report.pending) == (1, 0, 0)
     lost.refresh_from_db()
-    assert lost.task_id != "sent-10" and lost.received_at is None and lost.attempts == 2
+    assert lost.task_id != "sent-10"
+    assert lost.received_at is None
+    assert lost.attempts == 2
     assert timezone.now() - lost.sent_at < datetime.timedelta(minutes=1)
     recent.refresh_from_db()
     other_queue.refresh_from_db()
-    assert recent.task_id == "sent-2" and other_queue.task_id == "sent-1"
+    assert recent.task_id == "sent-2"
+    assert other_queue.task_id == "sent-1"
     assert list(pending_tasks_lost()) == []  # sent again just now: not lost again before 300 s
 
 
@@ -252,7 +268,8 @@ def test_once_the_broker_is_back_the_dispatcher_sends_and_a_real_worker_runs_the
     # The broker is back: the management command sends it, the worker runs it.
     call_command("dispatch_pending_tasks", "--min-age", "0")
     row.refresh_from_db()
-    assert not row.is_pending and row.task_id
+    assert not row.is_pending
+    assert row.task_id
     assert ran(worker, row.task_id) == "42"
     row.refresh_from_db()
     assert row.received_at is not None  # the worker stamped it: no longer the broker's to lose
@@ -281,6 +298,7 @@ def test_the_trust_commands_broker_row_loses_no_task_at_a_small_size():
     (row,) = run_checks(options, [check for check in CHECKS if check.name == "broker down during saves"])
     assert row.inputs == 10, row.examples
     assert (row.unhandled, row.slow) == (0, 0), row.examples  # no save failed or waited 10 s for the broker
-    assert row.accepted == 10 and row.slowest < 10, row.examples
+    assert row.accepted == 10, row.examples
+    assert row.slowest < 10, row.examples
     assert any(line.startswith("run by the worker") for line in row.examples), row.examples
     assert row.partial == 0, row.examples  # tasks lost

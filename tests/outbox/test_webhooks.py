@@ -4,6 +4,7 @@ back-off, and every attempt is logged with its response (admin)."""
 
 import hashlib
 import hmac
+import itertools
 import json
 import threading
 import time
@@ -111,14 +112,16 @@ def test_a_failing_endpoint_is_retried_until_it_answers():
         deliver_webhook.apply(args=[first.pk])  # eager: Celery's retries run at once, without the back-off wait
     first.refresh_from_db()
     assert (first.attempts, first.response_status, first.response_body) == (3, 200, "ok")
-    assert first.delivered_at is not None and first.last_error == ""
+    assert first.delivered_at is not None
+    assert first.last_error == ""
     assert list(first.attempt_log.values_list("number", "response_status", "response_body", "error")) == [
         (1, 500, "try again", "HTTP 500"),
         (2, 500, "try again", "HTTP 500"),
         (3, 200, "ok", ""),
     ]
     page = client_for(make_officer()).get(f"/admin/outbox/webhookdelivery/{first.pk}/change/").content.decode()
-    assert page.count("try again") == 2 and page.count('<td class="field-number">') == 3  # each attempt, answered
+    assert page.count("try again") == 2
+    assert page.count('<td class="field-number">') == 3  # each attempt, answered
 
 
 def test_the_back_off_doubles_from_its_base_up_to_its_maximum(settings):
@@ -160,10 +163,13 @@ def test_a_real_worker_retries_a_failing_endpoint_with_back_off_and_logs_every_a
             what="the webhook delivery",
         )
     log = celery_worker_process.output()
-    assert "outbox.deliver_webhook[" in log and f"Retry in {BACKOFF}s" in log and f"Retry in {4 * BACKOFF}s" in log
+    assert "outbox.deliver_webhook[" in log
+    assert f"Retry in {BACKOFF}s" in log
+    assert f"Retry in {4 * BACKOFF}s" in log
 
     # The server got the same signed body every time and verified its signature.
-    assert len(receiver.received) == FAILURES + 1 and all(receiver.verified)
+    assert len(receiver.received) == FAILURES + 1
+    assert all(receiver.verified)
     assert {body for _, body in receiver.received} == {delivery.body.encode()}
     # Back-off: each wait at least BACKOFF × 2^n (the worker holds the retry until then), and growing.
     waits = [later - earlier for earlier, later in zip(receiver.times, receiver.times[1:], strict=False)]
@@ -178,7 +184,7 @@ def test_a_real_worker_retries_a_failing_endpoint_with_back_off_and_logs_every_a
         (FAILURES + 1, 200, "ok", ""),
     ]
     started = [a.started_at for a in attempts]
-    gaps = [(later - earlier).total_seconds() for earlier, later in zip(started, started[1:], strict=False)]
+    gaps = [(later - earlier).total_seconds() for earlier, later in itertools.pairwise(started)]
     assert all(gap >= BACKOFF * 2**n - 0.05 for n, gap in enumerate(gaps)), gaps
 
 
@@ -190,7 +196,9 @@ def test_an_unreachable_endpoint_logs_the_error_and_is_not_marked_delivered():
     delivery = WebhookDelivery.objects.order_by("id").first()
     deliver_webhook.apply(args=[delivery.pk])
     delivery.refresh_from_db()
-    assert delivery.delivered_at is None and delivery.attempts == 9 and delivery.last_error
+    assert delivery.delivered_at is None
+    assert delivery.attempts == 9
+    assert delivery.last_error
 
 
 def test_a_publication_notifies_list_published_and_event_rated_only_to_subscribers():
@@ -212,7 +220,8 @@ def test_officials_manage_endpoints_and_see_deliveries_arbiters_do_not():
         "/admin/outbox/webhookendpoint/add/",
         {"url": "https://example.org/hook", "secret": "x", "events": ["event.rated"], "active": "on"},
     )
-    assert response.status_code == 302 and WebhookEndpoint.objects.get().events == ["event.rated"]
+    assert response.status_code == 302
+    assert WebhookEndpoint.objects.get().events == ["event.rated"]
     assert officer.get("/admin/outbox/webhookdelivery/").status_code == 200
     arbiter = client_for(make_arbiter())
     assert arbiter.get("/admin/outbox/webhookendpoint/").status_code == 403

@@ -30,9 +30,11 @@ def test_pool_page_charts_render(live_server, transactional_db, tmp_path, name, 
     red = pixels_of(PART_COLOURS["leavers"], width, rows)
     # the total and mean lines and the distribution bars span the chart; the ledger's bars are drawn
     xs = [x for x, _ in blue]
-    assert len(blue) > 500 and max(xs) - min(xs) > width * 0.6, (len(blue), min(xs), max(xs))
+    assert len(blue) > 500, (len(blue), min(xs), max(xs))
+    assert max(xs) - min(xs) > width * 0.6, (len(blue), min(xs), max(xs))
     assert max(xs) < width  # scaled to the screen, nothing cut off on the right
-    assert len(green) > 20 and len(red) > 5, (len(green), len(red))
+    assert len(green) > 20, (len(green), len(red))
+    assert len(red) > 5, (len(green), len(red))
     # the distribution's bars (drawn from numeric attributes, in every language) fill much more than a swatch
     bars = pixels_of(LINE_COLOURS["distribution"], width, rows)
     assert len(bars) > (3000 if width > 1000 else 1000), len(bars)

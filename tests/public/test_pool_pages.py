@@ -41,7 +41,8 @@ def test_the_api_returns_the_ledger(client, simulated):
     data = response.json()
     assert set(data) == EXPECTED_KEYS
     ledger = pool_ledgers([rating_list])[0]
-    assert data["total"] == ledger.total and data["list_date"] == rating_list.list_date.isoformat()
+    assert data["total"] == ledger.total
+    assert data["list_date"] == rating_list.list_date.isoformat()
     assert (
         data["previous_total"] + data["from_games"] + data["newcomers"] - data["leavers"] + data["adjustments"]
         == data["total"]
@@ -62,8 +63,10 @@ def test_the_page_shows_the_ledger_and_four_charts(client, simulated, django_ass
     assert response.status_code == 200
     html = response.content.decode()
     assert html.count("<svg") == 4
-    assert str(ledger.total) in html and str(ledger.previous_total) in html
-    assert "Pool health" in html and "Newcomers" in html
+    assert str(ledger.total) in html
+    assert str(ledger.previous_total) in html
+    assert "Pool health" in html
+    assert "Newcomers" in html
     # every list of the type has a row linking to its own pool page
     for other in RatingList.objects.current("standard"):
         assert f"/lists/{other.list_date}/standard/pool/" in html
@@ -76,7 +79,9 @@ def test_the_page_shows_the_ledger_and_four_charts(client, simulated, django_ass
 def test_the_page_in_spanish(client, simulated):
     rating_list = latest()
     html = client.get(f"/lists/{rating_list.list_date}/standard/pool/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Salud del conjunto" in html and "Recién llegados" in html
+    assert "Salud del conjunto" in html
+    assert "Recién llegados" in html
     # SVG coordinates are numbers with a decimal point in every language (1234.5, never 1234,5)
     coordinates = re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy|width|height)="([^"]*)"', html)
-    assert coordinates and all(re.fullmatch(r"-?[0-9.]+", value) for value in coordinates), coordinates[:20]
+    assert coordinates, coordinates[:20]
+    assert all(re.fullmatch(r"-?[0-9.]+", value) for value in coordinates), coordinates[:20]

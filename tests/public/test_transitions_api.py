@@ -58,7 +58,8 @@ def test_a_refused_transition_is_a_400_naming_why(event, arbiter):
     client = api(arbiter)
     assert move(client, event, "check").json()["problems"][0].startswith("Api Open cannot be submitted: 1 game(s)")
     response = move(client, event, "submit")
-    assert response.status_code == 400 and "have no result" in response.json()["errors"][0]
+    assert response.status_code == 400
+    assert "have no result" in response.json()["errors"][0]
     assert Event.objects.get(pk=event.pk).status == EventStatus.DRAFT
     assert move(client, event, "fly").status_code == 400
 
@@ -66,7 +67,8 @@ def test_a_refused_transition_is_a_400_naming_why(event, arbiter):
 def test_another_arbiter_gets_a_404_and_an_arbiter_may_not_refuse(event, arbiter):
     assert move(api(make_arbiter("other")), event, "submit").status_code == 404
     response = move(api(arbiter), event, "refuse", "no")
-    assert response.status_code == 403 and Event.objects.get(pk=event.pk).status == EventStatus.DRAFT
+    assert response.status_code == 403
+    assert Event.objects.get(pk=event.pk).status == EventStatus.DRAFT
     assert Client().post(f"/api/v1/events/{event.pk}/transitions/", {"action": "check"}).status_code == 401
 
 
@@ -74,7 +76,8 @@ def test_officials_refuse_with_a_reason_and_approve_registrations(event, arbiter
     officer = api(make_officer())
     assert move(officer, event, "refuse").status_code == 400  # a reason is needed
     refused = move(officer, event, "refuse", "Not a rated event.").json()
-    assert refused["status"] == "refused" and refused["timeline"][-1]["reason"] == "Not a rated event."
+    assert refused["status"] == "refused"
+    assert refused["timeline"][-1]["reason"] == "Not a rated event."
     registered = event_register(
         Registration(
             name="Later Open",

@@ -48,11 +48,14 @@ def federation(order="after-games"):
 
 
 def test_preview_publish_ledger_and_profile_after_the_games(db, client, django_assert_max_num_queries):
-    (a, b, c, d), adjustment = federation()
+    (a, _b, c, d), adjustment = federation()
     with django_assert_max_num_queries(4):
         preview = rating_adjustment_preview(adjustment)
-    assert preview.moved == 3 and preview.points == 200 + 40 + 160 and preview.largest == 200
-    assert preview.before.at_least_2000 == 1 and preview.after.at_least_2000 == 1
+    assert preview.moved == 3
+    assert preview.points == 200 + 40 + 160
+    assert preview.largest == 200
+    assert preview.before.at_least_2000 == 1
+    assert preview.after.at_least_2000 == 1
     assert preview.after.total - preview.before.total == 400
     assert [m["amount"] for m in preview.movers] == [200, 160, 40]
 
@@ -69,7 +72,9 @@ def test_preview_publish_ledger_and_profile_after_the_games(db, client, django_a
     assert entries[a.pk].rating == after_games + FIDE_2024_COMPRESSION.amounts(np.array([after_games]))[0]
     assert entries[a.pk].adjustment == entries[a.pk].rating - after_games
     assert entries[a.pk].change == entries[a.pk].rating - 1500  # the change since the previous list includes it
-    assert entries[d.pk].rating == 1760 and entries[d.pk].adjustment == 160 and entries[d.pk].change == 160
+    assert entries[d.pk].rating == 1760
+    assert entries[d.pk].adjustment == 160
+    assert entries[d.pk].change == 160
     assert entries[c.pk].adjustment is None  # 2000 and above: unchanged
     ledger = pool_ledgers([march])[0]
     assert ledger.adjustments == sum(e.adjustment or 0 for e in entries.values())
@@ -87,7 +92,7 @@ def test_preview_publish_ledger_and_profile_after_the_games(db, client, django_a
 
 
 def test_before_the_games_the_period_is_rated_with_the_adjusted_ratings(db):
-    (a, b, c, d), _ = federation(order="before-games")
+    (a, _b, _c, d), _ = federation(order="before-games")
     rating_list_publish("standard", MAR)
     march = rating_list_current("standard", MAR)
     entries = {e.player_id: e for e in RatingListEntry.objects.filter(rating_list=march)}
@@ -95,7 +100,8 @@ def test_before_the_games_the_period_is_rated_with_the_adjusted_ratings(db):
     # a: 1500 -> 1700 first, then beat b (1900 -> 1940) and drew c (2100)
     games_a = calculate_change(1700, None, [1940, 2100], [1.0, 0.5], rules, rated_games_total=80, list_date=MAR)
     assert entries[a.pk].rating == games_a.new_rating
-    assert entries[a.pk].adjustment == 200 and entries[a.pk].change == games_a.new_rating - 1500
+    assert entries[a.pk].adjustment == 200
+    assert entries[a.pk].change == games_a.new_rating - 1500
     assert entries[d.pk].rating == 1760
     assert pool_ledgers([march])[0].balanced
 
@@ -105,7 +111,8 @@ def test_only_officials_see_the_adjustments_admin(db, client, admin_client):
     page = admin_client.get(f"/admin/ratings/ratingadjustment/{adjustment.pk}/change/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Who moves most" in html and "+200" in html
+    assert "Who moves most" in html
+    assert "+200" in html
     from django.contrib.auth import get_user_model
 
     clerk = get_user_model().objects.create_user("clerk", password="x", is_staff=True)

@@ -26,12 +26,16 @@ def test_replaying_under_the_published_rules_gives_no_difference(simulated, djan
     for item in data["lists"]:
         assert set(item) == {"list_date", "players", "games", "log_loss", "brier", "rmse", "differences"}
         assert item["differences"] == 0, item
-        assert item["games"] > 0 and item["players"] > 0
-        assert 0 < item["log_loss"] < 0.5 and 0 < item["brier"] < 0.25 and item["rmse"] > 0
+        assert item["games"] > 0
+        assert item["players"] > 0
+        assert 0 < item["log_loss"] < 0.5
+        assert 0 < item["brier"] < 0.25
+        assert item["rmse"] > 0
     assert data["summary"]["differences"] == 0
     assert set(data["summary"]) == {"log_loss", "brier", "rmse", "differences"}
     calibration = data["calibration"]
-    assert calibration[0]["from"] == 0 and calibration[0]["to"] == 49
+    assert calibration[0]["from"] == 0
+    assert calibration[0]["to"] == 49
     assert sum(row["games"] for row in calibration) == sum(item["games"] for item in data["lists"])
     assert all(0.5 <= row["expected"] <= 1 for row in calibration)
     # the replay reads in bulk: the query count does not grow with players or games (a few per list)
@@ -45,7 +49,9 @@ def test_another_preset_scores_every_list_and_differs(simulated):
     own = json.loads(run("--rating-type", "standard", "--rules", "fide-2024", "--json"))
     assert len(data["lists"]) == len(own["lists"]) == 3
     for item in data["lists"]:
-        assert item["log_loss"] is not None and item["brier"] is not None and item["rmse"] is not None
+        assert item["log_loss"] is not None
+        assert item["brier"] is not None
+        assert item["rmse"] is not None
     assert data["lists"][0]["games"] == own["lists"][0]["games"]  # the same ratings in force on the first list
     assert data["summary"]["differences"] > 0
     assert data["summary"]["log_loss"] != own["summary"]["log_loss"]
@@ -54,15 +60,20 @@ def test_another_preset_scores_every_list_and_differs(simulated):
 def test_glicko2_is_replayed_and_scored_on_every_list(simulated):
     data = json.loads(run("--rating-type", "standard", "--rules", "glicko2", "--json"))
     own = json.loads(run("--rating-type", "standard", "--rules", "fide-2024", "--json"))
-    assert data["rules"] == "glicko2" and len(data["lists"]) == 3
+    assert data["rules"] == "glicko2"
+    assert len(data["lists"]) == 3
     for item in data["lists"]:
-        assert 0 < item["log_loss"] < 0.5 and 0 < item["brier"] < 0.25 and item["rmse"] > 0
-        assert item["games"] > 0 and item["differences"] > 0
+        assert 0 < item["log_loss"] < 0.5
+        assert 0 < item["brier"] < 0.25
+        assert item["rmse"] > 0
+        assert item["games"] > 0
+        assert item["differences"] > 0
     # the first list scores the same games as Elo: both players rated in force (the official list)
     assert data["lists"][0]["games"] == own["lists"][0]["games"]
     assert sum(row["games"] for row in data["calibration"]) == sum(item["games"] for item in data["lists"])
     other = json.loads(run("--rating-type", "standard", "--rules", "glicko2", "--set", "tau=1.2", "--json"))
-    assert other["rules"] == "glicko2+tau=1.2" and len(other["lists"]) == 3  # (tau moves volatility slowly)
+    assert other["rules"] == "glicko2+tau=1.2"
+    assert len(other["lists"]) == 3  # (tau moves volatility slowly)
 
 
 def test_overrides_and_from_to(simulated):
@@ -77,7 +88,8 @@ def test_overrides_and_from_to(simulated):
     assert [item["list_date"] for item in data["lists"]] == [dates[2].isoformat()]
     assert data["lists"][0]["differences"] > 0  # K 16 instead of 40/20/10
     text = run("--rating-type", "standard", "--rules", "fide-2024")
-    assert "summary" in text and "Calibration" in text
+    assert "summary" in text
+    assert "Calibration" in text
 
 
 @pytest.mark.parametrize(

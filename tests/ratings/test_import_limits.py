@@ -83,9 +83,11 @@ def test_a_trf_round_count_past_the_field_is_refused_by_line_not_by_the_database
 
     outcome = event_import_trf(data, file_name="rounds.trf", user=None)
 
-    assert outcome.event is None and state() == before
+    assert outcome.event is None
+    assert state() == before
     (error,) = outcome.errors
-    assert (error.line, error.column) == (8, 5) and "is outside 0-32767" in error.message
+    assert (error.line, error.column) == (8, 5)
+    assert "is outside 0-32767" in error.message
 
 
 def test_import_trf_refuses_a_file_above_the_upload_limit(tmp_path, settings):
@@ -94,7 +96,7 @@ def test_import_trf_refuses_a_file_above_the_upload_limit(tmp_path, settings):
     path.write_bytes(SMALL_TRF.encode() * 3)
     before = state()
 
-    with pytest.raises(CommandError, match="big.trf has more than 2,048 bytes; a TRF file may have at most 2,048"):
+    with pytest.raises(CommandError, match=r"big.trf has more than 2,048 bytes; a TRF file may have at most 2,048"):
         call_command("import_trf", str(path))
     assert state() == before
 

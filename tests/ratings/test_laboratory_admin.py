@@ -25,16 +25,20 @@ def test_an_official_queues_a_run_and_the_job_fills_it(simulated, admin_client):
     task = PendingTask.objects.get(name="ratings.run_backtest")
     assert task.args == [run.pk]
     page = admin_client.get(f"/admin/ratings/backtestrun/{run.pk}/change/").content.decode()
-    assert "<progress" in page and 'http-equiv="refresh"' in page
+    assert "<progress" in page
+    assert 'http-equiv="refresh"' in page
     # the job (what the worker runs)
     assert run_backtest_task(run.pk) == {"run": run.pk, "status": "done", "lists": 3}
     run.refresh_from_db()
-    assert run.progress_percent == 100 and run.lists_done == run.lists_total == 3
+    assert run.progress_percent == 100
+    assert run.lists_done == run.lists_total == 3
     assert run.result["summary"]["differences"] == 0
     assert len(run.result["difference_distribution"]) == 3
     assert all(item["bars"] == [[0, item_total]] for item, item_total in _totals(run))
     page = admin_client.get(f"/admin/ratings/backtestrun/{run.pk}/change/").content.decode()
-    assert "Calibration" in page and "<svg" in page and 'http-equiv="refresh"' not in page
+    assert "Calibration" in page
+    assert "<svg" in page
+    assert 'http-equiv="refresh"' not in page
     # a redelivered job changes nothing
     assert backtest_run_execute(run.pk).result == run.result
 
@@ -49,13 +53,16 @@ def test_runs_compared_side_by_side_and_exported(simulated, admin_client):
     for rules, overrides in (("fide-2024", ""), ("fide-2024", "k_factor=16"), ("elo-logistic", "")):
         run = backtest_run_create(rating_type="standard", rules_preset=rules, overrides=overrides)
         runs.append(backtest_run_execute(run.pk))
-    assert runs[1].result["rules"] == "fide-2024+k_factor=16" and runs[1].result["movers"]
+    assert runs[1].result["rules"] == "fide-2024+k_factor=16"
+    assert runs[1].result["movers"]
     ids = [str(run.pk) for run in runs]
     changelist = "/admin/ratings/backtestrun/"
     page = admin_client.post(changelist, {"action": "compare_runs", "_selected_action": ids})
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Compare backtest runs" in html and "fide-2024+k_factor=16" in html and "elo-logistic" in html
+    assert "Compare backtest runs" in html
+    assert "fide-2024+k_factor=16" in html
+    assert "elo-logistic" in html
     assert html.count("<polyline") == 2 * 3  # expected and actual, per run
     export = admin_client.post(changelist, {"action": "export_csv", "_selected_action": ids})
     rows = list(csv.reader(io.StringIO(export.content.decode())))
@@ -72,7 +79,7 @@ def test_runs_compared_side_by_side_and_exported(simulated, admin_client):
         "differences",
     ]
     assert len(rows) == 1 + 3 * (3 + 1)  # three lists and a summary per run
-    summary = [row for row in rows if row[0] == ids[0] and row[3] == "summary"][0]
+    summary = next(row for row in rows if row[0] == ids[0] and row[3] == "summary")
     assert summary[-1] == "0"
 
 
@@ -95,7 +102,8 @@ def test_bad_runs_are_refused_on_the_form(db, admin_client, data, field):
 def test_a_failing_run_keeps_its_error(db):
     run = backtest_run_create(rating_type="blitz", rules_preset="fide-2024")
     run = backtest_run_execute(run.pk)
-    assert run.status == BacktestRunStatus.FAILED and "no published blitz list" in run.error
+    assert run.status == BacktestRunStatus.FAILED
+    assert "no published blitz list" in run.error
 
 
 def test_only_officials_see_the_laboratory(db, client):

@@ -49,7 +49,8 @@ def test_the_ledger_balances_on_every_list_of_a_simulation(simulated):
         assert ledger.adjustments == 0
         assert ledger.mean == round(ledger.total / ledger.rated, 2)
     first, later = ledgers[0], ledgers[1:]
-    assert first.previous_total == 0 and first.newcomers == first.total  # the starting list: all newcomers
+    assert first.previous_total == 0
+    assert first.newcomers == first.total  # the starting list: all newcomers
     assert all(ledger.from_games != 0 and ledger.stable_players > 0 for ledger in later)
     assert any(ledger.newcomer_players > 0 for ledger in later)  # newcomers got first ratings
     # from_games is the sum of the published changes of the players rated on both lists
@@ -119,6 +120,11 @@ def test_a_merged_duplicate_leaves_the_pool_on_the_next_list(db):
     event_with_games([a, b], [(1, 0, 0.5)], start=datetime.date(2026, 3, 10), name="March")
     rating_list_publish("standard", MAY)
     march, may = pool_ledgers([rating_list_current("standard", MAR), rating_list_current("standard", MAY)])
-    assert march.leavers == 0 and march.rated == 3 and march.total == 2000 + 1900 + 1950 + march.from_games
-    assert may.leavers == 1950 and may.leaver_players == 1 and may.rated == 2  # the duplicate's line is gone
-    assert may.balanced and march.balanced
+    assert march.leavers == 0
+    assert march.rated == 3
+    assert march.total == 2000 + 1900 + 1950 + march.from_games
+    assert may.leavers == 1950
+    assert may.leaver_players == 1
+    assert may.rated == 2
+    assert may.balanced
+    assert march.balanced  # the duplicate's line is gone

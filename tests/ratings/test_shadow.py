@@ -66,7 +66,8 @@ def test_a_glicko2_shadow_beside_every_published_list(db, client):
     assert idle
     for p in idle:  # Glickman 2013 step 6: phi* = sqrt(phi^2 + sigma^2), capped at the unrated RD 350
         grown = np.hypot(stored[p].deviation, stored[p].volatility * 173.7178)
-        assert second[p].rating == stored[p].rating and second[p].deviation == pytest.approx(min(350.0, grown))
+        assert second[p].rating == stored[p].rating
+        assert second[p].deviation == pytest.approx(min(350.0, grown))
     assert any(second[p].deviation > stored[p].deviation for p in idle)
     # the Glicko-2 backtest replays the same first period (later ones continue from printed whole ratings, as
     # a published Glicko-2 list does, where a shadow keeps the exact ones)
@@ -83,11 +84,14 @@ def test_a_glicko2_shadow_beside_every_published_list(db, client):
     entry = ShadowRatingEntry.objects.get(shadow_list=lists[-1].shadow, player_id=player_id)
     player = entry.player
     html = client.get(f"/players/{player.id_number}/").content.decode()
-    assert "Shadow ratings (unofficial)" in html and "unofficial" in html
+    assert "Shadow ratings (unofficial)" in html
+    assert "unofficial" in html
     assert f"± {round(2 * entry.deviation)}" in html
     data = client.get(f"/api/v1/players/{player.id_number}/shadow-ratings/").json()
-    assert data[0]["official"] is False and data[0]["rules"] == "glicko2"
-    assert data[0]["rating"] == round(entry.rating, 2) and data[0]["deviation"] == round(entry.deviation, 2)
+    assert data[0]["official"] is False
+    assert data[0]["rules"] == "glicko2"
+    assert data[0]["rating"] == round(entry.rating, 2)
+    assert data[0]["deviation"] == round(entry.deviation, 2)
     low, high = data[0]["interval"]
     assert low == pytest.approx(entry.rating - 2 * entry.deviation, abs=0.01)
     assert high == pytest.approx(entry.rating + 2 * entry.deviation, abs=0.01)
@@ -167,6 +171,8 @@ def test_glicko2_as_the_official_preset_publishes_lists_that_keep_deviation_and_
     assert client.get(f"/lists/{lists[-1].list_date}/standard/").status_code == 200
     api = client.get(f"/api/v1/rating-lists/{lists[-1].list_date}/standard/entries/").json()
     first = api["results"][0]
-    assert first["deviation"] > 0 and first["volatility"] > 0 and first["k_factor"] is None
+    assert first["deviation"] > 0
+    assert first["volatility"] > 0
+    assert first["k_factor"] is None
     player = lists[-1].entries.exclude(rating=None).first().player
     assert client.get(f"/players/{player.id_number}/").status_code == 200

@@ -75,7 +75,7 @@ def test_capped_opponent_is_marked_with_the_rating_used(fide_2024):
 def test_p1_period_of_2650_plus_player_rounds_minus_2_50_to_minus_3(build_players, build_games, fide_2024, list_date):
     # players: 0 = the 2813 player, 1..5 = his opponents
     opponents = [1787, 2025, 2310, 2400, 2505]
-    players = build_players([2813] + opponents, [10] + [20] * 5)
+    players = build_players([2813, *opponents], [10] + [20] * 5)
     games = build_games(
         [(0, 0, i + 1, s, 2813, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 1, 0.5], strict=True))]
     )
@@ -94,7 +94,7 @@ def test_p1_period_of_2650_plus_player_rounds_minus_2_50_to_minus_3(build_player
 
 def test_p1_under_the_plain_cap_gives_minus_0_40_and_no_change(build_players, build_games, list_date):
     opponents = [1787, 2025, 2310, 2400, 2505]
-    players = build_players([2813] + opponents, [10] + [20] * 5)
+    players = build_players([2813, *opponents], [10] + [20] * 5)
     games = build_games(
         [(0, 0, i + 1, s, 2813, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 1, 0.5], strict=True))]
     )
@@ -162,7 +162,7 @@ def test_p4_per_event_rounding_reproduces_fides_published_2406(build_players, bu
 
 def test_n1_initial_rating_1922_published_with_k_40(build_players, build_games, fide_2024, list_date):
     opponents = [1902, 1877, 1884, 2012, 1832]
-    players = build_players([None] + opponents, [None] + [20] * 5, rated_games_total=[0] + [30] * 5)
+    players = build_players([None, *opponents], [None] + [20] * 5, rated_games_total=[0] + [30] * 5)
     games = build_games(
         [(0, 0, i + 1, s, None, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 0, 0], strict=True))]
     )

@@ -43,7 +43,8 @@ def test_worked_example_reproduces_the_published_numbers():
 
 def test_a_period_without_games_only_widens_the_deviation():
     calc = calculate_glicko2(1500, 200, 0.06, [], [], Glicko2Spec())
-    assert calc.new_rating == 1500 and calc.new_volatility == 0.06
+    assert calc.new_rating == 1500
+    assert calc.new_volatility == 0.06
     assert round(calc.new_deviation, 2) == 200.27  # sqrt(200^2 + (0.06 * 173.7178)^2), rating-rules.md 6.7
 
 
@@ -79,7 +80,8 @@ def test_the_period_is_vectorised_and_agrees_with_the_calculator():
         assert result.new_rating[i] == pytest.approx(calc.new_rating, abs=1e-9)
         assert result.new_deviation[i] == pytest.approx(calc.new_deviation, abs=1e-9)
         assert result.new_volatility[i] == pytest.approx(calc.new_volatility, abs=1e-12)
-    assert np.all(result.games[-5:] == 0) and np.all(result.new_rating[-5:] == rating[-5:])
+    assert np.all(result.games[-5:] == 0)
+    assert np.all(result.new_rating[-5:] == rating[-5:])
 
 
 def test_extreme_results_need_the_lower_bracket_and_still_converge():
@@ -88,7 +90,8 @@ def test_extreme_results_need_the_lower_bracket_and_still_converge():
     assert 0 < calc.new_volatility < 0.06
     # a huge upset with a tiny deviation: Delta^2 > phi^2 + v
     calc = calculate_glicko2(1000, 50, 0.06, [(2800.0, 30.0)] * 10, [1.0] * 10, Glicko2Spec(tau=1.2))
-    assert calc.new_volatility > 0.06 and math.isfinite(calc.new_rating)
+    assert calc.new_volatility > 0.06
+    assert math.isfinite(calc.new_rating)
 
 
 def test_no_convergence_raises_a_clear_error(monkeypatch):
@@ -117,7 +120,8 @@ def test_bad_input_is_refused(kwargs, message):
 
 def test_the_preset_round_trips_and_is_not_rated_as_elo(list_date):
     preset = get_preset("glicko2")
-    assert preset.system == "glicko2" and preset.glicko2 == Glicko2Spec(tau=0.5)
+    assert preset.system == "glicko2"
+    assert preset.glicko2 == Glicko2Spec(tau=0.5)
     assert RulesPreset.from_json(preset.to_json()) == preset
     assert "glicko2" not in get_preset("fide-2024").to_json()  # Elo presets' JSON unchanged
     with pytest.raises(ValueError, match="Glicko-2"):

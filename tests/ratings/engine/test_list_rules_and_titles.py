@@ -16,7 +16,10 @@ from ratings.engine.tables import dp_from_percent, pd_hundredths, percent_half_u
 
 def test_rating_below_the_floor_becomes_unrated():
     ratings, dropped = apply_rating_floor(np.array([1399.0, 1400.0, np.nan, 2100.0]), 1400)
-    assert np.isnan(ratings[0]) and ratings[1] == 1400 and np.isnan(ratings[2]) and ratings[3] == 2100
+    assert np.isnan(ratings[0])
+    assert ratings[1] == 1400
+    assert np.isnan(ratings[2])
+    assert ratings[3] == 2100
     assert dropped.tolist() == [True, False, False, False]
 
 
@@ -50,7 +53,9 @@ def test_table_8_1_2_band_edges_from_fides_calculator():
 def test_table_8_1_2_rows_are_contiguous_and_mirror_8_1_1():
     d = np.arange(0, 737)
     high = pd_hundredths(d)
-    assert (np.diff(high) >= 0).all() and high[0] == 50 and high[-1] == 100
+    assert (np.diff(high) >= 0).all()
+    assert high[0] == 50
+    assert high[-1] == 100
     assert (pd_hundredths(-d) == 100 - high).all()
     # rules 2.3: dp(p) is the integer part of the midpoint of the band whose PD(H) = p (p = .51 .. .99)
     for p in range(51, 100):
@@ -88,7 +93,7 @@ def test_norm_needs_35_percent():
 
 
 def test_algorithm_of_400_refuses_bad_scores():
-    with pytest.raises(ValueError, match="scores must be 1, 0.5 or 0"):
+    with pytest.raises(ValueError, match=r"scores must be 1, 0.5 or 0"):
         performance_400([1800], [0.7])
 
 

@@ -55,8 +55,10 @@ def test_an_expired_pool_is_emptied_as_a_whole_and_the_input_is_left_alone(fide_
     pools = drop_expired_pools(state, MAR_2026, fide_2024.initial_rating)
     assert [pools[name].tolist() for name in ("pool_games", "pool_events")] == [[0, 3], [0, 1]]
     assert [pools[name].tolist() for name in ("pool_opponent_sum", "pool_score")] == [[0.0, 5400.0], [0.0, 1.5]]
-    assert np.isnat(pools["pool_since"][0]) and pools["pool_since"][1] == np.datetime64("2024-03-01")
-    assert state["pool_games"].tolist() == [4, 3] and not np.isnat(state["pool_since"][0])
+    assert np.isnat(pools["pool_since"][0])
+    assert pools["pool_since"][1] == np.datetime64("2024-03-01")
+    assert state["pool_games"].tolist() == [4, 3]
+    assert not np.isnat(state["pool_since"][0])
 
 
 def test_a_pool_keeps_its_start_a_new_pool_starts_with_the_period_and_no_pool_has_no_date():
@@ -76,7 +78,8 @@ def test_unrounded_schemes_print_ratings_rounded_half_away_from_zero():
     before = np.array([1800.5, 1799.5, np.nan, 2000.0])
     rating = list_ratings(before, np.array([3]), np.array([2010.5]), "none")
     assert rating[:2].tolist() == [1801.0, 1800.0]  # .5 up (half to even would give 1800 for both)
-    assert np.isnan(rating[2]) and rating[3] == 2011.0
+    assert np.isnan(rating[2])
+    assert rating[3] == 2011.0
 
 
 def test_rounded_schemes_print_the_engines_list_rating_as_it_is():
@@ -87,7 +90,8 @@ def test_rounded_schemes_print_the_engines_list_rating_as_it_is():
 def test_the_change_is_the_rounded_period_change_zero_without_games_and_none_for_a_new_rating():
     # P1: -2.50 rounds away from zero to -3 (the engine's rounded change); a player new to the list has no change
     change = list_changes(np.array([2813.0, 2100.0, np.nan]), np.array([0, 2]), np.array([-3.0, 0.0]))
-    assert change[:2].tolist() == [-3.0, 0.0] and np.isnan(change[2])
+    assert change[:2].tolist() == [-3.0, 0.0]
+    assert np.isnan(change[2])
 
 
 # --- last rated game and B.02 7.2 inactivity --------------------------------------------------------------------
@@ -154,11 +158,14 @@ def test_p1_and_n1_on_one_list_with_a_player_copied_forward(build_players, build
     assert after["last_game_date"][1] == np.datetime64("2026-02-01")
     # N1: initial rating 1922, published with K 40, a new rating (no change), pool closed
     assert (after["rating"][2], after["k_factor"][2], after["is_new_rating"][2]) == (1922, 40, True)
-    assert np.isnan(after["change"][2]) and after["pool_games"][2] == 0 and np.isnat(after["pool_since"][2])
+    assert np.isnan(after["change"][2])
+    assert after["pool_games"][2] == 0
+    assert np.isnat(after["pool_since"][2])
     assert after["rated_games_total"][2] == 5  # rules 9 Q8: the pooled games count towards the 30
     # the player without games: rating and K carried, change 0, inactive (last game 15 Dec 2024)
     assert (after["rating"][0], after["change"][0], after["k_factor"][0], after["games"][0]) == (2100, 0, 20, 0)
-    assert after["inactive"][0] and not after["inactive"][1:].any()
+    assert after["inactive"][0]
+    assert not after["inactive"][1:].any()
     assert not after["dropped_below_floor"].any()
 
 
@@ -169,8 +176,11 @@ def test_list_order_gives_positions_to_every_rated_entry_and_ranks_to_active_one
         inactive=np.array([False, False, False, False, True]),
         federation=np.array(["ESP", "FRA", "ESP", "ESP", "FRA"], dtype=object),
     )
-    assert position[[0, 1, 2, 4]].tolist() == [3, 2, 4, 1] and np.isnan(position[3])
-    assert rank[[0, 1, 2]].tolist() == [2, 1, 2] and np.isnan(rank[3]) and np.isnan(rank[4])
+    assert position[[0, 1, 2, 4]].tolist() == [3, 2, 4, 1]
+    assert np.isnan(position[3])
+    assert rank[[0, 1, 2]].tolist() == [2, 1, 2]
+    assert np.isnan(rank[3])
+    assert np.isnan(rank[4])
     assert federation_rank[[0, 1, 2]].tolist() == [1, 1, 1]
 
 

@@ -12,8 +12,10 @@ from ratings.engine import DifferenceCapSpec, get_preset, next_k_factor, rate_pe
 def test_game_between_two_unrated_players_changes_nothing(build_players, build_games, fide_2024, list_date):
     players = build_players([None, None])
     result = rate_period(players, build_games([(0, 0, 1, 1, None, None)]), fide_2024, list_date)
-    assert not result.white_rated[0] and not result.black_rated[0]
-    assert not result.white_pooled[0] and not result.black_pooled[0]
+    assert not result.white_rated[0]
+    assert not result.black_rated[0]
+    assert not result.white_pooled[0]
+    assert not result.black_pooled[0]
     assert result.games.tolist() == [0, 0]
     assert result.pool_games.tolist() == [0, 0]
     assert np.isnan(result.new_rating).all()
@@ -70,14 +72,15 @@ def test_pool_carried_between_periods_gives_the_same_rating_as_one_period(
 ):
     opponents = [1902, 1877, 1884, 2012, 1832]
     scores = [1, 1, 1, 0, 0]
-    ratings = [None] + opponents
+    ratings = [None, *opponents]
     first = rate_period(
         build_players(ratings, [None] + [20] * 5),
         build_games([(0, 0, i + 1, scores[i], None, opponents[i]) for i in range(3)]),
         fide_2024,
         list_date,
     )
-    assert not first.initial_published[0] and np.isnan(first.initial_rating[0])
+    assert not first.initial_published[0]
+    assert np.isnan(first.initial_rating[0])
     assert (first.pool_games[0], first.pool_opponent_sum[0], first.pool_score[0]) == (3, 5663, 3)
     second = rate_period(
         build_players(
@@ -92,7 +95,8 @@ def test_pool_carried_between_periods_gives_the_same_rating_as_one_period(
         fide_2024,
         datetime.date(2026, 3, 1),
     )
-    assert second.initial_rating[0] == 1922 and second.new_rating[0] == 1922
+    assert second.initial_rating[0] == 1922
+    assert second.new_rating[0] == 1922
 
 
 def test_initial_rating_below_1400_is_not_published_and_pool_is_kept(build_players, build_games, fide_2024, list_date):
@@ -180,9 +184,11 @@ def test_rapid_blitz_games_600_apart_with_a_2600_plus_player_are_not_rated(
     games = build_games([(0, 0, 1, 1, 2650, 2060), (0, 0, 2, 1, 2650, 2050)])  # 590 and 600 apart
     blitz = rate_period(players, games, fide_2024, list_date, rating_type="blitz")
     assert blitz.excluded.tolist() == [False, True]
-    assert blitz.white_rated.tolist() == [True, False] and blitz.black_rated.tolist() == [True, False]
+    assert blitz.white_rated.tolist() == [True, False]
+    assert blitz.black_rated.tolist() == [True, False]
     standard = rate_period(players, games, fide_2024, list_date, rating_type="standard")
-    assert not standard.excluded.any() and standard.white_rated.all()
+    assert not standard.excluded.any()
+    assert standard.white_rated.all()
 
 
 def test_fide_2009_takes_k_from_the_rating_at_the_tournament_start(build_players, build_games, list_date):
@@ -235,7 +241,8 @@ def test_per_player_event_sums(build_players, build_games, fide_2024, list_date)
 def test_empty_period_keeps_every_rating(build_players, build_games, fide_2024, list_date):
     players = build_players([2000, None], [20, None])
     result = rate_period(players, build_games([]), fide_2024, list_date)
-    assert result.new_rating[0] == 2000 and np.isnan(result.new_rating[1])
+    assert result.new_rating[0] == 2000
+    assert np.isnan(result.new_rating[1])
     assert result.games.tolist() == [0, 0]
 
 

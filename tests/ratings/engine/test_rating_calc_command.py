@@ -149,7 +149,8 @@ def test_help_documents_every_option():
         "--json",
     ):
         assert option in text
-    assert "fide-2024" in text and "OPP:SCORE" in text
+    assert "fide-2024" in text
+    assert "OPP:SCORE" in text
 
 
 def test_command_line_exits_non_zero_with_a_one_line_reason(tmp_path):
@@ -191,7 +192,8 @@ GLICKO2_GAMES = ["--game", "1400:1:30", "--game", "1550:0:100", "--game", "1700:
 
 def test_glicko2_worked_example_as_json():
     data = json.loads(run(*GLICKO2_EXAMPLE, *GLICKO2_GAMES, "--json"))
-    assert abs(data["new_rating"] - 1464.06) < 0.01 and round(data["new_rating"], 4) == 1464.0507
+    assert abs(data["new_rating"] - 1464.06) < 0.01
+    assert round(data["new_rating"], 4) == 1464.0507
     assert round(data["new_deviation"], 2) == 151.52
     assert abs(data["new_volatility"] - 0.05999) < 1e-5
     assert [line["opponent_deviation"] for line in data["lines"]] == [30.0, 100.0, 300.0]
@@ -201,7 +203,8 @@ def test_glicko2_worked_example_as_json():
 def test_glicko2_text_output_has_one_line_per_game():
     text = run(*GLICKO2_EXAMPLE, *GLICKO2_GAMES)
     assert "New rating 1464.05, RD 151.52, volatility 0.059996" in text
-    assert "0.9955" in text and "0.7242" in text
+    assert "0.9955" in text
+    assert "0.7242" in text
 
 
 @pytest.mark.parametrize(

@@ -199,7 +199,8 @@ def test_category_of_an_average_uses_the_rounded_average():
     assert tournament_category(2250.4) is None
     assert tournament_category(2250.5) == 1
     assert tournament_category(2051, women=True) == 1
-    assert roman(20) == "XX" and roman(23) == "XXIII"
+    assert roman(20) == "XX"
+    assert roman(23) == "XXIII"
 
 
 @pytest.mark.parametrize(
