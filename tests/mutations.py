@@ -360,3 +360,11 @@ def damage_zip(archive: bytes, kind: str, at: int = 5) -> bytes:
         del data[len(data) // 2 :]
         data += zipped(b"x")[-22:]  # an end record pointing nowhere
     return bytes(data)
+
+
+def fuzz(examples: int) -> Any:
+    """Hypothesis settings of the hostile-input tests: ``examples`` inputs, no deadline, no health check."""
+    from hypothesis import HealthCheck, settings
+
+    # No example database: each run draws afresh (the suite stays deterministic in length, not in inputs).
+    return settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
