@@ -202,14 +202,14 @@ class Worker:
 class Receiver(http.server.BaseHTTPRequestHandler):
     received: Counter[int] = Counter()
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         Receiver.received[json.loads(body)["data"]["event"]] += 1
         self.send_response(200)
         self.end_headers()
         self.wfile.write(b"ok")
 
-    def log_message(self, format, *args) -> None:  # noqa: A002, ARG002
+    def log_message(self, format, *args) -> None:
         pass
 
 
@@ -315,7 +315,7 @@ def make_saves(figures: Figures, official, events, list_date, broker: Broker, wo
 
     written: list[int] = []
 
-    def created(sender, instance, created, **kwargs):  # noqa: ARG001
+    def created(sender, instance, created, **kwargs):
         if created:
             written.append(instance.pk)
 

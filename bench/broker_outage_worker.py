@@ -18,7 +18,7 @@ TASK_LOG = os.environ["BROKER_OUTAGE_TASK_LOG"]
 
 
 @task_postrun.connect
-def record_execution(task_id=None, task=None, args=None, state=None, **kwargs):  # noqa: ARG001
+def record_execution(task_id=None, task=None, args=None, state=None, **kwargs):
     line = json.dumps({"id": task_id, "name": getattr(task, "name", ""), "args": list(args or ()), "state": state})
     with open(TASK_LOG, "a", encoding="utf-8") as handle:  # the solo pool: one execution at a time
         handle.write(line + "\n")

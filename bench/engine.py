@@ -17,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ratings.engine import PeriodGames, PeriodPlayers, get_preset, rate_period  # noqa: E402
+from ratings.engine import PeriodGames, PeriodPlayers, get_preset, rate_period
 
 
 def make_period(num_players: int, num_games: int, num_events: int, seed: int = 2026):

@@ -33,8 +33,8 @@ def main() -> int:
     runner = get_runner(settings)(verbosity=0, interactive=False)
     old = runner.setup_databases()
     try:
+        from tests.public.api_fuzzing import fuzz_api
         from tests.public.conftest import build_federation
-        from tests.trust.api_fuzzing import fuzz_api
 
         federation = build_federation()
         known = {

@@ -783,7 +783,36 @@ def report_full(full_date: datetime.date, last_date: datetime.date, full_at: int
         print(f"  {page:38} {median:>18.1f} {this:>18.1f} {ratio:>7.2f} {shown:>12.2f}  {met}")
 
 
-def main() -> None:
+def web_medians(databases: list[tuple[str, str, datetime.date]], args) -> dict:
+    """The page medians of ``databases``, measured once and kept in the state (again with --web-again)."""
+    key = "web " + " ".join(str(day) for _, _, day in databases)  # "web <list 1> [<list 13>] <list N>"
+    web = None if args.web_again else state_read().get(key)
+    if web is None:
+        step = time.perf_counter()
+        web = paired_web(databases, args)
+        state_write(key, web)
+        print(f"web medians in alternating rounds on {len(databases)} databases in {time.perf_counter() - step:.0f} s")
+    return web
+
+
+def history_dates(url: str, first: datetime.date, lists: int) -> list[datetime.date]:
+    """The dates of list 1 to list ``lists`` under the rating policy; refused if the database holds later lists."""
+    from ratings.services.schedule import rating_policy_for
+
+    policy = rating_policy_for(RATING_TYPE)
+    dates = [first]
+    while len(dates) < lists:
+        dates.append(policy.next_list_date(dates[-1]))
+    beyond = [day for day in current_lists() if day > dates[-1]]
+    if beyond:
+        raise SystemExit(
+            f"{database_name(url)} already holds lists up to {max(beyond)}, past list {lists} ({dates[-1]}): "
+            "ask for more --lists or --rebuild"
+        )
+    return dates
+
+
+def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=20_000, help="registered players (default 20,000)")
     parser.add_argument(
@@ -817,6 +846,11 @@ def main() -> None:
         help=f"PostgreSQL database URL (default DATABASE_URL, else {DEFAULT_URL})",
     )
     parser.add_argument("--child-web", metavar="REQUESTS:SEED", help=argparse.SUPPRESS)
+    return parser
+
+
+def main() -> None:
+    parser = argument_parser()
     args = parser.parse_args()
     if args.child_web:
         requests, seed = map(int, args.child_web.split(":"))
@@ -843,19 +877,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from ratings.services.schedule import rating_policy_for
-
     state = state_read()
-    policy = rating_policy_for(RATING_TYPE)
-    dates = [marker["list_date"]]
-    while len(dates) < args.lists:
-        dates.append(policy.next_list_date(dates[-1]))
-    beyond = [day for day in current_lists() if day > dates[-1]]
-    if beyond:
-        raise SystemExit(
-            f"{database_name(url)} already holds lists up to {max(beyond)}, past list {args.lists} ({dates[-1]}): "
-            "ask for more --lists or --rebuild"
-        )
+    dates = history_dates(url, marker["list_date"], args.lists)
     print(f"history: list 1 {dates[0]} .. list {args.lists} {dates[-1]} ({args.players:,} players)")
     if dates[0] not in current_lists():  # a new history: the snapshots left by an earlier one are not its own
         drop_snapshots(url)
@@ -872,13 +895,7 @@ def main() -> None:
     databases = [("first", snapshot, dates[0]), ("last", url, dates[-1])]
     if full and full_at:
         databases.insert(1, ("full", full, dates[full_at - 1]))
-    key = "web " + " ".join(str(day) for _, _, day in databases)  # "web <list 1> [<list 13>] <list N>"
-    web = None if args.web_again else state_read().get(key)
-    if web is None:
-        step = time.perf_counter()
-        web = paired_web(databases, args)
-        state_write(key, web)
-        print(f"web medians in alternating rounds on {len(databases)} databases in {time.perf_counter() - step:.0f} s")
+    web = web_medians(databases, args)
     state = state_read()
     clones = [value["seconds"] for key, value in state.items() if key.startswith("clone ")]
     build = {

@@ -190,8 +190,15 @@ def main() -> None:
         raise SystemExit("bench/publication_kills.py needs PostgreSQL (DATABASE_URL=postgres://...)")
     if read_marker(url) is None:
         subprocess.run(
-            [sys.executable, str(ROOT / "bench" / "publish.py"), "--build-only"]
-            + ["--players", str(args.players), "--games", str(args.games)],
+            [
+                sys.executable,
+                str(ROOT / "bench" / "publish.py"),
+                "--build-only",
+                "--players",
+                str(args.players),
+                "--games",
+                str(args.games),
+            ],
             env=dict(os.environ, DATABASE_URL=url),
             check=True,
         )

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_database import prepare_database  # noqa: E402
+from bench_database import prepare_database
 
 TARGET_MS, TARGET_KB = 300.0, 500.0
 

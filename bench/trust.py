@@ -13,7 +13,7 @@ or an accepted one whose rows disagree with its outcome). Target: 0 / 0 / 0. Add
 
 ``hostile files``: N inputs (default 10,000) made from the real TRF files in ../shared/data/trf and from
 generated FIDE lists (combined TXT, single-type TXT, XML; plain or in a ZIP, whole or damaged), each after
-one to six mutations of ``tests/trust/mutations.py`` (line accidents, long tokens, numbers of thousands of
+one to six mutations of ``tests/mutations.py`` (line accidents, long tokens, numbers of thousands of
 digits, round counts past the field, thousands of rounds, XML declarations of unreadable encodings). Each
 goes through the management command an official runs (``import_trf``, ``import_fide_list``: size limit,
 archive, service) inside a transaction that is rolled back afterwards, so every input meets the same
@@ -84,7 +84,7 @@ class _Hang(Exception):
     pass
 
 
-def _alarm(signum, frame):  # noqa: ARG001
+def _alarm(signum, frame):
     raise _Hang()
 
 
@@ -94,7 +94,7 @@ def _state(models) -> tuple[int, ...]:
 
 def hostile_input(rng: random.Random, seeds: dict[str, list[tuple[str, bytes]]]) -> tuple[str, str, bytes, str]:
     """(kind trf|fide, file name, bytes, description) of one mutated input."""
-    from tests.trust.mutations import ZIP_DAMAGE, RandomChooser, damage_zip, mutate, zipped
+    from tests.mutations import ZIP_DAMAGE, RandomChooser, damage_zip, mutate, zipped
 
     choose = RandomChooser(rng)
     kind = "trf" if rng.random() < 0.5 else "fide"
@@ -140,13 +140,40 @@ def _consistent(kind: str, before: tuple[int, ...], after: tuple[int, ...], impo
     return 1 <= after[3] - before[3] <= 3  # RatingList
 
 
-def run_hostile_files(options: argparse.Namespace) -> Row:
+def _import_rolled_back(kind: str, path: Path, models: tuple, row: Row, options: argparse.Namespace) -> str:
+    """Import one hostile file in a transaction rolled back afterwards, counting it in ``row``; what went wrong
+    ("" when it was imported whole or refused cleanly)."""
     from django.db import transaction
+
+    failure = ""
+    with transaction.atomic():
+        before = _state(models)
+        signal.alarm(HANG_SECONDS)
+        try:
+            imported = _import_one(kind, path, "2026-10-01")
+            signal.alarm(0)
+            row.accepted += imported
+            if not _consistent(kind, before, _state(models), imported):
+                row.partial += 1
+                failure = "partial"
+        except _Hang:
+            failure = f"still running after {HANG_SECONDS} s"
+        except Exception as exc:  # what the check looks for: a traceback instead of a refusal
+            signal.alarm(0)
+            row.unhandled += 1
+            failure = f"{type(exc).__name__}: {str(exc)[:160]}"
+            if options.verbose:
+                traceback.print_exc()
+        transaction.set_rollback(True)
+    return failure
+
+
+def run_hostile_files(options: argparse.Namespace) -> Row:
 
     from events.models import Event, Game, Participant
     from players.models import Federation, Player
     from ratings.models import RatingList, RatingListEntry
-    from tests.trust.mutations import fide_list_seeds, trf_seeds
+    from tests.mutations import fide_list_seeds, trf_seeds
 
     models = (Event, Participant, Game, RatingList, RatingListEntry, Player, Federation)
     seeds = {
@@ -165,27 +192,8 @@ def run_hostile_files(options: argparse.Namespace) -> Row:
             path = folder / name
             path.write_bytes(data)
             row.inputs += 1
-            failure = ""
             begun = time.monotonic()
-            with transaction.atomic():
-                before = _state(models)
-                signal.alarm(HANG_SECONDS)
-                try:
-                    imported = _import_one(kind, path, "2026-10-01")
-                    signal.alarm(0)
-                    row.accepted += imported
-                    if not _consistent(kind, before, _state(models), imported):
-                        row.partial += 1
-                        failure = "partial"
-                except _Hang:
-                    failure = f"still running after {HANG_SECONDS} s"
-                except Exception as exc:  # what the check looks for: a traceback instead of a refusal
-                    signal.alarm(0)
-                    row.unhandled += 1
-                    failure = f"{type(exc).__name__}: {str(exc)[:160]}"
-                    if options.verbose:
-                        traceback.print_exc()
-                transaction.set_rollback(True)
+            failure = _import_rolled_back(kind, path, models, row, options)
             elapsed = time.monotonic() - begun
             row.slowest = max(row.slowest, elapsed)
             if elapsed > SLOW_SECONDS:
@@ -248,7 +256,7 @@ def run_publication_kills(options: argparse.Namespace) -> Row:
         row.fail("skipped: needs PostgreSQL (DATABASE_URL=postgres://...)")
         return row
     kills_url = url.rsplit("/", 1)[0] + "/bench_kills"
-    code, lines, row.seconds = _bench(
+    _code, lines, row.seconds = _bench(
         "publication_kills.py", "--kills", str(options.kills), env={"DATABASE_URL": kills_url}
     )
     killed = _figure(lines, "publication killed at random points", -1)
@@ -273,7 +281,7 @@ def run_schema_fuzzing(options: argparse.Namespace) -> Row:
     if not (ROOT / "bench" / "fuzz_api.py").exists():
         row.fail("skipped: bench/fuzz_api.py is not in this checkout")
         return row
-    code, lines, row.seconds = _bench("fuzz_api.py", "--examples", str(options.fuzz_examples))
+    _code, lines, row.seconds = _bench("fuzz_api.py", "--examples", str(options.fuzz_examples))
     summary = next((line for line in lines if line.startswith("schema fuzzing:")), None)
     if summary is None:
         row.unhandled = 1
@@ -305,7 +313,7 @@ def run_broker_outage(options: argparse.Namespace) -> Row:
     url = os.environ.get("DATABASE_URL", "")
     # PostgreSQL: the script makes <name>_outage next to it; SQLite: a fresh file of its own.
     database = url if url.startswith(("postgres://", "postgresql://")) else None
-    code, lines, row.seconds = _bench(
+    _code, lines, row.seconds = _bench(
         "broker_outage.py", "--saves", str(options.broker_saves), env={"DATABASE_URL": database}
     )
     figures = {

@@ -104,7 +104,7 @@ def event_needs(desk: DeskEvent) -> list[str]:
 
 def status_counts(events: QuerySet[Event]) -> dict[str, int]:
     """Events per status (one query); every EventStatus value is present."""
-    counts = {value: 0 for value in EventStatus.values}
+    counts = dict.fromkeys(EventStatus.values, 0)
     for status, number in events.order_by().values_list("status").annotate(n=Count("pk")):
         counts[status] = number
     return counts

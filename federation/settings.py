@@ -5,6 +5,7 @@ filesystem transport) under the git-ignored ``var/`` folder. Production: ``DATAB
 and ``CELERY_BROKER_URL`` (Redis); see README.md.
 """
 
+import contextlib
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -198,10 +199,10 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
 # whitenoise serves STATIC_ROOT (filled by `collectstatic`); with DEBUG it also finds files in the apps.
 WHITENOISE_USE_FINDERS = DEBUG
-try:  # whitenoise warns on every start while the folder is missing (before the first collectstatic)
+# whitenoise warns on every start while the folder is missing (before the first collectstatic); OSError: a
+# read-only installation (collectstatic made it, or static files are served elsewhere)
+with contextlib.suppress(OSError):
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-except OSError:
-    pass  # a read-only installation: collectstatic made it, or static files are served elsewhere
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # gzip/brotli copies made by collectstatic; no manifest, so a missing collectstatic never breaks a page.
@@ -405,7 +406,8 @@ if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 # e.g. "security.W021" where the domain must not be HSTS-preloaded (docs/operations.md §1.1).
-SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", []) + [
+SILENCED_SYSTEM_CHECKS = [
+    *env_list("SILENCED_SYSTEM_CHECKS", []),
     # The player name index carries merged_into and id for PostgreSQL's index-only counts (players 0004);
     # SQLite builds it as a plain name index, which is all it needs there: not a problem to report.
     "models.W040",

@@ -11,7 +11,7 @@ from .webhooks import WebhookFailed, webhook_deliver, webhook_retry_delay
 
 
 @task_prerun.connect
-def task_started(task=None, **kwargs) -> None:  # noqa: ARG001 (Celery's signal arguments)
+def task_started(task=None, **kwargs) -> None:
     """Every task a worker starts: if the outbox sent it (its message names the row), the row is stamped
     received: no longer the broker's to lose. An error here is logged by Celery and the task runs anyway."""
     row_id = getattr(getattr(task, "request", None), OUTBOX_ROW_HEADER, None)

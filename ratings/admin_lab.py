@@ -54,7 +54,7 @@ class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
         if adjustment.pk is None:
             return "Save to see the preview."
         preview = rating_adjustment_preview(adjustment)
-        return mark_safe(render_to_string("admin/ratings/adjustment_preview.html", {"preview": preview}))  # noqa: S308 (escaped template)
+        return mark_safe(render_to_string("admin/ratings/adjustment_preview.html", {"preview": preview}))
 
     def save_model(self, request, obj, form, change):
         if not change:
@@ -107,7 +107,7 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
         if not run.result:
             return run.error or "-"
         context = {"run": run, "calibration": calibration_chart([run])}
-        return mark_safe(render_to_string("admin/ratings/backtest_report.html", context))  # noqa: S308
+        return mark_safe(render_to_string("admin/ratings/backtest_report.html", context))
 
     def save_model(self, request, obj, form, change):
         if change:

@@ -295,7 +295,7 @@ def simulate_federation(
 
 def _event_sizes(seats: int, rng: np.random.Generator) -> tuple[int, list[int]]:
     """How ``seats`` entries split: the number of round robins and the Swiss sizes (30-300 each)."""
-    round_robins = int(round(seats * ROUND_ROBIN_SHARE / ROUND_ROBIN_SIZE))
+    round_robins = round(seats * ROUND_ROBIN_SHARE / ROUND_ROBIN_SIZE)
     left = seats - round_robins * ROUND_ROBIN_SIZE
     if left < SWISS_MIN:
         return seats // ROUND_ROBIN_SIZE, []

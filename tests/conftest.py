@@ -109,7 +109,7 @@ def _current_lists_bound_per_test():
     from ratings.models import current_lists_bound_forget
 
     current_lists_bound_forget()
-    yield
+    return
 
 
 def _bound_read_first(assert_queries):

@@ -116,6 +116,53 @@ def _is_integral(values: np.ndarray) -> bool:
     return bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
 
 
+def _performance_400(
+    s: np.ndarray, w: np.ndarray, n: np.ndarray, safe_n: np.ndarray, average: np.ndarray, exact: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The "algorithm of 400": (added to Ra, unrounded, rounded)."""
+    # (sum + 400 (wins - losses)) / n; wins - losses = 2W - n
+    add = 400.0 * (2.0 * w - n) / safe_n
+    unrounded = average + add
+    rounded = (
+        round_rational_half_up(s + 400 * np.rint(2 * w - n), safe_n).astype(np.float64)
+        if exact
+        else round_half_up(unrounded)
+    )
+    return add, unrounded, rounded
+
+
+def _fide_table(
+    spec: InitialRatingSpec,
+    s: np.ndarray,
+    w: np.ndarray,
+    n: np.ndarray,
+    safe_n: np.ndarray,
+    average: np.ndarray,
+    exact: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """FIDE's table 8.1.1 (fide-2024) or its 2022 bonus variant: (percent, added to Ra, unrounded, rounded)."""
+    percent = percent_half_up(w, safe_n)
+    dp = DP_BY_PERCENT[np.clip(percent, 0, 100)].astype(np.float64)
+    if spec.kind == "fide-2024":
+        add = dp
+    else:
+        # fide-2022: 50 % -> Ra; above: + bonus per half point above 50 %; below: + dp
+        half_points_above = np.rint(2.0 * w - n)
+        add = np.where(
+            half_points_above > 0,
+            spec.half_point_bonus * half_points_above,
+            np.where(half_points_above == 0, 0.0, dp),
+        )
+    unrounded = average + add
+    twice_add_n = 2.0 * add * safe_n
+    if exact and _is_integral(twice_add_n):
+        # Ru = (2 s + 2 n add) / (2 n), rounded .5 up exactly
+        rounded = round_rational_half_up(2 * s + twice_add_n, 2 * safe_n).astype(np.float64)
+    else:
+        rounded = round_half_up(unrounded)
+    return percent, add, unrounded, rounded
+
+
 def initial_ratings(
     games: np.ndarray, opponent_sum: np.ndarray, score: np.ndarray, spec: InitialRatingSpec
 ) -> InitialRatings:
@@ -138,36 +185,10 @@ def initial_ratings(
         enough = np.zeros(shape, dtype=bool)
         rounded = np.full(shape, np.nan)
         unrounded = np.full(shape, np.nan)
-    elif spec.kind in ("fide-2024", "fide-2022", "performance-400"):
-        if spec.kind == "performance-400":
-            # (sum + 400 (wins - losses)) / n; wins - losses = 2W - n
-            add = 400.0 * (2.0 * w - n) / safe_n
-            unrounded = average + add
-            rounded = (
-                round_rational_half_up(s + 400 * np.rint(2 * w - n), safe_n).astype(np.float64)
-                if exact
-                else round_half_up(unrounded)
-            )
-        else:
-            percent = percent_half_up(w, safe_n)
-            dp = DP_BY_PERCENT[np.clip(percent, 0, 100)].astype(np.float64)
-            if spec.kind == "fide-2024":
-                add = dp
-            else:
-                # fide-2022: 50 % -> Ra; above: + bonus per half point above 50 %; below: + dp
-                half_points_above = np.rint(2.0 * w - n)
-                add = np.where(
-                    half_points_above > 0,
-                    spec.half_point_bonus * half_points_above,
-                    np.where(half_points_above == 0, 0.0, dp),
-                )
-            unrounded = average + add
-            twice_add_n = 2.0 * add * safe_n
-            if exact and _is_integral(twice_add_n):
-                # Ru = (2 s + 2 n add) / (2 n), rounded .5 up exactly
-                rounded = round_rational_half_up(2 * s + twice_add_n, 2 * safe_n).astype(np.float64)
-            else:
-                rounded = round_half_up(unrounded)
+    elif spec.kind == "performance-400":
+        add, unrounded, rounded = _performance_400(s, w, n, safe_n, average, exact)
+    elif spec.kind in ("fide-2024", "fide-2022"):
+        percent, add, unrounded, rounded = _fide_table(spec, s, w, n, safe_n, average, exact)
     else:  # normal-inverse
         p = w / safe_n
         with np.errstate(divide="ignore"):

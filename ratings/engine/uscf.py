@@ -105,4 +105,4 @@ def is_established(games: int) -> bool:
 
 def rounded_rating(rating: float) -> int:
     """Published US Chess ratings are the floats rounded half up."""
-    return int(math.floor(rating + 0.5))
+    return math.floor(rating + 0.5)

@@ -321,7 +321,8 @@ def _elo_step(
     """One list replayed by the publication's computation: (player ids, list ratings, game scores)."""
     computed = rating_list_compute(_plan(rating_list, previous, rules, replay))
     games, result = computed.games, computed.result
-    assert games is not None and result is not None
+    assert games is not None
+    assert result is not None
     white, black = np.asarray(games.white_rating), np.asarray(games.black_rating)
     scored = np.isfinite(white) & np.isfinite(black) & ~np.asarray(result.excluded, dtype=bool)
     difference = (white - black)[scored]
@@ -359,7 +360,8 @@ def _glicko2_step(
     """One list as a Glicko-2 period (the games the publication read for it); the games of two players on the
     previous replayed list are scored with Glickman's predictive E, g(sqrt(RD_i^2 + RD_j^2))."""
     spec, state = rules.glicko2, replay.glicko2
-    assert spec is not None and state is not None
+    assert spec is not None
+    assert state is not None
     white_id, black_id, white_score = rating_list_games(_plan(rating_list, previous, rules, replay))
     at_w, at_b = np.searchsorted(state.player_id, white_id), np.searchsorted(state.player_id, black_id)
     known_w = _known(state.player_id, at_w, white_id)

@@ -109,7 +109,8 @@ def test_staged_upsert_updates_what_differs_inserts_the_rest_and_returns_every_k
     keys, ids, created = upsert.finish()
 
     stored = dict(Player.objects.filter(id_number__gte=930001).values_list("id_number", "pk"))
-    assert dict(zip(keys.tolist(), ids.tolist(), strict=True)) == stored and len(stored) == 4
+    assert dict(zip(keys.tolist(), ids.tolist(), strict=True)) == stored
+    assert len(stored) == 4
     assert created == 2
     # two new among four, and the table held two: a first load's rebuild when asked for from one row
     assert upsert.rebuilt is (rebuild_at is not None)

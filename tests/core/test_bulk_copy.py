@@ -71,7 +71,9 @@ def test_copy_rows_writes_every_value_the_orm_reads_back_including_nulls_dates_a
         [(rating_list.pk, players[0].pk, event.pk, 2400, 10.0, 1, 1.0, 0.64, 3.6, details)],
     )
     change = RatingChange.objects.get()
-    assert change.details == details and change.k_factor == 10.0 and change.rating_before == 2400
+    assert change.details == details
+    assert change.k_factor == 10.0
+    assert change.rating_before == 2400
 
 
 def test_copy_rows_of_nothing_writes_nothing():
@@ -120,7 +122,8 @@ def test_read_columns_gives_the_queryset_rows_in_order_with_nulls_as_sentinels()
     assert columns["player__id_number"].tolist() == [p.id_number for p in newest_first]
     assert columns["rating"].dtype == np.float64
     assert np.array_equal(columns["rating"], [1900, 1800, 1700, np.nan, 1500], equal_nan=True)
-    assert columns["k_factor"].tolist() == [20, 20, 20, -1, 20] and columns["k_factor"].dtype == np.int16
+    assert columns["k_factor"].tolist() == [20, 20, 20, -1, 20]
+    assert columns["k_factor"].dtype == np.int16
     assert columns["inactive"].tolist() == [False, True, False, False, False]
     assert np.isnat(columns["pool_since"]).tolist() == [True, True, True, False, True]
     assert columns["pool_since"][3] == np.datetime64("2025-11-01")
@@ -129,7 +132,8 @@ def test_read_columns_gives_the_queryset_rows_in_order_with_nulls_as_sentinels()
 
 def test_read_columns_of_an_empty_queryset_gives_empty_arrays_of_the_kind():
     columns = read_columns(Player.objects.none(), {"id": "int64", "birth_date": "date"})
-    assert columns["id"].shape == (0,) and columns["id"].dtype == np.int64
+    assert columns["id"].shape == (0,)
+    assert columns["id"].dtype == np.int64
     assert columns["birth_date"].dtype == np.dtype("datetime64[D]")
     columns = read_columns(Player.objects.filter(id_number=-5), {"id": "int64"})
     assert columns["id"].size == 0
@@ -160,7 +164,8 @@ def test_read_columns_reads_text_with_control_characters_and_nulls_exactly():
 def test_reserved_ids_are_new_and_not_handed_out_again():
     first = make_player()
     ids = reserve_ids(Player, 3)
-    assert len(set(ids.tolist())) == 3 and ids.min() > first.pk
+    assert len(set(ids.tolist())) == 3
+    assert ids.min() > first.pk
     again = reserve_ids(Player, 2)
     assert not set(again.tolist()) & set(ids.tolist())
     copy_rows(
@@ -224,6 +229,7 @@ def test_read_columns_in_chunks_gives_the_same_rows_in_some_order(monkeypatch):
         )
     assert read_columns(RatingListEntry.objects.none(), kinds, chunk_by="player_id")["player_id"].size == 0
     nothing = read_columns(RatingListEntry.objects.filter(rating_list_id=-1), kinds, chunk_by="player_id")
-    assert nothing["player_id"].size == 0 and nothing["pool_since"].dtype == np.dtype("datetime64[D]")
+    assert nothing["player_id"].size == 0
+    assert nothing["pool_since"].dtype == np.dtype("datetime64[D]")
     with pytest.raises(ValueError, match="chunk_by 'pk' must be one of the columns read"):
         read_columns(RatingListEntry.objects.all(), kinds, chunk_by="pk")

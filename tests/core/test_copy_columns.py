@@ -69,7 +69,7 @@ def as_rows(columns: dict) -> list[tuple]:
         if isinstance(value, float | np.floating):
             if np.isnan(value):
                 return None
-            return float(value) if name == "pool_score" else int(round(value))
+            return float(value) if name == "pool_score" else round(value)
         return value.item() if isinstance(value, np.generic) else value
 
     names = list(columns)
@@ -87,10 +87,13 @@ def test_copy_columns_stores_what_copy_rows_stores_for_the_same_values(monkeypat
 
     stored = stored_entries(by_columns)
     assert stored == stored_entries(by_rows)
-    assert stored[0][1:4] == (2412, 10, -7) and stored[1][1:4] == (None, None, None)
+    assert stored[0][1:4] == (2412, 10, -7)
+    assert stored[1][1:4] == (None, None, None)
     assert stored[2][1] == 1400  # rounded
-    assert stored[2][12] == "Ñandú ü €" and stored[3][12] == "IO 🏆"
-    assert stored[3][5] == datetime.date(1999, 12, 31) and stored[2][6] == datetime.date(2000, 1, 1)
+    assert stored[2][12] == "Ñandú ü €"
+    assert stored[3][12] == "IO 🏆"
+    assert stored[3][5] == datetime.date(1999, 12, 31)
+    assert stored[2][6] == datetime.date(2000, 1, 1)
 
 
 def test_copy_columns_writes_json_documents_and_fills_the_orm_defaults():

@@ -64,7 +64,7 @@ def errors_of(response) -> str:
 
 
 def test_entering_round_two_by_starting_rank_saves_the_games(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = page_data(client, event, round_=2)
     # The round page offers a row per missing pairing, already set to round 2.
     assert data["games-0-round"] == "2"
@@ -92,7 +92,7 @@ def test_entering_round_two_by_starting_rank_saves_the_games(entry):
 
 
 def test_a_player_paired_twice_in_a_round_is_refused_naming_round_and_player(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = add_game(page_data(client, event), round_=1, white=1, black=3, result=Result.DRAW, board=4)
     response = client.post(event_url(event), data)
     text = errors_of(response)
@@ -102,7 +102,7 @@ def test_a_player_paired_twice_in_a_round_is_refused_naming_round_and_player(ent
 
 
 def test_a_starting_rank_that_is_not_a_participant_is_refused(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = add_game(page_data(client, event), round_=2, white=1, black=9, result=Result.WHITE_WIN)
     text = errors_of(client.post(event_url(event), data))
     assert "Round 2, board 1: starting rank 9 is not a participant of Spring Open (ranks 1–5)" in text
@@ -110,28 +110,28 @@ def test_a_starting_rank_that_is_not_a_participant_is_refused(entry):
 
 
 def test_a_bye_with_an_opponent_is_refused(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = add_game(page_data(client, event), round_=2, white=1, black=2, result=Result.HALF_POINT_BYE)
     text = errors_of(client.post(event_url(event), data))
     assert "Round 2, board 1: a half-point bye for Alves, A (rank 1) has no opponent — remove Brown, A (rank 2)" in text
 
 
 def test_a_game_result_without_an_opponent_is_refused(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = add_game(page_data(client, event), round_=2, white=1, black=None, result=Result.WHITE_WIN)
     text = errors_of(client.post(event_url(event), data))
     assert "Round 2, board 1: Alves, A (rank 1) has result 1-0 but no opponent" in text
 
 
 def test_a_round_beyond_the_events_rounds_is_refused(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = add_game(page_data(client, event), round_=4, white=1, black=2, result=Result.DRAW)
     text = errors_of(client.post(event_url(event), data))
     assert "Round 4 is beyond the 3 rounds of Spring Open (Alves, A (rank 1) – Brown, A (rank 2))" in text
 
 
 def test_a_player_cannot_play_against_themselves(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = add_game(page_data(client, event), round_=2, white=2, black=2, result=Result.DRAW)
     text = errors_of(client.post(event_url(event), data))
     assert "Round 2, board 1: Brown, A (rank 2) cannot play against themselves" in text
@@ -148,7 +148,7 @@ def test_reducing_the_rounds_below_played_rounds_is_refused(entry):
 
 def test_swapping_opponents_within_a_round_is_saved(entry):
     """A–B, C–D → A–D, C–B passes through no state the database refuses (two-step write)."""
-    event, people, client = entry
+    event, _people, client = entry
     data = page_data(client, event, round_=1)
     first = next(i for i in range(3) if data[f"games-{i}-white_rank"] == "1")
     second = next(i for i in range(3) if data[f"games-{i}-white_rank"] == "3")
@@ -163,7 +163,7 @@ def test_swapping_opponents_within_a_round_is_saved(entry):
 
 
 def test_entering_a_result_bumps_the_game_version_and_records_history(entry):
-    event, people, client = entry
+    event, _people, client = entry
     game = Game.objects.get(event=event, round=1, board=2)
     data = page_data(client, event)
     index = next(i for i in range(3) if data[f"games-{i}-id"] == str(game.pk))
@@ -189,7 +189,7 @@ def test_a_player_entered_twice_in_an_event_is_refused_naming_the_player(entry):
 
 
 def test_a_starting_rank_given_twice_is_refused(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = page_data(client, event)
     index = int(data["participants-TOTAL_FORMS"])
     newcomer = make_player(surname="Fry", given_names="B")
@@ -200,7 +200,7 @@ def test_a_starting_rank_given_twice_is_refused(entry):
 
 
 def test_removing_a_participant_who_has_games_is_refused(entry):
-    event, people, client = entry
+    event, _people, client = entry
     data = page_data(client, event)
     index = next(i for i in range(5) if data[f"participants-{i}-start_rank"] == "1")
     data[f"participants-{index}-DELETE"] = "on"
@@ -210,7 +210,7 @@ def test_removing_a_participant_who_has_games_is_refused(entry):
 
 
 def test_a_merged_player_cannot_be_entered(entry):
-    event, people, client = entry
+    event, _people, client = entry
     kept = make_player(surname="Kept")
     duplicate = make_player(surname="Dup", merged_into=kept)
     data = page_data(client, event)
@@ -222,7 +222,7 @@ def test_a_merged_player_cannot_be_entered(entry):
 
 
 def test_the_event_page_links_each_round_and_the_round_page_shows_the_standings(entry):
-    event, people, client = entry
+    event, _people, client = entry
     response = client.get(reverse("admin:events_event_change", args=[event.pk]))
     content = response.content.decode()
     assert [r["games"] for r in response.context["entry_rounds"]] == [3, 0, 0]

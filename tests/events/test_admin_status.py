@@ -105,7 +105,8 @@ def test_the_rating_officer_corrects_a_rated_event_and_the_change_is_recorded(ev
     assert correction.reason == "Round 1 board 2 reported as a draw; Cole won"
     assert correction.status_before == EventStatus.RATED
     (change,) = correction.changes["games"]
-    assert change["game"] == game.pk and change["action"] == "changed"
+    assert change["game"] == game.pk
+    assert change["action"] == "changed"
     assert (change["before"]["result"], change["after"]["result"]) == (Result.DRAW, Result.WHITE_WIN)
     assert (change["before"]["white_rank"], change["before"]["black_rank"]) == (3, 4)
     audit = AuditEvent.objects.get(action="event.correct")

@@ -30,7 +30,8 @@ def test_the_event_page_shows_one_page_of_participants_with_an_autocomplete_labe
     html = first.content.decode()
     forms = first.context["inline_admin_formsets"][0].formset.forms
     assert [f.instance.start_rank for f in forms] == list(range(1, 26))
-    assert "admin-autocomplete" in html and 'data-model-name="participant"' in html
+    assert "admin-autocomplete" in html
+    assert 'data-model-name="participant"' in html
     assert ">Q01, Test (5500001)</option>" in html  # the ID number the arbiter knows, not the database key
     second = client.get(url + "?participants=2")
     assert [f.instance.start_rank for f in second.context["inline_admin_formsets"][0].formset.forms] == list(

@@ -58,7 +58,7 @@ def test_a_three_way_rotation_of_opponents_is_applied_without_a_database_refusal
 
 
 def test_new_deleted_and_changed_games_are_applied_together(event):
-    a, b, c = Game.objects.filter(event=event).order_by("board")
+    a, _b, c = Game.objects.filter(event=event).order_by("board")
     edits = [
         GameEdit(game_id=c.pk, delete=True, expected_version=1),
         GameEdit(round=1, board=3, white_id=c.white_id, black_id=None, result=Result.FULL_POINT_BYE),
@@ -75,7 +75,7 @@ def test_a_participant_of_another_event_is_refused_by_the_service(event):
     other = make_event(name="Elsewhere")
     (stranger,) = make_participants(other, [make_player()])
     a = Game.objects.filter(event=event).first()
-    with pytest.raises(ValidationError, match="participant #.* is not a participant of Service Open"):
+    with pytest.raises(ValidationError, match=r"participant #.* is not a participant of Service Open"):
         event_games_update(event, user=make_arbiter(), edits=[edit_of(a, black_id=stranger.pk)])
 
 
@@ -92,7 +92,8 @@ def test_submit_sets_submitted_at_and_return_to_draft_clears_it(event):
     Game.objects.filter(event=event).update(result=Result.DRAW)
     user = make_arbiter()
     event_submit(event, user=user)
-    assert event.status == EventStatus.SUBMITTED and event.submitted_at is not None
+    assert event.status == EventStatus.SUBMITTED
+    assert event.submitted_at is not None
     with pytest.raises(ValidationError, match="only a draft can be submitted"):
         event_submit(event, user=user)
     event_return_to_draft(event, user=user)
@@ -119,7 +120,7 @@ def test_correct_refuses_a_draft_event_and_a_missing_reason(event):
 def test_a_correction_records_added_and_deleted_games_with_before_and_after(event):
     event.status = EventStatus.RATED
     event.save()
-    a, b, c = Game.objects.filter(event=event).order_by("board")
+    _a, _b, c = Game.objects.filter(event=event).order_by("board")
     officer = make_officer()
     correction = event_correct(
         event,
@@ -135,7 +136,8 @@ def test_a_correction_records_added_and_deleted_games_with_before_and_after(even
     )
     assert actions == [("added", True, False), ("deleted", False, True)]
     deleted = next(change for change in correction.changes["games"] if change["action"] == "deleted")
-    assert deleted["before"]["white_rank"] == 5 and deleted["before"]["black_rank"] == 6
+    assert deleted["before"]["white_rank"] == 5
+    assert deleted["before"]["black_rank"] == 6
     assert EventCorrection.objects.get().user == officer
     event.refresh_from_db()
     assert event.status == EventStatus.CORRECTED

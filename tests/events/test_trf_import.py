@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "data" / "trf"
 CORPUS_FILES = sorted(p for p in CORPUS.glob("*") if p.suffix in (".trf", ".tab")) if CORPUS.is_dir() else []
 # Files an event cannot be made from, and the reason the refusal must give. None since issue 15: the two files
-# without dates (bbp_issue_7: no 042/052/132; icu_latin-1: 042 only) import as drafts (tests/lifecycle).
+# without dates (bbp_issue_7: no 042/052/132; icu_latin-1: 042 only) import as drafts (tests/events/test_drafts.py).
 REFUSED: dict[str, str] = {}
 _BLOCK = re.compile(r"\r\n|\r|\n")
 
@@ -148,7 +148,8 @@ def event_fields(event: Event) -> tuple:
 def test_corpus_folder_is_present():
     if not CORPUS.is_dir():
         pytest.skip(f"{CORPUS} is absent: the real-file tests have no files to read")
-    assert len(CORPUS_FILES) >= 10 and set(REFUSED) <= {p.name for p in CORPUS_FILES}
+    assert len(CORPUS_FILES) >= 10
+    assert set(REFUSED) <= {p.name for p in CORPUS_FILES}
 
 
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
@@ -160,7 +161,8 @@ def test_real_file_imports_with_the_file_counts_or_is_refused_with_its_reason(pa
     outcome = event_import_trf(data, file_name=path.name, user=None)
 
     if path.name in REFUSED:
-        assert outcome.event is None and row_counts() == before
+        assert outcome.event is None
+        assert row_counts() == before
         assert REFUSED[path.name] in outcome.refusal_message()
         assert all(problem.severity in (ERROR, WARNING) for problem in outcome.problems)
         return
@@ -172,7 +174,8 @@ def test_real_file_imports_with_the_file_counts_or_is_refused_with_its_reason(pa
     rated = Game.objects.filter(event=event, result__in=[Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN])
     assert rated.count() == counted["rated"]
     assert len(outcome.created_players) + len(outcome.matched_players) == counted["players"]
-    assert event.status == EventStatus.DRAFT and event.source_file_name == path.name
+    assert event.status == EventStatus.DRAFT
+    assert event.source_file_name == path.name
 
 
 @pytest.mark.parametrize("path", [p for p in CORPUS_FILES if p.name not in REFUSED], ids=lambda p: p.name)
@@ -201,12 +204,14 @@ def test_real_file_details_become_event_fields_and_warnings():
     assert (event.name, event.city) == ("XX Open Internacional de Gros", "Donostia")
     assert event.federation_id == "ESP"
     assert (event.start_date, event.end_date, event.rounds) == (dt.date(2010, 9, 24), dt.date(2010, 10, 2), 9)
-    assert event.system == EventSystem.SWISS and event.chief_arbiter_name.startswith("IA Mikel Larreategi")
+    assert event.system == EventSystem.SWISS
+    assert event.chief_arbiter_name.startswith("IA Mikel Larreategi")
     afghan = Participant.objects.get(event=event, player__federation_id="AFG")
     assert afghan.player.needs_review
 
     cup = load("echecsjs_grandmommyscup.trf")
-    assert cup.event.system == EventSystem.TEAM and cup.event.rounds == 14
+    assert cup.event.system == EventSystem.TEAM
+    assert cup.event.rounds == 14
 
     lichess = load("sklangen_lichess_2021_03.trf")
     assert lichess.event.rating_type == RatingType.BLITZ  # "Juni Blitzschach 5 Plus 0"
@@ -216,7 +221,8 @@ def test_real_file_details_become_event_fields_and_warnings():
     # Swiss-Manager: requested byes written blank but counted in the points column -> warnings, Z byes.
     masters = load("icu_bunratty_masters_2011.tab")
     blank_byes = [p for p in masters.warnings if "blank-result bye" in p.message]
-    assert blank_byes and all(p.column == 81 and p.line > 0 for p in blank_byes)
+    assert blank_byes
+    assert all(p.column == 81 and p.line > 0 for p in blank_byes)
     assert Game.objects.filter(event=masters.event, result=Result.ZERO_POINT_BYE).exists()
     # Club codes in the federation column (KIL, DUB, C.C ...) are not federations.
     assert any("club codes" in p.message for p in masters.warnings)
@@ -254,10 +260,13 @@ def test_players_are_matched_by_id_number_and_others_created_for_review():
     participants = Participant.objects.filter(event=event).select_related("player")
     by_rank = {p.start_rank: p.player for p in participants}
     assert by_rank[1] == known
-    assert by_rank[2].id_number == 2_500_777 and by_rank[2].needs_review  # the file's ID, new
+    assert by_rank[2].id_number == 2_500_777
+    assert by_rank[2].needs_review  # the file's ID, new
     # No ID: numbers from the reserved range, above every id_number in use.
     assert [by_rank[3].id_number, by_rank[4].id_number] == [RESERVED_ID_START + 1, RESERVED_ID_START + 2]
-    assert by_rank[3].needs_review and by_rank[3].surname == "Gamma" and by_rank[3].given_names == "Gus"
+    assert by_rank[3].needs_review
+    assert by_rank[3].surname == "Gamma"
+    assert by_rank[3].given_names == "Gus"
     assert (by_rank[3].sex, by_rank[3].birth_year, by_rank[3].federation_id) == ("F", 1992, "ESP")
     assert by_rank[3].search_name == "GAMMA, GUS"
     assert not Player.objects.get(pk=known.pk).needs_review  # a matched player is left as registered
@@ -358,7 +367,9 @@ def test_a_different_name_under_a_matched_id_is_a_warning_naming_the_line():
     outcome = event_import_trf(build_trf(four_players(ids=("2700001", "", "", ""))), file_name="o.trf", user=None)
 
     mismatch = [p for p in outcome.warnings if "registered as" in p.message]
-    assert outcome.event is not None and len(mismatch) == 1 and mismatch[0].column == 15
+    assert outcome.event is not None
+    assert len(mismatch) == 1
+    assert mismatch[0].column == 15
 
 
 # ------------------------------------------------------------------------------------------------ refusals
@@ -370,9 +381,12 @@ def test_a_file_with_an_error_imports_nothing_and_names_line_and_column():
 
     outcome = event_import_trf(data, file_name="bad.trf", user=None)
 
-    assert outcome.event is None and row_counts() == before
+    assert outcome.event is None
+    assert row_counts() == before
     error = outcome.errors[0]
-    assert error.line > 0 and error.column is not None and "colour" in error.message
+    assert error.line > 0
+    assert error.column is not None
+    assert "colour" in error.message
     assert f"line {error.line}, column {error.column}" in outcome.refusal_message()
 
 
@@ -382,14 +396,16 @@ def test_one_id_number_on_two_lines_is_refused():
     )
 
     assert outcome.event is None
-    assert outcome.errors[0].column == 58 and "also player 1" in outcome.errors[0].message
+    assert outcome.errors[0].column == 58
+    assert "also player 1" in outcome.errors[0].message
 
 
 def test_missing_dates_make_a_draft_and_round_dates_stand_in_for_them():
     # Issue 15: a readable file without its dates is imported as a draft that cannot be submitted until set.
     no_dates = build_trf(four_players(), start_date=None, end_date=None)
     draft = event_import_trf(no_dates, file_name="n.trf", user=None)
-    assert draft.errors == [] and (draft.event.start_date, draft.event.end_date) == (None, None)
+    assert draft.errors == []
+    assert (draft.event.start_date, draft.event.end_date) == (None, None)
     assert [p.message.split(":")[0] for p in draft.warnings if "imported as a draft" in p.message] == [
         "no start date",
         "no end date",
@@ -412,7 +428,9 @@ def test_a_database_refusal_rolls_everything_back(monkeypatch):
 
     outcome = event_import_trf(build_trf(four_players()), file_name="o.trf", user=None)
 
-    assert outcome.event is None and outcome.created_players == [] and row_counts() == before
+    assert outcome.event is None
+    assert outcome.created_players == []
+    assert row_counts() == before
     assert "database refused" in outcome.refusal_message()
 
 
@@ -420,11 +438,13 @@ def test_submit_needs_every_result_and_otherwise_submits_the_event():
     pending = four_players()
     pending[0].rounds[0].result = pending[1].rounds[0].result = ""  # round 1, 1 vs 2: no result yet
     refused = event_import_trf(build_trf(pending), file_name="p.trf", user=None, submit=True)
-    assert refused.event is None and "has no result" in refused.errors[0].message
+    assert refused.event is None
+    assert "has no result" in refused.errors[0].message
     assert refused.errors[0].column == 99
 
     outcome = event_import_trf(build_trf(four_players()), file_name="o.trf", user=None, submit=True)
-    assert outcome.event.status == EventStatus.SUBMITTED and outcome.event.submitted_at is not None
+    assert outcome.event.status == EventStatus.SUBMITTED
+    assert outcome.event.submitted_at is not None
 
 
 def test_rating_type_is_taken_as_given_or_from_the_file_words():
@@ -435,7 +455,8 @@ def test_rating_type_is_taken_as_given_or_from_the_file_words():
     assert named.event.rating_type == RatingType.BLITZ
 
     wrong = event_import_trf(build_trf(four_players()), file_name="o.trf", user=None, rating_type="bullet")
-    assert wrong.event is None and "rating type 'bullet'" in wrong.errors[0].message
+    assert wrong.event is None
+    assert "rating type 'bullet'" in wrong.errors[0].message
 
 
 def test_import_is_audited_and_an_arbiter_uploader_becomes_chief_arbiter():
@@ -447,7 +468,9 @@ def test_import_is_audited_and_an_arbiter_uploader_becomes_chief_arbiter():
 
     assert event.chief_arbiter == arbiter
     record = AuditEvent.objects.get(action="event.import_trf")
-    assert record.actor == arbiter and record.after["players"] == 4 and record.after["games"] == 4
+    assert record.actor == arbiter
+    assert record.after["players"] == 4
+    assert record.after["games"] == 4
 
 
 # ----------------------------------------------------------------------------------------------- export
@@ -471,11 +494,17 @@ def test_export_writes_trf2026_columns_that_read_back():
 
     lines = text.split("\r\n")
     first = next(line for line in lines if line.startswith("001    1"))
-    assert first[9:13] == "wWGM" and first[14:47].rstrip() == "Alpha, Anna" and first[48:52] == "2000"
-    assert first[53:56] == "IRL" and first[57:68].strip() == str(known.id_number)
+    assert first[9:13] == "wWGM"
+    assert first[14:47].rstrip() == "Alpha, Anna"
+    assert first[48:52] == "2000"
+    assert first[53:56] == "IRL"
+    assert first[57:68].strip() == str(known.id_number)
     assert first[69:79] == "1990/05/04"
-    assert first[80:84].strip() == "1.5" and first[91:99] == "   2 w 1"
-    assert "092 Swiss (rapid)" in lines and "142 2" in lines and "042 2026/02/06" in lines
+    assert first[80:84].strip() == "1.5"
+    assert first[91:99] == "   2 w 1"
+    assert "092 Swiss (rapid)" in lines
+    assert "142 2" in lines
+    assert "042 2026/02/06" in lines
 
 
 def test_import_and_export_commands(tmp_path, capsys):
@@ -485,7 +514,8 @@ def test_import_and_export_commands(tmp_path, capsys):
     call_command("import_trf", str(source), "--rating-type", "blitz", "--submit")
 
     event = Event.objects.get()
-    assert event.rating_type == RatingType.BLITZ and event.status == EventStatus.SUBMITTED
+    assert event.rating_type == RatingType.BLITZ
+    assert event.status == EventStatus.SUBMITTED
     assert "imported 'Test Open'" in capsys.readouterr().out
     target = tmp_path / "out.trf"
     call_command("export_trf", str(event.pk), "-o", str(target))
@@ -524,7 +554,8 @@ def test_header_problems_name_their_line_and_column_whatever_the_encoding():
     for encoded in (data, data.decode("utf-8").encode("utf-16")):
         outcome = event_import_trf(encoded, file_name="u.trf", user=None)
 
-        assert outcome.errors == [] and outcome.event.start_date is None  # a draft (issue 15)
+        assert outcome.errors == []
+        assert outcome.event.start_date is None  # a draft (issue 15)
         missing = [(p.line, p.column) for p in outcome.warnings if p.message.startswith("no start date")]
         assert missing == [(start_line, 5)]
         inferred = [(p.line, p.column) for p in outcome.warnings if p.message.startswith("rating type not given")]

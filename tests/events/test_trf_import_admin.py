@@ -26,7 +26,8 @@ def test_upload_page_is_at_its_address_for_users_who_may_add_events():
     response = client_for(make_arbiter()).get(UPLOAD_URL)
 
     assert response.status_code == 200
-    assert b'type="file"' in response.content and b'name="rating_type"' in response.content
+    assert b'type="file"' in response.content
+    assert b'name="rating_type"' in response.content
     assert b'name="submit"' in response.content
 
 
@@ -48,9 +49,11 @@ def test_refused_upload_shows_line_column_and_reason_and_changes_nothing():
     assert response.status_code == 200
     assert row_counts() == before
     page = response.content.decode()
-    assert 'id="trf-refused"' in page and "nothing was imported" in page
+    assert 'id="trf-refused"' in page
+    assert "nothing was imported" in page
     problem = response.context["outcome"].errors[0]
-    assert f"<td>{problem.line}</td><td>{problem.column}</td>" in page and "is not w, b or -" in page
+    assert f"<td>{problem.line}</td><td>{problem.column}</td>" in page
+    assert "is not w, b or -" in page
 
 
 def test_accepted_upload_links_to_the_event_and_lists_warnings_and_duplicates():
@@ -64,11 +67,13 @@ def test_accepted_upload_links_to_the_event_and_lists_warnings_and_duplicates():
     event = Event.objects.get()
     assert (event.rating_type, event.status, event.chief_arbiter) == ("rapid", EventStatus.DRAFT, arbiter)
     page = response.content.decode()
-    assert 'id="trf-imported"' in page and "4 players" in page
+    assert 'id="trf-imported"' in page
+    assert "4 players" in page
     assert reverse("admin:events_event_change", args=[event.pk]) in page
     assert reverse("admin:events_event_export_trf", args=[event.pk]) in page
     assert "no tournament name" in page  # a warning, listed
-    assert 'id="trf-duplicates"' in page and reverse("admin:players_player_change", args=[twin.pk]) in page
+    assert 'id="trf-duplicates"' in page
+    assert reverse("admin:players_player_change", args=[twin.pk]) in page
     assert LogEntry.objects.filter(object_id=str(event.pk), user=arbiter).exists()
 
 
@@ -86,7 +91,8 @@ def test_submit_is_refused_to_users_without_the_submit_permission():
 
     response = upload(client_for(clerk), build_trf(four_players()), submit="on")
 
-    assert response.status_code == 200 and not Event.objects.exists()
+    assert response.status_code == 200
+    assert not Event.objects.exists()
     assert "You may not submit events for rating" in response.content.decode()
 
 
@@ -97,7 +103,8 @@ def test_file_larger_than_the_upload_limit_is_refused_before_reading(settings):
 
     response = upload(client_for(make_arbiter()), data)
 
-    assert response.status_code == 200 and not Event.objects.exists()
+    assert response.status_code == 200
+    assert not Event.objects.exists()
     assert "a TRF file may have at most 1,024 bytes" in response.content.decode()
 
 
@@ -112,7 +119,8 @@ def test_export_downloads_the_event_for_those_who_may_see_it():
 
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="test-open-{event.pk}.trf"'
-    assert b"042 2026/05/02\r\n" in response.content and response.content.count(b"\r\n001 ") == 4
+    assert b"042 2026/05/02\r\n" in response.content
+    assert response.content.count(b"\r\n001 ") == 4
     assert client_for(bob).get(url).status_code in (302, 403, 404)  # not Bob's event
 
 

@@ -106,14 +106,19 @@ def comparable(result: TrfParseResult):
 def test_valid_file_reads_header_players_and_rounds():
     result = parse_trf(VALID.encode(), source_name="fixture.trf")
 
-    assert result.ok and result.problems == []
+    assert result.ok
+    assert result.problems == []
     t = result.tournament
     assert (t.name, t.city, t.federation) == ("Test Open", "Dublin", "IRL")
     assert (t.start_date, t.end_date) == (dt.date(2024, 5, 1), dt.date(2024, 5, 3))
-    assert t.chief_arbiter == "Arbiter, Anna" and t.deputy_arbiters == ["Deputy, Dora"]
-    assert t.time_control == "90 minutes + 30 seconds" and t.tournament_type == "Swiss"
+    assert t.chief_arbiter == "Arbiter, Anna"
+    assert t.deputy_arbiters == ["Deputy, Dora"]
+    assert t.time_control == "90 minutes + 30 seconds"
+    assert t.tournament_type == "Swiss"
     assert t.round_dates == [dt.date(2024, 5, 1), dt.date(2024, 5, 2), dt.date(2024, 5, 3)]
-    assert t.rounds_played == 3 and t.number_of_rounds == 3 and len(t.players) == 4
+    assert t.rounds_played == 3
+    assert t.number_of_rounds == 3
+    assert len(t.players) == 4
 
     anna, bea, gus, dan = t.players
     assert (anna.start_rank, anna.sex, anna.title, anna.name, anna.rating) == (
@@ -222,13 +227,15 @@ def test_a_games_result_without_opponent_is_no_game_but_a_warning_naming_line_co
 
     result = parse_trf(text.encode())
 
-    assert result.errors == [] and result.ok  # readable: never a refusal
+    assert result.errors == []
+    assert result.ok  # readable: never a refusal
     assert games(result) == [TrfGame(1, 2, 3, WHITE_WIN)]  # round 2 of player 2 makes no game, not a bye
     (missing,) = results_without_opponent(result)
     assert (missing.round, missing.start_rank, missing.name, missing.result) == (2, 2, "Solo, Sam", code.upper())
     assert (missing.line, missing.column, missing.result_column) == (5, 102, 109)
     checks = check_event(result)
-    assert checks.without_opponent == [missing] and checks.errors == []
+    assert checks.without_opponent == [missing]
+    assert checks.errors == []
     (warning,) = [p for p in checks.warnings if "no opponent" in p.message]
     assert (warning.line, warning.column) == (5, 102)
     assert warning.message.startswith(f"round 2: player 2 (Solo, Sam) has the result {code.upper()!r} of a game")
@@ -240,7 +247,8 @@ def test_a_games_result_without_opponent_is_no_game_but_a_warning_naming_line_co
 def test_a_bye_or_forfeit_code_without_opponent_is_a_bye_and_no_problem(code):
     result = parse_trf(trf(player(1, "Solo, Sam", "", f"0000 - {code}"), header=["012 Byes"]).encode())
 
-    assert results_without_opponent(result) == [] and len(games(result)) == 1
+    assert results_without_opponent(result) == []
+    assert len(games(result)) == 1
     assert not [p for p in check_event(result).problems if "no opponent" in p.message]
 
 
@@ -264,7 +272,8 @@ def test_utf8_with_and_without_bom_and_latin1_read_the_same_names():
     latin = parse_trf(text.encode("cp1252"))
 
     assert (plain.encoding, bom.encoding, latin.encoding) == ("utf-8", "utf-8-sig", "cp1252")
-    assert plain.tournament.name == "Läs Végas Opeñ" and plain.players[0].name == "Ó Néill, Éa"
+    assert plain.tournament.name == "Läs Végas Opeñ"
+    assert plain.players[0].name == "Ó Néill, Éa"
     assert comparable(plain) == comparable(bom) == comparable(latin)
     assert plain.problems == bom.problems == latin.problems == []
 
@@ -277,7 +286,8 @@ def test_crlf_and_cr_only_line_endings_read_like_lf(ending):
     other = parse_trf(broken.replace("\n", ending).encode())
 
     assert comparable(other) == comparable(lf)
-    assert other.problems == lf.problems and lf.errors  # same problems, same line numbers
+    assert other.problems == lf.problems
+    assert lf.errors  # same problems, same line numbers
 
 
 def test_short_lines_and_blank_fields_are_read_leniently():
@@ -297,10 +307,12 @@ def test_non_mutual_pairing_is_an_error_naming_line_and_column():
 
     assert not result.ok
     first = problems_matching(result, ERROR, r"round 1: player 1 \(Alpha, Anna\) says he played 2")
-    assert first and (first[0].line, first[0].column) == (FIRST_PLAYER_LINE, 92)
+    assert first
+    assert (first[0].line, first[0].column) == (FIRST_PLAYER_LINE, 92)
     assert "line 13 of player 2 shows opponent 3" in first[0].message
     assert str(first[0]).startswith(f"line {FIRST_PLAYER_LINE}, column 92: error: ")
-    assert games(result) and TrfGame(1, 1, 2, WHITE_WIN) not in games(result)
+    assert games(result)
+    assert TrfGame(1, 1, 2, WHITE_WIN) not in games(result)
 
 
 def test_opponent_that_does_not_exist_is_an_error():
@@ -328,7 +340,8 @@ def test_duplicate_start_rank_is_an_error_naming_both_lines():
     result = parse_trf(trf(P1, P2, P3, P4, P4.replace("Delta, Dan", "Echo, Eve ")))
 
     (problem,) = problems_matching(result, ERROR, "starting rank 4 used twice")
-    assert problem.line == FIRST_PLAYER_LINE + 4 and f"line {FIRST_PLAYER_LINE + 3}" in problem.message
+    assert problem.line == FIRST_PLAYER_LINE + 4
+    assert f"line {FIRST_PLAYER_LINE + 3}" in problem.message
 
 
 def test_unparseable_mandatory_numbers_are_errors_with_columns():
@@ -404,7 +417,8 @@ def test_unknown_records_are_kept_and_warned_rulers_are_not_read_as_records():
 
     result = parse_trf(text)
 
-    assert result.ok and result.tournament.name == "Test Open"
+    assert result.ok
+    assert result.tournament.name == "Test Open"
     assert [r.code for r in result.unknown_records] == ["012", "QQQ"]
     assert [(p.line, p.column) for p in result.warnings] == [(13, 1), (14, 1)]
     assert [r.text for r in result.tournament.records] == ["XXC white1", "DAT    1 EMAIL anna@example.org"]
@@ -413,7 +427,8 @@ def test_unknown_records_are_kept_and_warned_rulers_are_not_read_as_records():
 def test_non_digit_fide_id_is_a_warning_and_left_empty():
     result = parse_trf(trf(P1.replace("    2500001", "  IRL-12345"), P2, P3, P4))
 
-    assert result.ok and result.players[0].fide_id == ""
+    assert result.ok
+    assert result.players[0].fide_id == ""
     (problem,) = problems_matching(result, WARNING, "FIDE ID 'IRL-12345'")
     assert (problem.line, problem.column) == (FIRST_PLAYER_LINE, 58)
 
@@ -475,7 +490,8 @@ def test_trf2026_records_are_read():
     result = parse_trf(trf(P1, P2, P3, P4, nrs, team, bye, header=header))
 
     t = result.tournament
-    assert result.version == "TRF-2026" and result.errors == []
+    assert result.version == "TRF-2026"
+    assert result.errors == []
     assert (t.rounds_declared, t.initial_colour, t.scoring) == (5, "B", {"W": 3.0, "D": 1.0, "L": 0.0})
     assert (t.nrs_federation, t.starting_rank_method, t.pairing_controller) == ("IRL", "FIDON", "bbpPairings")
     assert (t.encoded_type, t.tie_breaks, t.standings_tie_breaks) == (
@@ -526,14 +542,24 @@ def test_writer_produces_trf2026_columns():
 
     assert text.endswith("\r\n")
     assert lines[:4] == ["012 Test Open", "022 Dublin", "032 IRL", "042 2024/05/01"]
-    assert "062 4" in lines and "072 3" in lines
+    assert "062 4" in lines
+    assert "072 3" in lines
     player = next(line for line in lines if line.startswith("001    1"))
-    assert player[4:8] == "   1" and player[9] == "m" and player[10:13] == "GM "
-    assert player[14:47].rstrip() == "Alpha, Anna" and player[48:52] == "2500" and player[53:56] == "IRL"
-    assert player[57:68] == "    2500001" and player[69:79] == "1990/01/02" and player[80:84] == " 2.5"
-    assert player[85:89] == "   1" and player[91:99] == "   2 w 1" and player[101:109] == "   3 b ="
+    assert player[4:8] == "   1"
+    assert player[9] == "m"
+    assert player[10:13] == "GM "
+    assert player[14:47].rstrip() == "Alpha, Anna"
+    assert player[48:52] == "2500"
+    assert player[53:56] == "IRL"
+    assert player[57:68] == "    2500001"
+    assert player[69:79] == "1990/01/02"
+    assert player[80:84] == " 2.5"
+    assert player[85:89] == "   1"
+    assert player[91:99] == "   2 w 1"
+    assert player[101:109] == "   3 b ="
     dates = next(line for line in lines if line.startswith("132"))
-    assert dates[91:99] == "24/05/01" and dates[101:109] == "24/05/02"
+    assert dates[91:99] == "24/05/01"
+    assert dates[101:109] == "24/05/02"
 
 
 def test_round_trip_of_the_hand_written_fixture_is_identical():
@@ -541,7 +567,8 @@ def test_round_trip_of_the_hand_written_fixture_is_identical():
     text = write_trf(first.tournament)
     second = parse_trf(text)
 
-    assert comparable(second) == comparable(first) and second.problems == []
+    assert comparable(second) == comparable(first)
+    assert second.problems == []
     assert write_trf(second.tournament) == text
 
 
@@ -567,7 +594,8 @@ def test_every_record_keeps_the_line_it_was_read_from_header_records_included():
     first_player = len(header) + 1
     assert t.record_lines == expected | {"001": first_player, "240": first_player + 4, "310": first_player + 5}
     assert [p.line for p in t.players] == list(range(first_player, first_player + 4))
-    assert t.byes[0].line == first_player + 4 and t.teams[0].line == first_player + 5
+    assert t.byes[0].line == first_player + 4
+    assert t.teams[0].line == first_player + 5
     assert [(r.code, r.line) for r in t.records] == [("XXC", len(header))]
 
 
@@ -576,7 +604,8 @@ def test_a_repeated_header_record_keeps_the_line_of_the_one_used():
 
     result = parse_trf(trf(P1, P2, P3, P4, header=header))
 
-    assert result.tournament.name == "First name" and result.tournament.start_date == dt.date(2024, 5, 1)
+    assert result.tournament.name == "First name"
+    assert result.tournament.start_date == dt.date(2024, 5, 1)
     assert (result.tournament.record_lines["012"], result.tournament.record_lines["042"]) == (1, 2)
     assert [(p.line, p.column) for p in result.warnings if "repeated" in p.message] == [(3, 1), (4, 1)]
 
@@ -607,7 +636,8 @@ def test_event_checks_refuse_missing_dates_and_name_where_the_header_is():
     assert (error.line, error.column) == (
         2,
         5,
-    ) and "record 042 is not a date this importer understands" in error.message
+    )
+    assert "record 042 is not a date this importer understands" in error.message
 
     backwards = check_event(parse_trf(trf(P1, P2, P3, P4, header=["012 Back", "042 2024/05/03", "052 2024/05/01"])))
     (error,) = backwards.errors
@@ -620,7 +650,8 @@ def test_event_checks_take_round_dates_for_missing_dates_with_warnings():
 
     checks = check_event(parse_trf(trf(P1, P2, P3, P4, header=header)))
 
-    assert checks.errors == [] and (checks.start_date, checks.end_date) == (dt.date(2024, 5, 1), dt.date(2024, 5, 3))
+    assert checks.errors == []
+    assert (checks.start_date, checks.end_date) == (dt.date(2024, 5, 1), dt.date(2024, 5, 3))
     assert [str(p) for p in checks.warnings] == [
         "file: warning: no start date (record 042); the first round date 2024-05-01 (record 132) is used",
         "file: warning: no end date (record 052); the last round date 2024-05-03 (record 132) is used",
@@ -637,7 +668,8 @@ def test_event_checks_refuse_one_id_twice_and_pending_results_when_submitting():
 
     assert check_event(parse_trf(pending)).errors == []
     (error,) = check_event(parse_trf(pending), submit=True).errors
-    assert (error.line, error.column) == (FIRST_PLAYER_LINE, 99) and "round 1: 1 vs 2 has no result" in error.message
+    assert (error.line, error.column) == (FIRST_PLAYER_LINE, 99)
+    assert "round 1: 1 vs 2 has no result" in error.message
 
 
 def test_event_checks_read_a_federation_only_from_three_letters():
@@ -654,7 +686,8 @@ def test_event_checks_read_a_federation_only_from_three_letters():
 def test_event_checks_warn_when_there_is_no_result_at_all():
     checks = check_event(parse_trf(trf(player(1, "Alone, Al"), player(2, "Also, Alone"), header=HEADER[:5])))
 
-    assert checks.games == [] and checks.errors == []
+    assert checks.games == []
+    assert checks.errors == []
     assert [str(p) for p in checks.warnings] == [
         "file: warning: no results in the file: the event is created with its players only"
     ]
@@ -677,7 +710,8 @@ def test_parse_time_grows_linearly_with_the_number_of_rounds():
                 best = min(best, time.perf_counter() - start)
             finally:
                 gc.enable()
-        assert result.ok and len(result.games()) == len(result.players[0].rounds)
+        assert result.ok
+        assert len(result.games()) == len(result.players[0].rounds)
         return best
 
     small, large = seconds(two_players(2_000)), seconds(two_players(8_000))
@@ -795,25 +829,31 @@ def test_real_file_quirks():
     assert (vasquez.title, vasquez.fide_id, vasquez.birth_date) == ("GM", "3400042", dt.date(1969, 12, 6))
     assert sum(1 for p in karl.players if p.rating) == 146
     (stand_in,) = problems_matching(karl, WARNING, "stand-in for the bye")
-    assert stand_in.line == karl.players[-1].line and karl.players[-1].name == "spielfrei"
+    assert stand_in.line == karl.players[-1].line
+    assert karl.players[-1].name == "spielfrei"
 
     latin = parse_trf((CORPUS / "icu_latin-1.tab").read_bytes())
-    assert latin.tournament.name == "Läs Végas National Opeñ" and latin.encoding == "cp1252"
+    assert latin.tournament.name == "Läs Végas National Opeñ"
+    assert latin.encoding == "cp1252"
     juniors = parse_trf((CORPUS / "icu_irish_junior_champs_2011.tab").read_bytes())
     assert juniors.players[23].name == "Morgan, Mícheál"
 
     bom = parse_trf((CORPUS / "icu_armstrong_2012_with_bom.tab").read_bytes())
-    assert bom.tournament.name.startswith("Leinster") and bom.encoding == "utf-8-sig"
+    assert bom.tournament.name.startswith("Leinster")
+    assert bom.encoding == "utf-8-sig"
     assert (bom.tournament.start_date, bom.tournament.end_date) == (dt.date(2011, 9, 26), dt.date(2012, 4, 1))
 
     cr = parse_trf((CORPUS / "bbp_issue_7_cr_line_endings.trf").read_bytes())
-    assert cr.tournament.rounds_declared == 15 and cr.tournament.rounds_played == 14
+    assert cr.tournament.rounds_declared == 15
+    assert cr.tournament.rounds_played == 14
 
     armstrong = parse_trf((CORPUS / "icu_armstrong_2011.tab").read_bytes())
-    assert len(armstrong.tournament.teams) == 12 and armstrong.tournament.name.startswith("Leinster")
+    assert len(armstrong.tournament.teams) == 12
+    assert armstrong.tournament.name.startswith("Leinster")
 
     cup = parse_trf((CORPUS / "echecsjs_grandmommyscup.trf").read_bytes())
-    assert cup.version == "TRF-2026" and cup.tournament.encoded_type == "FIDE_TEAM_BAKU"
+    assert cup.version == "TRF-2026"
+    assert cup.tournament.encoded_type == "FIDE_TEAM_BAKU"
     assert (len(cup.tournament.teams), len(cup.tournament.national_ratings), len(cup.tournament.byes)) == (
         50,
         15,
@@ -821,7 +861,8 @@ def test_real_file_quirks():
     )
 
     team = parse_trf((CORPUS / "echecsjs_trf26_team.trf").read_bytes())
-    assert team.tournament.national_ratings[0].rating == 2650 and team.players[0].fide_id == "4100018363"
+    assert team.tournament.national_ratings[0].rating == 2650
+    assert team.players[0].fide_id == "4100018363"
     assert team.players[0].birth_date == dt.date(1963, 4, 13)  # written one column late; read anyway
 
 
@@ -854,12 +895,14 @@ def mutated_trf(draw):
 def test_random_mutations_of_a_valid_file_never_raise(data):
     result = parse_trf(data)
 
-    assert isinstance(result, TrfParseResult) and isinstance(result.problems, list)
+    assert isinstance(result, TrfParseResult)
+    assert isinstance(result.problems, list)
     assert not [p for p in result.problems if "could not" in p.message]  # no internal failure reported
     found = games(result)
     again = parse_trf(write_trf(result.tournament))
     if result.ok:
-        assert again.tournament == result.tournament and games(again) == found
+        assert again.tournament == result.tournament
+        assert games(again) == found
 
 
 # ------------------------------------------------------------------------------------- hostile numbers
@@ -874,8 +917,10 @@ def test_a_round_count_beyond_the_field_is_an_error_naming_line_and_column(code,
 
     (error,) = result.errors
     assert (error.line, error.column) == (len(HEADER) + 1, 5)
-    assert error.message.startswith(f"record {code}: number of rounds ") and "is outside 0-32767" in error.message
-    assert "digits" not in error.message and len(error.message) < 200
+    assert error.message.startswith(f"record {code}: number of rounds ")
+    assert "is outside 0-32767" in error.message
+    assert "digits" not in error.message
+    assert len(error.message) < 200
     assert result.tournament.rounds_declared is None
 
 
@@ -884,7 +929,8 @@ def test_a_player_count_of_thousands_of_digits_gets_the_parsers_own_message():
 
     (warning,) = problems_matching(result, WARNING, "record 062")
     assert (warning.line, warning.column) == (6, 5)
-    assert "is outside 0-9999" in warning.message and "digits" not in warning.message
+    assert "is outside 0-9999" in warning.message
+    assert "digits" not in warning.message
     assert "could not read" not in " ".join(p.message for p in result.problems)
 
 

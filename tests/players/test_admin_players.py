@@ -139,7 +139,7 @@ def test_likely_duplicates_match_surname_start_with_birth_year_or_the_exact_name
 
 
 def test_merged_into_is_read_only_in_the_player_form(duplicates):
-    kept, duplicate = duplicates
+    _kept, duplicate = duplicates
     page = client_for(make_officer()).get(reverse("admin:players_player_change", args=[duplicate.pk]))
     assert "merged_into" not in page.context["adminform"].form.fields
 

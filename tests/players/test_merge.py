@@ -75,7 +75,8 @@ def test_merge_moves_participations_games_changes_entries_and_ratings_to_the_kep
     }
     assert not PlayerRating.objects.filter(player=duplicate).exists()
     duplicate.refresh_from_db()
-    assert duplicate.merged_into == kept and not duplicate.needs_review
+    assert duplicate.merged_into == kept
+    assert not duplicate.needs_review
     assert merge.moved["participants"] == list(
         Participant.objects.filter(event=event, player=kept).values_list("pk", flat=True)
     )
@@ -109,7 +110,7 @@ def test_merge_is_refused_when_both_players_took_part_in_the_same_event(pair):
 
 
 @pytest.mark.parametrize(
-    "problem, message",
+    ("problem", "message"),
     [
         ("self", "cannot be merged into itself"),
         ("already", "was already merged into"),
@@ -151,7 +152,7 @@ def test_records_merged_earlier_into_the_duplicate_point_to_the_kept_player(pair
 
 
 def test_reverse_puts_every_moved_row_back_and_records_who_and_why(pair):
-    kept, duplicate, event, game = pair
+    kept, duplicate, _event, _game = pair
     officer = make_officer()
     before = {
         "participants": set(Participant.objects.filter(player=duplicate).values_list("pk", flat=True)),
@@ -212,7 +213,7 @@ def test_reverse_is_refused_when_the_kept_player_was_merged_again_since(pair):
 
 
 def test_reverse_is_refused_when_a_moved_row_has_changed_hands_since(pair):
-    kept, duplicate, event, _ = pair
+    kept, duplicate, _event, _ = pair
     officer = make_officer()
     merge = player_merge(kept, duplicate, user=officer, reason="duplicate")
     Participant.objects.filter(pk__in=merge.moved["participants"]).update(player=make_player(surname="Other"))

@@ -11,6 +11,7 @@ from players.models import Club, Player
 from ratings.models import RatingChange, RatingList, RatingListEntry, RatingListStatus
 from ratings.services.list_order import list_order_store
 from tests.factories import make_federation
+from tests.ratings.simulated_federation import simulated  # noqa: F401  (a fixture: the pool pages use it)
 
 LATEST = datetime.date(2026, 3, 1)
 

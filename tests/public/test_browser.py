@@ -39,7 +39,9 @@ def decode_png(data: bytes) -> tuple[int, int, list[bytes]]:
         chunk = data[position + 8 : position + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", chunk)
-            assert depth == 8 and colour_type in (2, 6) and interlace == 0, (depth, colour_type, interlace)
+            assert depth == 8, (depth, colour_type, interlace)
+            assert colour_type in (2, 6), (depth, colour_type, interlace)
+            assert interlace == 0, (depth, colour_type, interlace)
             channels = 3 if colour_type == 2 else 4
         elif kind == b"IDAT":
             idat += chunk
@@ -96,14 +98,15 @@ def test_history_chart_renders_in_headless_chromium(live_server, transactional_d
     federation = build_federation(players=12, lists=12, rapid_lists=6)
     player = federation.players[1]
     data = screenshot(f"{live_server.url}/players/{player.id_number}/", tmp_path / "profile.png")
-    width, height, rows = decode_png(data)
+    width, _height, rows = decode_png(data)
     standard = pixels_of(CHART_COLOURS["standard"], width, rows)
     rapid = pixels_of(CHART_COLOURS["rapid"], width, rows)
     # Without the chart the colour only fills two small swatches at the left; the line crosses the chart.
     xs = [x for x, _ in standard]
     assert len(standard) > 800, len(standard)
     assert max(xs) - min(xs) > width * 0.6, (min(xs), max(xs))
-    assert rapid and max(x for x, _ in rapid) > width * 0.6
+    assert rapid
+    assert max(x for x, _ in rapid) > width * 0.6
     # and the stylesheet was served by the project (styled header band, not the browser's white default)
     header = rows[5]
     assert header[3 * 500 : 3 * 500 + 3] == bytes((0x0F, 0x2A, 0x4A))
@@ -117,4 +120,5 @@ def test_profile_fits_a_phone_screen_without_horizontal_scrolling(live_server, t
     width, _, rows = decode_png(data)
     assert width == 390
     standard = pixels_of(CHART_COLOURS["standard"], width, rows)
-    assert standard and max(x for x, _ in standard) > width * 0.6  # the chart scales down to the screen
+    assert standard
+    assert max(x for x, _ in standard) > width * 0.6  # the chart scales down to the screen

@@ -41,7 +41,8 @@ def test_the_worked_example_through_the_api(client, db):
 def test_an_unrated_player_starts_from_the_preset(client, db):
     payload = {"rules": "glicko2", "games": [{"opponent_rating": 1500, "opponent_deviation": 350, "score": 1}]}
     data = post(client, payload).json()
-    assert data["glicko2"]["rating"] == 1500 and data["glicko2"]["deviation"] == 350
+    assert data["glicko2"]["rating"] == 1500
+    assert data["glicko2"]["deviation"] == 350
     assert data["glicko2"]["new_rating"] > 1500
 
 

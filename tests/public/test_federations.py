@@ -41,18 +41,22 @@ def test_federation_index_ranks_by_the_top_ten_average(client, world):
         f'href="/federations/{"FRA" if first == "ESP" else "ESP"}/"'
     )
     spanish = client.get("/federations/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Federaciones" in spanish and "Activos" in spanish
+    assert "Federaciones" in spanish
+    assert "Activos" in spanish
 
 
 def test_federation_page_has_figures_top_list_events_and_clubs(client, world):
     html = client.get("/federations/esp/").content.decode()
     rated, active, average = expected_figures(world, "ESP")
-    assert f"<dd>{rated}</dd>" in html and f"<dd>{active}</dd>" in html and f"<dd>{average}</dd>" in html
+    assert f"<dd>{rated}</dd>" in html
+    assert f"<dd>{active}</dd>" in html
+    assert f"<dd>{average}</dd>" in html
     top = world.latest.entries.filter(federation="ESP", inactive=False, rating__isnull=False).order_by("position")
     positions = [html.index(f'href="/players/{e.player.id_number}/"') for e in top[:20]]
     assert positions == sorted(positions)
     assert "Spring Closed" in html  # a rated event of ESP
-    assert "Club Ajedrez Centro" in html and "5 members" in html
+    assert "Club Ajedrez Centro" in html
+    assert "5 members" in html
     assert client.get("/federations/XYZ/").status_code == 404
     assert client.get("/federations/ES1/").status_code == 404
     assert "Mejores jugadores" in client.get("/federations/ESP/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
@@ -63,7 +67,8 @@ def test_club_page_lists_members_with_ratings(client, world):
     members = world.players[1:6]
     for player in members:
         assert f'href="/players/{player.id_number}/"' in html
-    assert "5 members" in html and 'href="/federations/ESP/"' in html
+    assert "5 members" in html
+    assert 'href="/federations/ESP/"' in html
     ratings = {e.player_id: e.rating for e in world.latest.entries.filter(player__in=members)}
     order = sorted(members, key=lambda p: -(ratings[p.pk] or 0))
     assert [html.index(f'href="/players/{p.id_number}/"') for p in order] == sorted(
@@ -100,10 +105,13 @@ def test_api_federations_and_clubs(client, world):
     standard = next(t for t in esp["types"] if t["rating_type"] == "standard")
     assert (standard["rated"], standard["active"], standard["top_average"]) == (rated, active, average)
     detail = client.get("/api/v1/federations/ESP/").json()
-    assert detail["name"] == "Spain" and detail["types"][0]["top"][0]["rank"] == 1
-    assert detail["clubs"][0]["member_count"] == 5 and detail["events"][0]["name"] == "Spring Closed"
+    assert detail["name"] == "Spain"
+    assert detail["types"][0]["top"][0]["rank"] == 1
+    assert detail["clubs"][0]["member_count"] == 5
+    assert detail["events"][0]["name"] == "Spring Closed"
     club = client.get(f"/api/v1/clubs/{world.club.pk}/").json()
-    assert len(club["members"]) == 5 and club["federation"] == "ESP"
+    assert len(club["members"]) == 5
+    assert club["federation"] == "ESP"
     assert {r["rating_type"] for r in club["members"][0]["ratings"]} == {"standard", "rapid"}
     assert client.get("/api/v1/federations/QQQ/").status_code == 404
 
@@ -111,7 +119,8 @@ def test_api_federations_and_clubs(client, world):
 def test_club_is_editable_in_the_admin(admin_client, world):
     player = world.players[7]
     response = admin_client.get(f"/admin/players/player/{player.pk}/change/")
-    assert response.status_code == 200 and 'name="club"' in response.content.decode()
+    assert response.status_code == 200
+    assert 'name="club"' in response.content.decode()
     assert admin_client.get("/admin/players/club/").status_code == 200
     assert admin_client.get(f"/admin/players/club/{world.club.pk}/change/").status_code == 200
 

@@ -54,7 +54,8 @@ def test_overview_and_history_tab_fit_and_walk_the_years(browser, live_server, t
         current = page.locator("nav.years [aria-current=page]").inner_text()
         years.append(int(current))
         rows = page.locator("table.history tbody tr td:first-child").all_inner_texts()
-        assert rows and all(day.startswith(current) for day in rows)
+        assert rows
+        assert all(day.startswith(current) for day in rows)
         page.screenshot(path=str(SCREENSHOTS / f"history-{current}-{language}-{width}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{current} scrolls sideways"
         assert page.locator("table.history caption").count() == 1

@@ -57,7 +57,8 @@ def test_overview_shows_the_newest_lists_and_links_the_full_history(client):
     svg = client.get(f"/players/{federation.star.id_number}/chart.svg").content.decode()
     assert svg.count("<circle") == len(every_list(federation))
     # events of the rows shown and their calculations
-    assert "Spring Closed" in page and f"/players/{federation.star.id_number}/calculations/2026-03-01/standard/" in page
+    assert "Spring Closed" in page
+    assert f"/players/{federation.star.id_number}/calculations/2026-03-01/standard/" in page
 
 
 def test_a_short_history_has_no_full_history_link(client, federation):
@@ -78,7 +79,8 @@ def test_history_tab_pages_by_year_newest_first_and_reaches_every_list_and_event
         table = history_table(page)
         assert f"Published lists of {year}, newest first" in table
         rows = LIST_LINK.findall(table)
-        assert rows and {day[:4] for day, _ in rows} == {str(year)}
+        assert rows
+        assert {day[:4] for day, _ in rows} == {str(year)}
         seen += rows
         events += EVENT_LINK.findall(table)
         older = re.search(r'<a rel="next" href="\?tab=history&amp;year=(\d{4})"', page)
@@ -108,9 +110,11 @@ def test_history_tab_speaks_spanish(client):
     page = client.get(
         f"/players/{federation.star.id_number}/", {"tab": "history"}, HTTP_ACCEPT_LANGUAGE="es"
     ).content.decode()
-    assert ">Historial<" in page and "Listas publicadas de 2026, de la más reciente a la más antigua" in page
+    assert ">Historial<" in page
+    assert "Listas publicadas de 2026, de la más reciente a la más antigua" in page
     overview = client.get(f"/players/{federation.star.id_number}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Historial completo, año por año" in overview and "Listas recientes" in overview
+    assert "Historial completo, año por año" in overview
+    assert "Listas recientes" in overview
 
 
 @pytest.mark.parametrize("lists", [8, 24])
@@ -128,7 +132,8 @@ def test_api_history_pages_the_lists_newest_first_and_keeps_its_keys(client):
     url = f"/api/v1/players/{federation.star.id_number}/history/"
     first = client.get(url).json()
     assert set(first) == {"id_number", "name", "count", "next", "previous", "history"}
-    assert first["count"] == len(every_list(federation)) and first["previous"] is None
+    assert first["count"] == len(every_list(federation))
+    assert first["previous"] is None
     assert len(first["history"]) == RECENT_LISTS
     rows, data = [], first
     while True:
@@ -138,9 +143,11 @@ def test_api_history_pages_the_lists_newest_first_and_keeps_its_keys(client):
         data = client.get(data["next"]).json()
     assert [(row["list_date"], row["rating_type"]) for row in rows] == every_list(federation)
     events = [event["event_name"] for row in rows for event in row["events"]]
-    assert events[0] == "Spring Closed" and len(events) == len(federation.lists["standard"])
+    assert events[0] == "Spring Closed"
+    assert len(events) == len(federation.lists["standard"])
     whole = client.get(url, {"page_size": 500}).json()
-    assert whole["history"] == rows and whole["next"] is None
+    assert whole["history"] == rows
+    assert whole["next"] is None
     assert client.get(url, {"page": 99}).status_code == 404
     assert client.get(url, {"page_size": "x"}).status_code == 400
 
@@ -154,9 +161,8 @@ def test_statistics_tab_pages_the_events_newest_first(client):
         table = page[page.index('<table class="events">') :]
         names += EVENT_LINK.findall(table[: table.index("</table>")])
     assert len(names) == len(federation.lists["standard"]) > STATISTICS_EVENTS_PAGE_SIZE
-    assert names[0] == "Spring Closed" and names[1:] == [
-        f"Open {rl.list_date:%Y-%m}" for rl in federation.lists["standard"][-2::-1]
-    ]
+    assert names[0] == "Spring Closed"
+    assert names[1:] == [f"Open {rl.list_date:%Y-%m}" for rl in federation.lists["standard"][-2::-1]]
     assert "page 1 of 2" in client.get(url, {"tab": "statistics"}).content.decode()
 
 
@@ -184,7 +190,8 @@ def test_overview_reads_the_newest_lists_partitions_only(client):
     federation = long_history()
     window, older = recent_lists()
     newest = [rl.pk for kind in ("standard", "rapid") for rl in federation.lists[kind][::-1][:RECENT_LISTS]]
-    assert sorted(window) == sorted(newest) and older
+    assert sorted(window) == sorted(newest)
+    assert older
     with CaptureQueriesContext(connection) as queries:
         assert client.get(f"/players/{federation.star.id_number}/").status_code == 200
     reads = [q["sql"] for q in queries.captured_queries if 'FROM "ratings_ratinglistentry"' in q["sql"]]

@@ -67,7 +67,8 @@ def test_movers_without_a_list_a_year_earlier(client, db):
 
 def test_movers_in_spanish(client, year):
     html = client.get(PAGE, HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Más mejorados en 12 meses" in html and "Mejores juveniles" in html
+    assert "Más mejorados en 12 meses" in html
+    assert "Mejores juveniles" in html
 
 
 def test_movers_query_counts(client, year, django_assert_num_queries):
@@ -93,7 +94,8 @@ def test_movers_api_refuses_a_category_its_schema_refuses_instead_of_reading_no_
     """The schema's enum (its values and the empty value) is the API's answer: schema fuzzing found
     ``category=%0A`` read as no category. The page's form reads any of these leniently."""
     response = client.get(API, {"category": value})
-    assert response.status_code == 400 and list(response.json()) == ["category"], response.content
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["category"], response.content
     assert client.get(API, {"category": ""}).status_code == 200
     assert client.get(PAGE, {"category": value}).status_code == 200
 
@@ -102,7 +104,8 @@ def test_movers_api_refuses_a_category_its_schema_refuses_instead_of_reading_no_
 def test_api_refuses_a_control_character_as_a_filter_instead_of_ignoring_it(client, year, name, value):
     # (bench/trust.py's schema fuzzing: str.strip() took \x1c for a space, so the value became no filter at all)
     response = client.get(API, {name: value})
-    assert response.status_code == 400 and name in response.json()
+    assert response.status_code == 400
+    assert name in response.json()
     # white space as the federation pattern's \s means it: no federation; the category's enum has no such value
     assert client.get(API, {name: " \x0c"}).status_code == (200 if name == "federation" else 400)
 

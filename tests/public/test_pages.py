@@ -22,7 +22,8 @@ def test_home_shows_latest_list_of_each_type_with_top_players_and_search(client,
     response = client.get("/")
     assert response.status_code == 200
     page = text(response)
-    assert "/lists/2026-03-01/standard/" in page and "/lists/2026-03-01/rapid/" in page
+    assert "/lists/2026-03-01/standard/" in page
+    assert "/lists/2026-03-01/rapid/" in page
     best = federation.latest.entries.filter(rating__isnull=False, inactive=False).order_by("-rating").first()
     assert best.player.name in page
     assert 'name="q"' in page
@@ -44,7 +45,8 @@ def test_search_by_id_number_goes_straight_to_the_profile(client, federation):
 
 def test_search_without_match_says_how_to_search(client, federation):
     page = text(client.get("/players/", {"q": "Nobody"}))
-    assert "No player matches" in page and "Nobody" in page
+    assert "No player matches" in page
+    assert "Nobody" in page
 
 
 def test_profile_shows_ratings_ranks_k_class_and_birth_year_only(client, federation):
@@ -56,7 +58,9 @@ def test_profile_shows_ratings_ranks_k_class_and_birth_year_only(client, federat
     assert response.status_code == 200
     rating = federation.ratings[(player.pk, "standard", LATEST)]
     assert f'<p class="big">{rating}' in page
-    assert "1957" in page and "1957-06-15" not in page and "15/06/1957" not in page
+    assert "1957" in page
+    assert "1957-06-15" not in page
+    assert "15/06/1957" not in page
     # world rank: active rated players above on the current list, plus one
     above = federation.latest.entries.filter(rating__gt=rating, inactive=False).count()
     assert re.search(rf"<dt>Rank</dt><dd>{above + 1}</dd>", page)
@@ -67,7 +71,8 @@ def test_profile_shows_ratings_ranks_k_class_and_birth_year_only(client, federat
 def test_profile_flags_an_inactive_player_and_gives_no_rank(client, federation):
     inactive = federation.players[3]
     page = text(client.get(f"/players/{inactive.id_number}/"))
-    assert '<span class="badge"' in page and "inactive" in page
+    assert '<span class="badge"' in page
+    assert "inactive" in page
     assert "<dt>Rank</dt>" not in page
 
 
@@ -82,7 +87,8 @@ def test_profile_history_chart_is_an_svg_document_with_one_point_per_published_r
     svg = text(response)
     assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')
     ElementTree.fromstring(svg)  # well-formed XML: a browser shows nothing of a broken SVG document
-    assert ">Standard</text>" in svg and ">Rapid</text>" in svg  # the legend
+    assert ">Standard</text>" in svg
+    assert ">Rapid</text>" in svg  # the legend
     assert 'stroke="#1d4ed8"' in svg  # standard
     assert 'stroke="#c2410c"' in svg  # rapid
     assert svg.count("<circle") == len(federation.lists["standard"]) + len(federation.lists["rapid"])
@@ -126,7 +132,8 @@ def test_merged_player_profile_redirects_to_the_kept_player(client, federation):
     assert response.status_code == 301
     assert response["Location"] == f"/players/{kept.id_number}/"
     chart = client.get(f"/players/{merged.id_number}/chart.svg")
-    assert chart.status_code == 301 and chart["Location"] == f"/players/{kept.id_number}/chart.svg"
+    assert chart.status_code == 301
+    assert chart["Location"] == f"/players/{kept.id_number}/chart.svg"
 
 
 def test_unknown_player_is_404(client, db):
@@ -137,7 +144,8 @@ def test_unknown_player_is_404(client, db):
 def test_a_player_without_a_published_rating_has_no_chart(client, federation):
     newcomer = Player.objects.create(id_number=77000001, surname="Newcomer", given_names="Nadia", federation_id="ESP")
     page = text(client.get(f"/players/{newcomer.id_number}/"))
-    assert "history-chart" not in page and "No published rating yet." in page
+    assert "history-chart" not in page
+    assert "No published rating yet." in page
     svg = text(client.get(f"/players/{newcomer.id_number}/chart.svg"))  # asked for anyway: a valid document
     assert ">No published rating yet.</text>" in svg
     ElementTree.fromstring(svg)
@@ -164,7 +172,8 @@ def test_calculation_page_marks_a_rating_replaced_by_the_400_point_rule(client, 
     change = fed.latest.changes.get(player=strongest)
     assert any(line.get("capped") for line in change.details)
     page = text(client.get(f"/players/{strongest.id_number}/calculations/2026-03-01/standard/"))
-    assert 'class="capped"' in page and "*</span>" in page
+    assert 'class="capped"' in page
+    assert "*</span>" in page
 
 
 def test_calculation_page_is_404_for_a_list_that_does_not_exist(client, federation):
@@ -176,7 +185,8 @@ def test_list_index_links_every_current_list_and_downloads(client, federation):
     page = text(client.get("/lists/"))
     for rating_list in federation.lists["standard"]:
         day = f"{rating_list.list_date:%Y-%m-%d}"
-        assert f"/lists/{day}/standard/" in page and f"/lists/{day}/standard.txt" in page
+        assert f"/lists/{day}/standard/" in page
+        assert f"/lists/{day}/standard.txt" in page
 
 
 def list_rows(page: str) -> list[str]:
@@ -216,7 +226,8 @@ def test_list_page_filters(client, federation, params, keep):
         for e in federation.latest.entries.select_related("player")
         if e.rating is not None and keep(e.player, e)
     }
-    assert expected and shown == expected
+    assert expected
+    assert shown == expected
 
 
 def test_list_page_sorts_by_name_and_by_change(client, federation):
@@ -233,7 +244,8 @@ def test_list_page_shows_movers_since_the_previous_list(client, federation):
     movers = page[page.index("Movers since the previous list") : page.index('<table class="list">')]
     top_gain = federation.latest.entries.filter(change__gt=0).order_by("-change", "player_id").first()
     top_loss = federation.latest.entries.filter(change__lt=0).order_by("change", "player_id").first()
-    assert top_gain.player.name in movers and top_loss.player.name in movers
+    assert top_gain.player.name in movers
+    assert top_loss.player.name in movers
 
 
 def test_movers_are_the_biggest_changes_with_ties_by_player_and_fewer_when_few_moved(federation):
@@ -293,7 +305,8 @@ def test_event_page_shows_standings_average_category_performance_and_changes(cli
     assert f"<dd>{crosstable.average_rating}" in page
     from ratings.engine.classes import roman
 
-    assert crosstable.category == 5 and f"<dd>{roman(crosstable.category)}</dd>" in page  # Ra 2351-2375
+    assert crosstable.category == 5
+    assert f"<dd>{roman(crosstable.category)}</dd>" in page  # Ra 2351-2375
     for row in crosstable.rows:
         assert row.performance is not None
         assert f">{row.performance}<" in table
@@ -306,7 +319,9 @@ def test_submitted_event_is_public_and_draft_is_not(client, federation):
     draft = Event.objects.create(name="Draft", start_date=LATEST, end_date=LATEST, status=EventStatus.DRAFT)
     assert client.get(f"/events/{draft.pk}/").status_code == 404
     page = text(client.get("/events/"))
-    assert "Summer Open" in page and "Spring Closed" in page and ">Draft<" not in page
+    assert "Summer Open" in page
+    assert "Spring Closed" in page
+    assert ">Draft<" not in page
 
 
 def test_public_pages_are_cacheable_per_language(client, federation):
@@ -317,22 +332,28 @@ def test_public_pages_are_cacheable_per_language(client, federation):
         f"/events/{federation.rated_event.pk}/",
     ):
         response = client.get(url)
-        assert "max-age=300" in response["Cache-Control"] and "public" in response["Cache-Control"]
-        assert "Accept-Language" in response["Vary"] and "Cookie" in response["Vary"]
+        assert "max-age=300" in response["Cache-Control"]
+        assert "public" in response["Cache-Control"]
+        assert "Accept-Language" in response["Vary"]
+        assert "Cookie" in response["Vary"]
         assert "csrftoken" not in response.cookies
 
 
 def test_pages_render_in_spanish_from_accept_language(client, federation):
     page = text(client.get(f"/players/{federation.star.id_number}/", HTTP_ACCEPT_LANGUAGE="es"))
     assert '<html lang="es">' in page
-    assert "Evolución del Elo" in page and "Año de nacimiento" in page and "Estándar" in page
+    assert "Evolución del Elo" in page
+    assert "Año de nacimiento" in page
+    assert "Estándar" in page
     page = text(client.get("/lists/2026-03-01/standard/", HTTP_ACCEPT_LANGUAGE="es"))
-    assert "Lista Estándar 2026-03-01" in page and "Solo jugadores activos" in page
+    assert "Lista Estándar 2026-03-01" in page
+    assert "Solo jugadores activos" in page
 
 
 def test_language_switch_sets_the_cookie_and_returns_to_the_page(client, federation):
     response = client.post("/i18n/", {"language": "es", "next": "/lists/"})
-    assert response.status_code == 302 and response["Location"] == "/lists/"
+    assert response.status_code == 302
+    assert response["Location"] == "/lists/"
     assert response.cookies["django_language"].value == "es"
     assert "Listas de Elo" in text(client.get("/lists/"))
 
@@ -365,7 +386,8 @@ def test_calculation_lines_carry_the_engines_game_line_names():
     assert (line["opponent_rating"], line["opponent_rating_used"]) == (2700.0, 2500.0)
     assert (line["rating_change"], line["weighted_change"], line["capped"]) == (0.92, 9.2, True)
     short = calculation_line({"opponent": 1, "opponent_rating": 2000, "expected_score": 0.36, "score": 0.5})
-    assert short["opponent_rating_used"] == 2000 and short["rating_change"] == pytest.approx(0.14)
+    assert short["opponent_rating_used"] == 2000
+    assert short["rating_change"] == pytest.approx(0.14)
 
 
 @pytest.mark.parametrize(
@@ -398,7 +420,8 @@ def test_profile_history_chart_coordinates_have_decimal_points_in_spanish(client
     svg = text(client.get(f"/players/{federation.star.id_number}/chart.svg", HTTP_ACCEPT_LANGUAGE="es"))
     assert '<title id="chart-title">Evolución del Elo</title>' in svg  # the page's language
     centres = re.findall(r'\s(?:cx|cy)="([^"]*)"', svg)  # "226,0" (a decimal comma) is not an SVG number
-    assert centres and all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in centres), centres[:6]
+    assert centres, centres[:6]
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in centres), centres[:6]
 
 
 def test_live_rating_reads_the_players_participations_from_the_first_pending_event_on(federation):

@@ -49,7 +49,8 @@ def test_top_page_is_the_open_list_of_active_players_ranked_by_rating(client, bi
 def test_top_page_categories_select_the_right_players(client, big, category, condition):
     html = client.get("/top/", {"category": category}).content.decode()
     expected = [e.player.id_number for e in rated(big, inactive=False) if condition(e)]
-    assert expected and ids_on_page(html) == expected
+    assert expected
+    assert ids_on_page(html) == expected
     assert len(expected) < len(rated(big, inactive=False))
 
 
@@ -60,7 +61,8 @@ def test_top_page_any_age_range_sex_federation_title_and_inactive_players(client
     expected = [
         e.player.id_number for e in rated(big, sex="M", federation="ESP", birth_year__gte=1966, birth_year__lte=1996)
     ]
-    assert expected and ids_on_page(html) == expected
+    assert expected
+    assert ids_on_page(html) == expected
     titled = ids_on_page(client.get("/top/", {"title": "GM"}).content.decode())
     assert titled == [e.player.id_number for e in rated(big, title="GM", inactive=False)]
 
@@ -70,8 +72,11 @@ def test_top_page_pages_without_counting(client, db):
     first = client.get("/top/", {"active": "0"}).content.decode()
     second = client.get("/top/", {"active": "0", "page": "2"}).content.decode()
     expected = [e.player.id_number for e in rated(federation)]
-    assert ids_on_page(first) == expected[:100] and ids_on_page(second) == expected[100:]
-    assert 'rel="next"' in first and 'rel="next"' not in second and 'rel="prev"' in second
+    assert ids_on_page(first) == expected[:100]
+    assert ids_on_page(second) == expected[100:]
+    assert 'rel="next"' in first
+    assert 'rel="next"' not in second
+    assert 'rel="prev"' in second
     assert re.search(r'<td class="num">101</td>', second)
 
 
@@ -83,7 +88,8 @@ def test_top_page_rapid_and_other_list_dates(client, big):
     ]
     older = big.lists["standard"][0]
     response = client.get("/top/", {"list_date": older.list_date.isoformat()})
-    assert response.status_code == 200 and older.list_date.isoformat() in response.content.decode()
+    assert response.status_code == 200
+    assert older.list_date.isoformat() in response.content.decode()
     assert client.get("/top/", {"list_date": "2001-01-01"}).status_code == 404
 
 
@@ -97,14 +103,17 @@ def test_top_page_names_bad_parameters_and_never_fails(client, big):
         assert f"<strong>{field}</strong>" in html
     # contradictory filters are an empty selection (as the API schema allows), not a refusal
     response = client.get("/top/", {"category": "women", "sex": "M"})
-    assert response.status_code == 200 and not response.context["page"].rows
+    assert response.status_code == 200
+    assert not response.context["page"].rows
     assert client.get("/top/", {"min_age": "60", "max_age": "20"}).status_code == 200
     assert client.get("/top/", {"page": "99999999999999999999"}).status_code == 200
 
 
 def test_top_page_in_spanish(client, big):
     html = client.get("/top/", {"category": "girls"}, HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Clasificaciones" in html and "Niñas (sub-20)" in html and "Solo jugadores activos" in html
+    assert "Clasificaciones" in html
+    assert "Niñas (sub-20)" in html
+    assert "Solo jugadores activos" in html
 
 
 def test_top_page_without_lists(client, db):
@@ -142,7 +151,8 @@ def test_entries_age_range_filters(client, big):
     second = client.get(data["next"]).json()
     assert [row["rank"] for row in second["results"]] == list(range(6, 6 + len(second["results"])))
     ascending = client.get(ENTRIES, {"max_age": "20", "sort": "rating"}).json()["results"]
-    assert ascending[0]["rank"] == len(ascending) and ascending[-1]["rank"] == 1
+    assert ascending[0]["rank"] == len(ascending)
+    assert ascending[-1]["rank"] == 1
     by_name = client.get(ENTRIES, {"max_age": "20", "sort": "name"}).json()["results"]
     assert {row["rank"] for row in by_name} == {None}
 
@@ -165,7 +175,8 @@ def test_entries_reject_bad_selection_with_the_field(client, big, params, field)
 def test_contradictory_selections_select_nobody(client, big, params):
     # Each value is valid alone (the schema describes it), so the request is answered: nobody matches both.
     response = client.get(ENTRIES, params)
-    assert response.status_code == 200 and response.json()["results"] == []
+    assert response.status_code == 200
+    assert response.json()["results"] == []
 
 
 def test_entries_filtered_query_count(client, big, django_assert_num_queries):
@@ -212,7 +223,8 @@ def test_provisional_ratings_are_marked_in_top_lists_list_pages_and_the_api(clie
     assert 'class="provisional"' in row
     assert 'class="provisional"' in client.get("/lists/2026-03-01/standard/").content.decode()
     data = {r["id_number"]: r for r in client.get(ENTRIES).json()["results"]}
-    assert data[established.id_number]["provisional"] is False and data[other.id_number]["provisional"] is True
+    assert data[established.id_number]["provisional"] is False
+    assert data[other.id_number]["provisional"] is True
 
 
 def test_a_selections_count_is_taken_once_and_its_pages_stay_right(client, db, django_assert_num_queries):
@@ -235,4 +247,5 @@ def test_a_selections_count_is_taken_once_and_its_pages_stay_right(client, db, d
 def test_the_api_refuses_an_age_or_active_that_is_not_what_the_schema_says_even_empty(client, big, name, value):
     # The schema says integer (0..120) and boolean; the list page's form may still send an empty box (no filter).
     response = client.get(ENTRIES, {name: value})
-    assert response.status_code == 400 and name in response.json()
+    assert response.status_code == 400
+    assert name in response.json()

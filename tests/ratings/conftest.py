@@ -4,6 +4,8 @@ import time
 
 import pytest
 
+from tests.ratings.simulated_federation import simulated  # noqa: F401  (a fixture: the laboratory's tests use it)
+
 
 def wait_for(condition, worker, timeout: float = 90.0, what: str = "the task"):
     deadline = time.monotonic() + timeout

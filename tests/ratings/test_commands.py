@@ -44,7 +44,8 @@ def test_help_documents_every_option(name):
             "skip_checks",
         }
     ]
-    assert own and all(action.help for action in own)
+    assert own
+    assert all(action.help for action in own)
     assert command.help
 
 
@@ -59,7 +60,8 @@ def test_publish_rating_list_dry_run_reports_and_writes_nothing_then_publishes_o
     assert "standard 2026-03-01: published Standard 2026-03-01" in published
     assert "rapid 2026-03-01: nothing to publish" in published
     again = run("publish_rating_list", "--date", "2026-03-01", "--rating-type", "standard")
-    assert "was already published" in again and "nothing changed" in again
+    assert "was already published" in again
+    assert "nothing changed" in again
     assert RatingList.objects.filter(list_date=MAR).count() == 1
 
 
@@ -106,12 +108,13 @@ def test_a_refusal_exits_non_zero_with_one_line():
         text=True,
         timeout=120,
     )
-    assert bad_date.returncode == 2 and "expected a date YYYY-MM-DD, got '1 March'" in bad_date.stderr
+    assert bad_date.returncode == 2
+    assert "expected a date YYYY-MM-DD, got '1 March'" in bad_date.stderr
 
 
 @pytest.mark.django_db
 def test_export_rating_list_writes_fide_txt_csv_and_xml(tmp_path):
-    everyone, jan_ratings, _ = build_federation()
+    _everyone, _jan_ratings, _ = build_federation()
     run("publish_rating_list", "--date", "2026-03-01", "--rating-type", "standard")
     rated = RatingListEntry.objects.filter(rating_list__list_date=MAR, rating__isnull=False).order_by("-rating")
     best = rated.first()
@@ -131,8 +134,10 @@ def test_export_rating_list_writes_fide_txt_csv_and_xml(tmp_path):
         text = target.read_bytes().decode("utf-8")
         if fmt == "txt":
             lines = text.split("\r\n")
-            assert lines[0].startswith("ID Number") and "MAR26" in lines[0]
-            assert lines[1].startswith(f"{best.player.id_number:<15}") and f" {best.rating} " in lines[1]
+            assert lines[0].startswith("ID Number")
+            assert "MAR26" in lines[0]
+            assert lines[1].startswith(f"{best.player.id_number:<15}")
+            assert f" {best.rating} " in lines[1]
             assert len([line for line in lines[1:] if line]) == rated.count()
         elif fmt == "csv":
             assert text.splitlines()[0].startswith("fide_id,name")
@@ -150,9 +155,11 @@ def test_simulate_federation_submits_events_for_the_list_dates_and_refuses_a_sec
     assert "simulated 60 players" in out
     assert Player.objects.count() == 60
     starting = RatingList.objects.get()
-    assert starting.is_imported and starting.entry_count > 30
+    assert starting.is_imported
+    assert starting.entry_count > 30
     events = Event.objects.all()
-    assert events.exists() and set(events.values_list("status", flat=True)) == {EventStatus.SUBMITTED}
+    assert events.exists()
+    assert set(events.values_list("status", flat=True)) == {EventStatus.SUBMITTED}
     assert all(e.end_date > starting.list_date for e in events)
     with pytest.raises(CommandError, match="already has standard rating lists"):
         run("simulate_federation", "--players", "60", "--months", "4", "--seed", "7")

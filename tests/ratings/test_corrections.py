@@ -51,7 +51,7 @@ def fresh_snapshots(first_result: float) -> dict:
 
 def test_a_correction_republishes_its_list_and_every_later_list_as_new_versions():
     expected = fresh_snapshots(first_result=0.0)
-    everyone, (winter, cup) = publish_march_and_may(first_result=1.0)
+    everyone, (winter, _cup) = publish_march_and_may(first_result=1.0)
     labels = {p: i for i, p in enumerate(everyone)}
     old_mar, old_may = rating_list_current("standard", MAR), rating_list_current("standard", MAY)
     old_snapshots = {rl.pk: list_snapshot(rl, labels) for rl in (old_mar, old_may)}
@@ -61,13 +61,17 @@ def test_a_correction_republishes_its_list_and_every_later_list_as_new_versions(
     new_mar, new_may = rating_list_republish_from("standard", MAR, "Winter Open round 1 was 0-1", official)
 
     assert (new_mar.list_date, new_mar.version, new_may.list_date, new_may.version) == (MAR, 2, MAY, 2)
-    assert new_may.previous == new_mar and new_mar.previous == old_mar.previous
+    assert new_may.previous == new_mar
+    assert new_mar.previous == old_mar.previous
     for old, new in ((old_mar, new_mar), (old_may, new_may)):
         old.refresh_from_db()
-        assert old.superseded_by == new and old.superseded_at is not None
-        assert old.status == RatingListStatus.PUBLISHED and not old.is_current
+        assert old.superseded_by == new
+        assert old.superseded_at is not None
+        assert old.status == RatingListStatus.PUBLISHED
+        assert not old.is_current
         assert list_snapshot(old, labels) == old_snapshots[old.pk]  # never edited in place
-        assert new.correction_reason == "Winter Open round 1 was 0-1" and new.published_by == official
+        assert new.correction_reason == "Winter Open round 1 was 0-1"
+        assert new.published_by == official
         assert new.rules == old.rules
     # the new versions are exactly what the corrected data gives when published from scratch
     for new in (new_mar, new_may):
@@ -85,7 +89,7 @@ def test_a_correction_republishes_its_list_and_every_later_list_as_new_versions(
 
 
 def test_a_second_republication_of_the_same_correction_is_refused_and_changes_nothing():
-    everyone, (winter, cup) = publish_march_and_may(first_result=1.0)
+    _everyone, (winter, _cup) = publish_march_and_may(first_result=1.0)
     correct_first_game(winter, Result.DRAW)
     rating_list_republish_from("standard", MAR, "round 1 was a draw")
     count = RatingList.objects.count()
@@ -95,7 +99,7 @@ def test_a_second_republication_of_the_same_correction_is_refused_and_changes_no
 
 
 def test_republishing_from_after_the_list_of_a_corrected_event_is_refused():
-    everyone, (winter, cup) = publish_march_and_may(first_result=1.0)
+    _everyone, (winter, _cup) = publish_march_and_may(first_result=1.0)
     correct_first_game(winter, Result.DRAW)
     with pytest.raises(RatingListRefused, match="rated on the list of 2026-03-01; republish from that list"):
         rating_list_republish_from("standard", MAY, "round 1 was a draw")

@@ -90,8 +90,10 @@ def test_stored_details_are_rewritten_and_restored_on_this_database():
     run(migration.line_forward)
     after = {c.player_id: c.details for c in RatingChange.objects.all()}
     assert after[group[0].pk][0] == NEW_LINE
-    assert after[group[0].pk][1]["rating_change"] is None and after[group[0].pk][1]["rated"] is False
-    assert after[group[1].pk] == [] and after[group[2].pk] == [{"game": 9, "score": 0.5}]
+    assert after[group[0].pk][1]["rating_change"] is None
+    assert after[group[0].pk][1]["rated"] is False
+    assert after[group[1].pk] == []
+    assert after[group[2].pk] == [{"game": 9, "score": 0.5}]
     run(migration.line_backward)
     assert {c.player_id: c.details for c in RatingChange.objects.all()} == before
     if connection.vendor == "postgresql":  # still json (migration 0010), not text

@@ -34,7 +34,7 @@ def direct_snapshot() -> dict:
 
 
 def test_a_draft_changes_nothing_but_itself_and_publishing_it_unchanged_promotes_it():
-    everyone, _, events = build_federation()
+    _everyone, _, events = build_federation()
     expected = direct_snapshot()
     draft = rating_list_compute_preview("standard", MAR)
     assert draft.status == RatingListStatus.DRAFT
@@ -43,19 +43,21 @@ def test_a_draft_changes_nothing_but_itself_and_publishing_it_unchanged_promotes
     assert draft.new_rating_count == 1
 
     outcome = rating_list_publish_preview(draft)
-    assert outcome.created and outcome.promoted_draft
+    assert outcome.created
+    assert outcome.promoted_draft
     assert outcome.rating_list.pk == draft.pk
     assert list_snapshot(outcome.rating_list) == {**expected}
     assert not RatingList.objects.filter(status=RatingListStatus.DRAFT).exists()
 
 
 def test_a_draft_made_stale_by_a_new_submission_is_recomputed_to_what_a_direct_publication_gives():
-    everyone, _, events = build_federation()
+    everyone, _, _events = build_federation()
     draft = rating_list_compute_preview("standard", MAR)
     event_with_games(everyone[:2], [(0, 1, 0.0)], start=datetime.date(2026, 2, 10), name="Late entry")
     expected = direct_snapshot()
     outcome = rating_list_publish_preview(draft)
-    assert outcome.created and not outcome.promoted_draft
+    assert outcome.created
+    assert not outcome.promoted_draft
     assert not RatingList.objects.filter(pk=draft.pk).exists()
     assert list_snapshot(outcome.rating_list) == expected
     assert outcome.rating_list.event_count == 3
@@ -119,7 +121,8 @@ def test_officials_browse_a_draft_new_ratings_and_players_below_the_floor(admin_
     dropped = admin_client.get(entries_url, {"rating_list__id__exact": draft.pk, "dropped_below_floor__exact": 1})
     assert dropped.context["cl"].result_count == 0
     changes = admin_client.get(reverse("admin:ratings_ratingchange_changelist"), {"rating_list__id__exact": draft.pk})
-    assert changes.status_code == 200 and changes.context["cl"].result_count == draft.changes.count()
+    assert changes.status_code == 200
+    assert changes.context["cl"].result_count == draft.changes.count()
 
 
 def test_publish_now_and_preview_actions_on_a_policy_queue_the_due_list(
@@ -175,7 +178,8 @@ def test_the_scheduled_task_publishes_on_a_list_date_and_skips_other_days():
     build_federation()
     assert "not a standard list date" in rating_list_publish_scheduled("standard", datetime.date(2026, 2, 1))["skipped"]
     result = rating_list_publish_scheduled("standard", MAR)
-    assert result["created"] and result["list_date"] == "2026-03-01"
+    assert result["created"]
+    assert result["list_date"] == "2026-03-01"
     assert rating_list_publish_scheduled("standard", MAR)["created"] is False
     assert "nothing to publish" in rating_list_publish_scheduled("blitz", MAR)["skipped"]
 

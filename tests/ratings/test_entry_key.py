@@ -78,12 +78,13 @@ def test_migration_0017_keeps_every_entry_and_names_the_merged_entries_by_list_b
 
 @pytest.mark.django_db
 def test_the_admin_lists_an_entry_and_opens_it_by_its_single_key(admin_client):
-    merge, january, march = _two_lists_and_a_merge()
+    _merge, _january, march = _two_lists_and_a_merge()
     entry = RatingListEntry.objects.get(rating_list=march, rating=2100)
     entries = admin_client.get(
         reverse("admin:ratings_ratinglistentryrow_changelist"), {"rating_list__id__exact": march.pk}
     )
-    assert entries.status_code == 200 and entries.context["cl"].result_count == 2
+    assert entries.status_code == 200
+    assert entries.context["cl"].result_count == 2
     # the changelist's address before ratings 0017 leads there, with its filters
     old = admin_client.get("/admin/ratings/ratinglistentry/", {"rating_list__id__exact": march.pk})
     assert old.status_code == 302
@@ -92,7 +93,8 @@ def test_the_admin_lists_an_entry_and_opens_it_by_its_single_key(admin_client):
     change = reverse("admin:ratings_ratinglistentryrow_change", args=[key])
     assert change in entries.content.decode()
     page = admin_client.get(change)
-    assert page.status_code == 200 and "2100" in page.content.decode()
+    assert page.status_code == 200
+    assert "2100" in page.content.decode()
     # current ratings (a view) have the same key
     rating = PlayerRating.objects.get(player_id=entry.player_id)
     assert rating.pk == key
@@ -100,4 +102,5 @@ def test_the_admin_lists_an_entry_and_opens_it_by_its_single_key(admin_client):
     # a key that names no entry, or is no number, is the admin's usual "does not exist"
     for missing in (entry_key(march.pk, 999_999), "not-a-key"):
         response = admin_client.get(reverse("admin:ratings_ratinglistentryrow_change", args=[missing]))
-        assert response.status_code == 302 and response.url == reverse("admin:index")
+        assert response.status_code == 302
+        assert response.url == reverse("admin:index")

@@ -113,7 +113,8 @@ def test_a_published_list_is_a_partition_of_its_own_with_compact_indexes():
             [march.pk],
         )
         plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert name in plan and f"ratings_ratinglistentry_{january.pk}" not in plan, plan
+    assert name in plan, plan
+    assert f"ratings_ratinglistentry_{january.pk}" not in plan, plan
     # current ratings (the view) follow the new list through the partition
     assert PlayerRating.objects.filter(rating_list=march).count() == 7
 
@@ -157,9 +158,11 @@ def test_the_empty_partition_of_a_deleted_draft_is_dropped_by_the_beat_task():
     assert name in _partitions()
     assert name not in prune_entry_partitions_task()  # the draft still exists: its partition stays
     draft.delete()  # as the publication does when a draft is replaced
-    assert _scalar(f"SELECT count(*) FROM {name}") == 0 and name in _partitions()
+    assert _scalar(f"SELECT count(*) FROM {name}") == 0
+    assert name in _partitions()
     assert prune_entry_partitions_task.apply().get() == [name]
-    assert name not in _partitions() and _scalar("SELECT to_regclass(%s) IS NULL", [name])
+    assert name not in _partitions()
+    assert _scalar("SELECT to_regclass(%s) IS NULL", [name])
     rating_list_publish("standard", MAR)  # a publication after the pruning gets a partition of its own
     march = RatingList.objects.get(list_date=MAR, status="published")
     assert f"ratings_ratinglistentry_{march.pk}" in _partitions()
@@ -199,8 +202,10 @@ def test_current_ratings_read_only_the_partitions_of_the_newest_lists():
         rating_type="rapid", list_date=MAR, closing_date=MAR, status="draft", rules_preset="fide-2024", rules={}
     )
     plan = _plan(PlayerRating.objects.filter(player_id=player))
-    assert f"ratings_ratinglistentry_{march.pk}" in plan and f"ratings_ratinglistentry_{later.pk}" in plan, plan
-    assert plan.count("ratings_ratinglistentry_") == 2 and f"ratings_ratinglistentry_{january.pk} " not in plan, plan
+    assert f"ratings_ratinglistentry_{march.pk}" in plan, plan
+    assert f"ratings_ratinglistentry_{later.pk}" in plan, plan
+    assert plan.count("ratings_ratinglistentry_") == 2, plan
+    assert f"ratings_ratinglistentry_{january.pk} " not in plan, plan
     assert PlayerRating.objects.get(player_id=player).rating_list_id == march.pk
 
 
@@ -228,13 +233,17 @@ def test_the_bound_names_the_newest_lists_the_drafts_and_the_ids_not_committed_y
 
     named, above, unseen = bound()
     lookback = ratings_models.CURRENT_LISTS_LOOKBACK
-    assert named == [march.pk] and above == march.pk and all(march.pk - lookback < pk < march.pk for pk in unseen)
+    assert named == [march.pk]
+    assert above == march.pk
+    assert all(march.pk - lookback < pk < march.pk for pk in unseen)
     in_flight = _scalar("SELECT nextval('ratings_ratinglist_id_seq')")  # drawn, not committed
     draft = RatingList.objects.create(
         rating_type="rapid", list_date=MAR, closing_date=MAR, status="draft", rules_preset="fide-2024", rules={}
     )
     named, above, unseen = bound()
-    assert named == [march.pk, draft.pk] and above == draft.pk and in_flight in unseen, (named, above, unseen)
+    assert named == [march.pk, draft.pk], (named, above, unseen)
+    assert above == draft.pk, (named, above, unseen)
+    assert in_flight in unseen, (named, above, unseen)
     assert january.pk not in named
     player = RatingListEntry.objects.filter(rating_list=march).values_list("player_id", flat=True).first()
     plan = _plan(PlayerRating.objects.filter(player_id=player))
@@ -281,7 +290,7 @@ def test_prepared_reads_of_the_newest_lists_are_planned_once_however_many_lists_
     window, _ = recent_lists()
     marker = "prepared-plan-test"  # a shape of its own on this connection: no other test prepared it
     current = PlayerRating.objects.filter(player__given_names__gt=marker)
-    sql, params = current.filter(player_id=players[0]).query.sql_with_params()
+    _sql, params = current.filter(player_id=players[0]).query.sql_with_params()
     assert params == (marker, players[0]), params  # the lists are in the SQL: no parameter names them
     for run in range(12):
         player = Player.objects.get(pk=players[run % len(players)])
@@ -299,4 +308,6 @@ def test_prepared_reads_of_the_newest_lists_are_planned_once_however_many_lists_
     # psycopg prepares each on its 6th run (prepare_threshold 5); PostgreSQL plans a prepared statement's first
     # five runs each time, then compares: here it keeps the generic plan for every later run
     for found in (plans("%ratings_playerrating%given_names%"), plans(f"%IN ({named})%")):
-        assert len(found) == 1 and found[0][0] >= 1 and found[0][1] <= 5, found
+        assert len(found) == 1, found
+        assert found[0][0] >= 1, found
+        assert found[0][1] <= 5, found

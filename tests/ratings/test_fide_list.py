@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_pure_modules_rating_types_are_the_models_choices_in_their_order():
     # The engine and the FIDE list files cannot import models: they keep the engine's tuple, which must name
     # exactly the rating types of events.models.RatingType (the choices every model and command uses).
-    assert difference_cap.RATING_TYPES == tuple(RatingType.values)
+    assert tuple(RatingType.values) == difference_cap.RATING_TYPES
     assert RATING_TYPES is difference_cap.RATING_TYPES
 
 
@@ -142,7 +142,8 @@ def test_combined_list_with_foa_reads_every_field():
         txt(FOA_HEADER, *(fixed_line(FOA_HEADER, v) for v in (CARLSEN, INACTIVE_WOMAN, UNRATED_MONONYM)))
     )
 
-    assert reader.problems == [] and reader.layout.has_foa
+    assert reader.problems == []
+    assert reader.layout.has_foa
     assert reader.layout.rating_types == ("standard", "rapid", "blitz")
     carlsen, olga, ababil = rows
     assert (carlsen.fide_id, carlsen.name, carlsen.surname, carlsen.given_names) == (
@@ -153,7 +154,8 @@ def test_combined_list_with_foa_reads_every_field():
     )
     assert (carlsen.federation, carlsen.sex, carlsen.title, carlsen.birth_year) == ("NOR", "M", "GM", 1990)
     assert carlsen.standard == FideListRating(2823, 0, 10)
-    assert carlsen.rapid == FideListRating(2801, 12, 10) and carlsen.blitz == FideListRating(2860, 0, 10)
+    assert carlsen.rapid == FideListRating(2801, 12, 10)
+    assert carlsen.blitz == FideListRating(2860, 0, 10)
     assert (carlsen.flag, carlsen.inactive, carlsen.woman, carlsen.line) == ("", False, False, 2)
     assert (olga.given_names, olga.women_title, olga.other_titles, olga.foa_title) == (
         "Olga Petrovna",
@@ -175,7 +177,8 @@ def test_otit_overflowing_into_foa_shifts_the_rest_of_the_line():
     # FIDE's own file has three 163-character lines: "SI,FI,LSI,SLI,NA" (16 chars) runs into FOA "AFM".
     normal = fixed_line(FOA_HEADER, {**CARLSEN, "ID": "2000001", "Name": "Overflow, Olaf", "Flag": "i"})
     overflow = normal[:94] + "SI,FI,LSI,SLI,NA" + "AFM " + normal[113:]
-    assert len(normal) == 162 and len(overflow) == 163
+    assert len(normal) == 162
+    assert len(overflow) == 163
 
     (row, after), reader = read(txt(FOA_HEADER, overflow, fixed_line(FOA_HEADER, CARLSEN)))
 
@@ -187,13 +190,14 @@ def test_otit_overflowing_into_foa_shifts_the_rest_of_the_line():
         FideListRating(2860, 0, 10),
     )
     assert (row.birth_year, row.flag) == (1990, "i")
-    assert after.standard == FideListRating(2823, 0, 10) and after.other_titles == ()
+    assert after.standard == FideListRating(2823, 0, 10)
+    assert after.other_titles == ()
 
 
 def test_otit_of_exactly_fifteen_characters_next_to_foa_is_not_an_overflow():
     values = {**CARLSEN, "OTit": "FA,IO,FST,LSI,A", "FOA": "AIM"}  # 15 characters fill the field
 
-    (row,), reader = read(txt(FOA_HEADER, fixed_line(FOA_HEADER, values)))
+    (row,), _reader = read(txt(FOA_HEADER, fixed_line(FOA_HEADER, values)))
 
     assert (row.other_titles, row.foa_title, row.standard) == (
         ("FA", "IO", "FST", "LSI", "A"),
@@ -220,7 +224,8 @@ def test_legacy_combined_list_without_foa():
 
     (row,), reader = read(txt(LEGACY_HEADER, fixed_line(LEGACY_HEADER, values)))
 
-    assert not reader.layout.has_foa and reader.problems == []
+    assert not reader.layout.has_foa
+    assert reader.problems == []
     assert (row.other_titles, row.foa_title, row.standard, row.blitz, row.birth_year, row.flag) == (
         ("IA", "FA"),
         "",
@@ -271,7 +276,8 @@ def test_single_type_list_defaults_to_standard():
 
     (row,), _ = read(txt(STANDARD_HEADER, line))
 
-    assert row.standard == FideListRating(1500, 2, 20) and row.rapid is None
+    assert row.standard == FideListRating(1500, 2, 20)
+    assert row.rapid is None
 
 
 def test_pre_2012_list_with_glued_labels_and_one_letter_titles():
@@ -318,7 +324,8 @@ def test_xml_list_is_read_like_the_txt():
 
     rows, reader = read(XML.encode())
 
-    assert reader.problems == [] and reader.layout.kind == "xml"
+    assert reader.problems == []
+    assert reader.layout.kind == "xml"
     assert rows[0] == txt_rows[0]  # same values; line numbers (not compared) differ
     olga = rows[1]
     assert (olga.women_title, olga.other_titles, olga.foa_title, olga.flag) == (
@@ -343,7 +350,9 @@ def test_single_type_xml_takes_the_rating_type_it_is_given():
 
     (row,), _ = read(xml.encode(), rating_type="blitz")
 
-    assert row.blitz == FideListRating(1800, 4, 40) and row.standard is None and row.woman
+    assert row.blitz == FideListRating(1800, 4, 40)
+    assert row.standard is None
+    assert row.woman
 
 
 # -------------------------------------------------------------------------------------------- problems
@@ -359,8 +368,10 @@ def test_bad_lines_are_reported_and_the_rest_of_the_file_is_read():
     )
 
     assert [r.fide_id for r in rows] == [55, 1503014]
-    assert rows[0].standard == FideListRating(None, 0, 10) and rows[0].rapid == FideListRating(2801, 12, 10)
-    assert seen == reader.problems and reader.problem_count == 2
+    assert rows[0].standard == FideListRating(None, 0, 10)
+    assert rows[0].rapid == FideListRating(2801, 12, 10)
+    assert seen == reader.problems
+    assert reader.problem_count == 2
     assert [(p.line, p.column, p.severity) for p in reader.problems] == [(2, 1, "error"), (4, 114, "warning")]
     assert "FIDE ID '12AB' is not a number; row skipped" in reader.problems[0].message
     assert str(reader.problems[1]) == "line 4, column 114: warning: standard rating '2x00' is not a number; ignored"
@@ -408,7 +419,8 @@ def test_broken_xml_keeps_the_players_before_the_break():
     rows, reader = read(broken.encode())
 
     assert [r.fide_id for r in rows] == [1503014]
-    assert reader.problems[0].severity == "error" and "XML broken after player 1" in reader.problems[0].message
+    assert reader.problems[0].severity == "error"
+    assert "XML broken after player 1" in reader.problems[0].message
 
 
 # ------------------------------------------------------------------------------------------ input kinds
@@ -466,19 +478,19 @@ def rating(value, games=0, k=None):
 
 def row(fide_id, name, **fields):
     surname, _, given = name.partition(",")
-    defaults = dict(
-        federation="IRL",
-        sex="M",
-        title="",
-        women_title="",
-        other_titles=(),
-        foa_title="",
-        standard=rating(None),
-        rapid=rating(None),
-        blitz=rating(None),
-        birth_year=None,
-        flag="",
-    )
+    defaults = {
+        "federation": "IRL",
+        "sex": "M",
+        "title": "",
+        "women_title": "",
+        "other_titles": (),
+        "foa_title": "",
+        "standard": rating(None),
+        "rapid": rating(None),
+        "blitz": rating(None),
+        "birth_year": None,
+        "flag": "",
+    }
     return FideListRow(fide_id, name, surname.strip(), given.strip(), **{**defaults, **fields})
 
 
@@ -534,8 +546,11 @@ def test_combined_txt_written_in_fide_columns_reads_back_identically():
     assert lines[0] == COMBINED_FOA_HEADER + "\r\n" == FOA_HEADER + "\r\n"
     assert [len(line) - 2 for line in lines] == [162, 162, 162, 163, 162, 162]  # the overflow row as FIDE
     carlsen = lines[1]
-    assert carlsen[0:15].rstrip() == "1503014" and carlsen[15:76].rstrip() == "Carlsen, Magnus"
-    assert carlsen[76:80] == "NOR " and carlsen[84:89] == "GM   " and carlsen[113:126] == "2823  0   10 "
+    assert carlsen[0:15].rstrip() == "1503014"
+    assert carlsen[15:76].rstrip() == "Carlsen, Magnus"
+    assert carlsen[76:80] == "NOR "
+    assert carlsen[84:89] == "GM   "
+    assert carlsen[113:126] == "2823  0   10 "
     assert carlsen[152:158] == "1990  "
     assert list(iter_fide_list(lines)) == ROWS
 
@@ -545,7 +560,8 @@ def test_single_type_txt_reads_back_identically(rating_type):
     lines = list(write_fide_list_txt(ROWS, rating_type))
     dated = list(write_fide_list_txt(ROWS, rating_type, list_date=dt.date(2026, 10, 1)))
 
-    assert len(lines[1]) - 2 == 136 and dated[0][113:119] == "OCT26 "
+    assert len(lines[1]) - 2 == 136
+    assert dated[0][113:119] == "OCT26 "
     assert list(iter_fide_list(lines)) == only(ROWS, rating_type)  # the header names the type
     assert list(iter_fide_list(dated, rating_type=rating_type)) == only(ROWS, rating_type)
 
@@ -555,7 +571,8 @@ def test_xml_written_reads_back_identically(rating_type):
     text = "".join(write_fide_list_xml(ROWS, rating_type))
 
     assert text.startswith("<playerslist>\n<player><fideid>1503014</fideid><name>Carlsen, Magnus</name>")
-    assert "<name>O'Brien &amp; Sons, &lt;Pat&gt;</name>" in text and "<w_title></w_title>" in text
+    assert "<name>O'Brien &amp; Sons, &lt;Pat&gt;</name>" in text
+    assert "<w_title></w_title>" in text
     expected = ROWS if rating_type is None else only(ROWS, rating_type)
     assert list(iter_fide_list(io.StringIO(text), rating_type=rating_type)) == expected
 
@@ -564,13 +581,15 @@ def test_csv_has_one_row_per_player_with_ratings_per_type():
     records = list(csv.DictReader(io.StringIO("".join(write_fide_list_csv(ROWS)))))
 
     assert len(records) == len(ROWS)
-    assert records[0]["fide_id"] == "1503014" and records[0]["surname"] == "Carlsen"
+    assert records[0]["fide_id"] == "1503014"
+    assert records[0]["surname"] == "Carlsen"
     assert (records[0]["rapid_rating"], records[0]["rapid_games"], records[0]["rapid_k_factor"]) == (
         "2801",
         "12",
         "10",
     )
-    assert records[2]["other_titles"] == "SI,FI,LSI,SLI,NA" and records[3]["standard_rating"] == ""
+    assert records[2]["other_titles"] == "SI,FI,LSI,SLI,NA"
+    assert records[3]["standard_rating"] == ""
 
 
 names = (
@@ -654,7 +673,7 @@ def _batched_rows_and_problems(data: bytes, size: int, by_columns: bool):
 @settings(max_examples=300, deadline=None, database=None)
 @given(data=st.data(), size=st.sampled_from([1, 2, 3, 7, 5_000]))
 def test_column_batches_give_the_rows_and_problems_of_the_line_reader(data, size):
-    from tests.trust.mutations import fide_list_seed, mutated
+    from tests.mutations import fide_list_seed, mutated
 
     text = data.draw(mutated([fide_list_seed(12)], hostile=True))
 
@@ -681,6 +700,7 @@ def test_column_batches_read_regular_lines_by_columns_and_the_others_line_by_lin
     assert [i for b in batches for i in range(len(b)) if not b.plain[i]] == [2, 4, 0]  # lines 4, 6, 7
     assert _batched_rows_and_problems(data, 5, True) == _batched_rows_and_problems(data, 5, False)
     read = [b.row(i) for b in batches for i in range(len(b))]
-    assert read[2].name == "Müller, Jörg" and read[4].other_titles == ("SI", "FI", "LSI", "SLI", "NA")
+    assert read[2].name == "Müller, Jörg"
+    assert read[4].other_titles == ("SI", "FI", "LSI", "SLI", "NA")
     assert (read[0].name, read[0].standard, read[0].line) == (rows[0].name, rows[0].standard, 2)
     assert (read[7].fide_id, read[7].standard, read[7].line) == (17, rows[7].standard, 10)

@@ -167,8 +167,10 @@ def test_combined_layouts_give_three_published_imported_lists(layout):
     preset = get_preset("fide-2024").to_json()
     for rating_list in lists.values():
         assert (rating_list.status, rating_list.is_imported, rating_list.version) == ("published", True, 1)
-        assert rating_list.list_date == LIST_DATE and rating_list.rules == preset
-        assert rating_list.rules_preset == "fide-2024" and rating_list.published_at is not None
+        assert rating_list.list_date == LIST_DATE
+        assert rating_list.rules == preset
+        assert rating_list.rules_preset == "fide-2024"
+        assert rating_list.published_at is not None
     assert entries("standard") == {
         1503014: (2833, 3, 10, False),
         2000001: (2150, 5, 20, True),
@@ -218,7 +220,8 @@ def test_rating_types_option_imports_only_those_types_of_a_combined_list():
         io.BytesIO(txt(write_fide_list_txt(ROWS))), list_date=LIST_DATE, rating_types=["standard", "blitz"]
     )
 
-    assert set(outcome.rating_lists) == {"standard", "blitz"} and not entries("rapid")
+    assert set(outcome.rating_lists) == {"standard", "blitz"}
+    assert not entries("rapid")
 
 
 # --------------------------------------------------------------------------------------- what is stored
@@ -275,10 +278,12 @@ def test_players_are_created_or_updated_by_fide_id_and_federations_created():
         1990,
         "NOR",
     )
-    assert carlsen.search_name == "CARLSEN, MAGNUS" and Player.objects.count() == 4
+    assert carlsen.search_name == "CARLSEN, MAGNUS"
+    assert Player.objects.count() == 4
     olga = Player.objects.get(id_number=2000001)
     assert (olga.sex, olga.title, olga.women_title, olga.other_titles) == ("F", "WIM", "WIM", "IA,FA")
-    assert Federation.objects.filter(code="ZZZ").exists() and "ZZZ" in outcome.federations_created
+    assert Federation.objects.filter(code="ZZZ").exists()
+    assert "ZZZ" in outcome.federations_created
 
 
 def test_current_ratings_follow_the_newest_list_only():
@@ -317,8 +322,10 @@ def test_rows_are_written_in_batches_with_progress(monkeypatch):
         io.BytesIO(txt(write_fide_list_txt(rows, "standard"))), list_date=LIST_DATE, progress=seen.append
     )
 
-    assert seen == [2, 4, 6, 7] and outcome.entries == {"standard": 7}
-    assert RatingListEntry.objects.count() == 7 and PlayerRating.objects.count() == 7
+    assert seen == [2, 4, 6, 7]
+    assert outcome.entries == {"standard": 7}
+    assert RatingListEntry.objects.count() == 7
+    assert PlayerRating.objects.count() == 7
 
 
 def test_each_imported_list_is_audited():
@@ -385,8 +392,10 @@ def test_bad_rows_are_reported_and_skipped():
 
     outcome = fide_list_import(io.BytesIO(txt(lines)), list_date=LIST_DATE)
 
-    assert outcome.rows == 2 and outcome.problem_count == 1
-    assert outcome.problems[0].line == 3 and "is not a number" in outcome.problems[0].message
+    assert outcome.rows == 2
+    assert outcome.problem_count == 1
+    assert outcome.problems[0].line == 3
+    assert "is not a number" in outcome.problems[0].message
 
 
 # ------------------------------------------------------------------------------------------------ command
@@ -403,7 +412,8 @@ def test_command_reads_the_zip_as_downloaded_and_shows_progress(tmp_path, capsys
 
     captured = capsys.readouterr()
     assert "FIDE list of 2026-10-01: 4 players read (4 created, 0 updated)" in captured.out
-    assert re.search(r"\[#+\.*\] +\d+% +2 rows", captured.err) and "100%" in captured.err
+    assert re.search(r"\[#+\.*\] +\d+% +2 rows", captured.err)
+    assert "100%" in captured.err
     assert RatingList.objects.count() == 3
 
     with pytest.raises(CommandError, match="already exists"):
@@ -425,8 +435,10 @@ def test_command_draws_one_bar_in_place_on_a_terminal(tmp_path, capsys, monkeypa
 
     err = capsys.readouterr().err
     bars = err.split("\r")[1:]
-    assert len(bars) == 2 and all(re.match(r"\[[#.]{30}\] +\d+% +[24] rows .* left", bar) for bar in bars), err
-    assert err.endswith("\n") and err.count("\n") == 1  # redrawn in place, ended once before the summary
+    assert len(bars) == 2, err
+    assert all(re.match(r"\[[#.]{30}\] +\d+% +[24] rows .* left", bar) for bar in bars), err
+    assert err.endswith("\n")
+    assert err.count("\n") == 1  # redrawn in place, ended once before the summary
     assert "100%" in bars[-1]
 
 
@@ -461,7 +473,8 @@ def test_a_repeated_fide_id_keeps_the_first_row_and_warns_naming_both_lines(monk
         (6, "warning", f"FIDE ID {ROWS[1].fide_id} repeated (first on line 3); the first row is used"),
         (7, "warning", f"FIDE ID {ROWS[0].fide_id} repeated (first on line 2); the first row is used"),
     ]
-    assert outcome.rows == 6 and outcome.players_created == 3  # rows read; the repeats are not written
+    assert outcome.rows == 6
+    assert outcome.players_created == 3  # rows read; the repeats are not written
     player = Player.objects.get(id_number=ROWS[0].fide_id)
     assert player.surname == "Carlsen"
     assert entries("standard")[ROWS[0].fide_id][0] == ROWS[0].standard.rating
@@ -556,7 +569,8 @@ def test_sqlite_s_page_cache_is_enlarged_for_the_import_only():
         io.BytesIO(txt(write_fide_list_txt(ROWS))), list_date=LIST_DATE, progress=lambda rows: seen.append(cache_size())
     )
 
-    assert seen == [-fide_list_services._SQLITE_CACHE_KIB] and cache_size() == before
+    assert seen == [-fide_list_services._SQLITE_CACHE_KIB]
+    assert cache_size() == before
 
 
 # ------------------------------------------------------------------------------- what is stored, exactly
@@ -671,7 +685,8 @@ def test_a_first_load_rebuilds_the_players_indexes_and_stores_the_same_rows(monk
     monkeypatch.setattr(fide_list_services.StagedUpsert, "finish", watched)
     for rebuild_at in (None, 1):
         monkeypatch.setattr(fide_list_services, "_REBUILD_INDEXES_AT", rebuild_at)
-        with pytest.raises(Undone), transaction.atomic():
+        # PT012: the checks run inside the import's transaction, which Undone then rolls back
+        with pytest.raises(Undone), transaction.atomic():  # noqa: PT012
             outcome = fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
             assert (outcome.players_created, outcome.players_updated) == (299, 1)
             assert table_definitions() == definitions

@@ -41,14 +41,16 @@ def test_an_event_ending_after_the_closing_date_waits_for_the_next_list_and_uses
 
     mar = rating_list_publish("standard", MAR).rating_list
     late.refresh_from_db()
-    assert late.status == EventStatus.SUBMITTED and late.rated_on is None
+    assert late.status == EventStatus.SUBMITTED
+    assert late.rated_on is None
     assert mar.event_count == 1
     a_march = entry(mar, a).rating
     assert a_march == 2000 + round(20 * (0 - 0.76))  # PD 0.76 for D = +200 (table 8.1.2)
 
     may = rating_list_publish("standard", MAY).rating_list
     late.refresh_from_db()
-    assert late.status == EventStatus.RATED and late.rated_on == may
+    assert late.status == EventStatus.RATED
+    assert late.rated_on == may
     # rated on May's list with the ratings of January's list, in force on 20 Feb (rules 1.3)
     late_change = change(may, a, late)
     assert late_change.rating_before == 2000
@@ -124,12 +126,13 @@ def test_players_without_games_are_copied_forward_with_their_inactivity_updated(
 def test_a_rating_that_falls_below_the_floor_is_unrated_on_the_list():
     bimonthly_policy()
     weak, *others = players(5)
-    starting_list(JAN, {weak: 1410, **{p: 1410 for p in others}})
+    starting_list(JAN, {weak: 1410, **dict.fromkeys(others, 1410)})
     event_with_games([weak, *others], [(0, i, 0.0) for i in range(1, 5)], start=datetime.date(2026, 1, 10))
     mar = rating_list_publish("standard", MAR).rating_list
     dropped = entry(mar, weak)
     assert dropped.change == -40  # 4 losses against equals, K 20
-    assert dropped.rating is None and dropped.k_factor is None  # 1370 < 1400 (B.02 7.2)
+    assert dropped.rating is None
+    assert dropped.k_factor is None  # 1370 < 1400 (B.02 7.2)
     assert dropped.dropped_below_floor
     assert mar.dropped_count == 1
     assert PlayerRating.objects.get(player=weak).rating is None
@@ -138,7 +141,7 @@ def test_a_rating_that_falls_below_the_floor_is_unrated_on_the_list():
 def test_a_newcomer_pool_carries_over_lists_until_five_games_and_expires_after_26_months():
     bimonthly_policy()
     newcomer, expired, kept, *rated = players(8)
-    jan = starting_list(JAN, {p: 1800 for p in rated})
+    jan = starting_list(JAN, dict.fromkeys(rated, 1800))
     # pools carried by the January list: one started in Sep 2023 (outside 26 months of May 2026), one in 2025
     RatingListEntry.objects.bulk_create(
         [
@@ -167,14 +170,17 @@ def test_a_newcomer_pool_carries_over_lists_until_five_games_and_expires_after_2
     mar = rating_list_publish("standard", MAR).rating_list
     pool = entry(mar, newcomer)
     assert (pool.rating, pool.pool_games, pool.pool_score, pool.pool_since) == (None, 3, 1.5, JAN)
-    assert entry(mar, kept).rating is not None and entry(mar, kept).is_new_rating  # 4 + 1 games (B.02 7.1.4)
+    assert entry(mar, kept).rating is not None
+    assert entry(mar, kept).is_new_rating  # 4 + 1 games (B.02 7.1.4)
     restarted = entry(mar, expired)
     assert (restarted.rating, restarted.pool_games, restarted.pool_since) == (None, 1, JAN)
 
     event_with_games([newcomer, *rated[:2]], [(0, 1, 0.5), (2, 0, 0.5)], start=datetime.date(2026, 3, 10))
     may = rating_list_publish("standard", MAY).rating_list
     rated_now = entry(may, newcomer)
-    assert rated_now.is_new_rating and rated_now.pool_games == 0 and rated_now.pool_since is None
+    assert rated_now.is_new_rating
+    assert rated_now.pool_games == 0
+    assert rated_now.pool_since is None
     # B.02 8.2: Ra with two hypothetical 1800 draws; p = (2.5 + 1) / 7 = 50 % -> dp 0
     assert rated_now.rating == 1800 + 0
     assert rated_now.k_factor == 40  # a new player: 40 until 30 games

@@ -53,7 +53,7 @@ def test_the_ratings_app_registers_the_projection_for_the_round_screen(draft):
 
 
 def test_the_round_page_shows_the_projection_labelled_as_such(draft):
-    event, people = draft
+    event, _people = draft
     arbiter = make_arbiter()
     event.chief_arbiter = arbiter
     event.save()

@@ -73,7 +73,8 @@ def test_recovery_leaves_a_recent_or_finished_publication_alone_and_closes_a_pub
     rating_list_publish("standard", MAR)  # published by someone else meanwhile
     assert rating_list_publications_recover()["closed"] == ["standard 2026-03-01"]
     recent.refresh_from_db()
-    assert recent.finished_at is not None and len(sent) == 1
+    assert recent.finished_at is not None
+    assert len(sent) == 1
     assert rating_list_publications_recover()["closed"] == []
 
 
@@ -87,7 +88,8 @@ def test_the_publication_task_marks_its_row_finished_when_it_ends(sent, outcome,
     row.refresh_from_db()
     assert row.finished_at is not None
     report = rating_list_publications_recover()
-    assert report["resent"] == [] and len(sent) == 1  # never sent again: nothing would change
+    assert report["resent"] == []
+    assert len(sent) == 1  # never sent again: nothing would change
 
 
 def test_a_due_list_nobody_asked_for_is_requested_once(sent, settings, django_capture_on_commit_callbacks):
@@ -112,5 +114,6 @@ def test_recovery_gives_up_on_a_publication_that_never_finishes_after_max_sends(
     row = requested(MAR, 600, django_capture_on_commit_callbacks)
     PendingTask.objects.filter(pk=row.pk).update(attempts=MAX_SENDS)
     report = rating_list_publications_recover()
-    assert report["given_up"] == ["standard 2026-03-01"] and report["resent"] == []
+    assert report["given_up"] == ["standard 2026-03-01"]
+    assert report["resent"] == []
     assert len(sent) == 1

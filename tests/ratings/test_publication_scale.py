@@ -101,7 +101,8 @@ def test_a_published_list_stores_world_and_federation_ranks_of_active_rated_play
     rating_list_publish("standard", MAR)
     entries = {e.player_id: e for e in RatingListEntry.objects.filter(rating_list__list_date=MAR)}
     active = [e for e in entries.values() if e.rating is not None and not e.inactive]
-    assert entries[resting.pk].inactive and entries[resting.pk].rank is None
+    assert entries[resting.pk].inactive
+    assert entries[resting.pk].rank is None
     assert entries[group[3].pk].rank is None  # unrated
     for entry in active:
         above = [o for o in active if o.rating > entry.rating]
@@ -134,7 +135,8 @@ def test_details_json_keeps_each_key_once_per_change():
     columns = detail_columns(9, np.random.default_rng(2))
     (text,) = ChangeDetails(offsets=np.array([0, 9]), columns=columns).json_texts(0, 1)
     document = json.loads(text)
-    assert document["columns"] == list(STORED_LINE_FIELDS) and len(document["rows"]) == 9
+    assert document["columns"] == list(STORED_LINE_FIELDS)
+    assert len(document["rows"]) == 9
     assert text.count('"expected_score"') == 1
 
 

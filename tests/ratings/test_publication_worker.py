@@ -58,7 +58,7 @@ def engine_reference(everyone, jan_ratings, events):
 
 
 def as_int(value):
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else int(round(value))
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else round(value)
 
 
 def test_events_entered_are_published_by_a_worker_and_every_number_equals_the_engine(celery_worker_process):
@@ -138,7 +138,8 @@ def test_a_second_trigger_of_the_same_list_returns_it_and_changes_nothing(celery
         Event.history.count(),
     )
     second = publish_rating_list_task.delay("standard", MAR.isoformat()).get(timeout=90)
-    assert first["created"] and not second["created"]
+    assert first["created"]
+    assert not second["created"]
     assert second["rating_list_id"] == first["rating_list_id"]
     assert (
         RatingList.objects.count(),
@@ -215,7 +216,8 @@ def test_a_publication_whose_whole_worker_died_is_published_by_the_next_worker_w
     os.kill(pausing.process.pid, signal.SIGKILL)  # the whole worker, main process: nothing acknowledges
     pausing.process.wait(timeout=30)
     row = PendingTask.objects.get(name="ratings.publish_rating_list")
-    assert row.sent_at is not None and row.finished_at is None
+    assert row.sent_at is not None
+    assert row.finished_at is None
     time.sleep(1)
     assert_nothing_published()
 
@@ -232,7 +234,8 @@ def test_a_publication_whose_whole_worker_died_is_published_by_the_next_worker_w
     assert list_snapshot(published) == expected
     assert RatingList.objects.filter(list_date=MAR).count() == 1
     row.refresh_from_db()
-    assert row.attempts == 2 and row.finished_at is not None  # sent once by the request, once by the recovery
+    assert row.attempts == 2
+    assert row.finished_at is not None  # sent once by the request, once by the recovery
 
 
 def test_a_stopped_lock_holder_makes_the_waiting_retry_give_up_and_the_list_is_published_once_it_is_gone(

@@ -22,7 +22,8 @@ START = datetime.date(2025, 11, 1)
 def generate(players=400, months=6, seed=3):
     batches = list(simulate_federation(players, months, seed, START))
     assert isinstance(batches[0], SimulatedPlayers)
-    assert all(isinstance(b, SimulatedMonth) for b in batches[1:]) and len(batches) == months + 1
+    assert all(isinstance(b, SimulatedMonth) for b in batches[1:])
+    assert len(batches) == months + 1
     return batches[0], batches[1:]
 
 
@@ -50,7 +51,7 @@ def test_results_follow_the_performance_model_with_a_draw_margin(difference):
 
 
 def test_events_are_swiss_tournaments_and_round_robins_with_valid_pairings():
-    players, months = generate()
+    _players, months = generate()
     for month in months:
         for e, system in enumerate(month.event_system):
             seats = month.participant_event == e
@@ -59,7 +60,8 @@ def test_events_are_swiss_tournaments_and_round_robins_with_valid_pairings():
             if system == "swiss":
                 assert 30 <= size <= 300
             else:
-                assert size == 10 and month.event_rounds[e] == 9
+                assert size == 10
+                assert month.event_rounds[e] == 9
                 assert games.sum() == 45  # everyone meets everyone once
             assert month.event_start[e] <= month.event_end[e]
             assert len(set(month.participant_player[seats].tolist())) == size

@@ -75,7 +75,8 @@ def test_the_demo_federation_has_every_rating_type_federations_clubs_titles_and_
     assert Event.objects.filter(system=EventSystem.SWISS).exists()
     assert Event.objects.filter(rating_type="blitz", name__startswith="Blitz").exists()
     federations = set(Player.objects.values_list("federation_id", flat=True))
-    assert len(federations) >= 4 and None not in federations
+    assert len(federations) >= 4
+    assert None not in federations
     assert Club.objects.count() >= 3
     assert Player.objects.filter(club__isnull=False).count() > 200
     assert not Player.objects.exclude(club__isnull=True).exclude(club__federation_id=models_f("federation_id")).exists()
@@ -85,14 +86,16 @@ def test_the_demo_federation_has_every_rating_type_federations_clubs_titles_and_
     assert Player.objects.filter(birth_year__lte=year - 65).exists()  # seniors
     # the starting lists carry each player's federation as published
     entries = RatingListEntry.objects.filter(rating_list__rating_type="rapid")
-    assert entries.exists() and set(entries.values_list("federation", flat=True)) <= federations
+    assert entries.exists()
+    assert set(entries.values_list("federation", flat=True)) <= federations
     assert Game.objects.filter(event__rating_type="rapid").exists()
     # as stored: no two players meet twice in a Swiss event
     swiss = Game.objects.filter(event__system=EventSystem.SWISS, black__isnull=False)
     pairs = [
         (e, min(w, b), max(w, b)) for e, w, b in swiss.values_list("event_id", "white__player_id", "black__player_id")
     ]
-    assert pairs and len(pairs) == len(set(pairs))
+    assert pairs
+    assert len(pairs) == len(set(pairs))
 
 
 def models_f(name):

@@ -78,11 +78,13 @@ def test_the_writer_stores_the_simulated_players_starting_list_and_games():
     cutoff = datetime.date(summary.starting_list_date.year - 1, summary.starting_list_date.month, 1)
     for entry in entries.exclude(last_game_date=None):
         assert entry.inactive == (entry.last_game_date < cutoff)
-    assert entries.filter(inactive=True).exists() and entries.filter(inactive=False).exists()
+    assert entries.filter(inactive=True).exists()
+    assert entries.filter(inactive=False).exists()
     assert set(PlayerRating.objects.values_list("player_id", "rating", "inactive")) == set(
         entries.values_list("player_id", "rating", "inactive")
     )
-    assert Game.objects.count() == summary.games and Event.objects.count() == summary.events
+    assert Game.objects.count() == summary.games
+    assert Event.objects.count() == summary.events
     # every game's players are participants of its event (the database's triggers check it as well)
     assert not Game.objects.exclude(white__event=F("event")).exists()
     assert Participant.objects.values("event", "player").distinct().count() == Participant.objects.count()
