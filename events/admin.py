@@ -49,7 +49,13 @@ from events.roles import (
     events_visible_to,
     user_sees_all_events,
 )
-from events.services import event_correct, event_games_update, event_return_to_draft, event_submit
+from events.services import (
+    event_correct,
+    event_create,
+    event_games_update,
+    event_return_to_draft,
+    event_submit,
+)
 from players.models import Player
 
 MAX_EXTRA_GAME_ROWS = 200
@@ -283,9 +289,10 @@ class EventAdmin(admin.ModelAdmin):
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
-        if not change and not user_sees_all_events(request.user):
-            obj.chief_arbiter = admin_user(request)  # an arbiter registering an event is its chief arbiter
-        super().save_model(request, obj, form, change)
+        if change:
+            super().save_model(request, obj, form, change)
+        else:
+            event_create(obj, user=admin_user(request))  # an arbiter's new event is theirs (event_create)
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Game:

@@ -19,8 +19,7 @@ from django.db.models import Q, QuerySet
 
 from core.roles import ARBITERS_GROUP as ARBITERS
 from core.roles import RATING_OFFICERS_GROUP as RATING_OFFICERS
-from events.models import Event, EventStatus
-from events.services import CORRECTABLE_STATUSES, STATUS_TRANSITIONS
+from events.models import CORRECTABLE_STATUSES, STATUS_TRANSITIONS, Event, EventStatus
 
 REFUSABLE_STATUSES = [status for status, following in STATUS_TRANSITIONS.items() if EventStatus.REFUSED in following]
 
