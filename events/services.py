@@ -19,7 +19,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -599,6 +599,25 @@ def event_correct(event: Event, *, user: User, reason: str, edits: list[GameEdit
         )
     _copy_state(locked, event)
     return correction
+
+
+# The reason and the game edits read from a correction's forms, or None when the forms are invalid.
+CorrectionEntry = tuple[str, list[GameEdit]] | None
+
+
+def event_correct_entered(
+    event: Event, *, user: User, games: QuerySet[Game], entered: Callable[[QuerySet[Game]], CorrectionEntry]
+) -> EventCorrection | None:
+    """``event_correct`` for a correction typed into forms (the admin's "correct results"), in one transaction
+    that also holds the games shown: ``entered`` validates the forms against ``games`` locked for update, so
+    the versions they compare (the optimistic lock) cannot change before the correction is written. None when
+    ``entered`` finds the forms invalid (nothing is written); refusals as ``event_correct``'s."""
+    with transaction.atomic():
+        entry = entered(games.select_for_update(of=("self",)))
+        if entry is None:
+            return None
+        reason, edits = entry
+        return event_correct(event, user=user, reason=reason, edits=edits)
 
 
 # --- internals -----------------------------------------------------------------------------------------
