@@ -46,7 +46,7 @@ ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "players.view_player",
         "players.add_player",
         "players.view_federation",
-        # Their own personal API token (events/admin_tokens.py shows each user only theirs).
+        # Their own personal API token (events/admin/tokens.py shows each user only theirs).
         "authtoken.view_tokenproxy",
         "authtoken.add_tokenproxy",
         "authtoken.delete_tokenproxy",
