@@ -40,6 +40,21 @@ class EventStatus(models.TextChoices):
     REFUSED = "refused", _("Refused")
 
 
+# Which status may follow which (issue 15). rated → rated: re-rated on a new version of its list.
+STATUS_TRANSITIONS: dict[str, tuple[str, ...]] = {
+    # registered → registered: the registration approved by an official (a step of its own on the timeline)
+    EventStatus.REGISTERED: (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.REFUSED),
+    EventStatus.DRAFT: (EventStatus.CHECKED, EventStatus.SUBMITTED, EventStatus.REFUSED),
+    EventStatus.CHECKED: (EventStatus.DRAFT, EventStatus.SUBMITTED, EventStatus.REFUSED),
+    EventStatus.SUBMITTED: (EventStatus.DRAFT, EventStatus.RATED, EventStatus.REFUSED),
+    EventStatus.RATED: (EventStatus.RATED, EventStatus.CORRECTED),
+    EventStatus.CORRECTED: (EventStatus.RATED, EventStatus.CORRECTED),
+    EventStatus.REFUSED: (EventStatus.DRAFT,),
+}
+# Rated results change only through a correction (events.services.event_correct).
+CORRECTABLE_STATUSES = (EventStatus.RATED, EventStatus.CORRECTED)
+
+
 class Event(models.Model):
     name = models.CharField(max_length=200)
     city = models.CharField(max_length=100, blank=True)

@@ -19,8 +19,7 @@ from django.db.models import Q, QuerySet
 
 from core.roles import ARBITERS_GROUP as ARBITERS
 from core.roles import RATING_OFFICERS_GROUP as RATING_OFFICERS
-from events.models import Event, EventStatus
-from events.services import CORRECTABLE_STATUSES, STATUS_TRANSITIONS
+from events.models import CORRECTABLE_STATUSES, STATUS_TRANSITIONS, Event, EventStatus
 
 REFUSABLE_STATUSES = [status for status, following in STATUS_TRANSITIONS.items() if EventStatus.REFUSED in following]
 
@@ -47,7 +46,7 @@ ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "players.view_player",
         "players.add_player",
         "players.view_federation",
-        # Their own personal API token (events/admin_tokens.py shows each user only theirs).
+        # Their own personal API token (events/admin/tokens.py shows each user only theirs).
         "authtoken.view_tokenproxy",
         "authtoken.add_tokenproxy",
         "authtoken.delete_tokenproxy",

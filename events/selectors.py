@@ -4,8 +4,9 @@
 the pure ``standings_compute`` so it can be tested and reused without a database.
 """
 
+import datetime
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from events.models import BYE_RESULTS, RATED_RESULTS, RESULT_POINTS, Event, Game, Participant, Result
@@ -236,3 +237,20 @@ def event_standings(event: Event) -> Standings:
     """The event's standings and crosstable from the database (two queries)."""
     players, games = event_lines(event)
     return standings_compute(players, games, event.rounds)
+
+
+# (rating type, day, player ids) -> player id -> rating in force that day; registered by the ratings app (events
+# cannot import it).
+RatingLookup = Callable[[str, datetime.date, list[int]], dict[int, int | None]]
+_RATING_LOOKUPS: list[RatingLookup] = []
+
+
+def participant_rating_lookup_register(lookup: RatingLookup) -> None:
+    """Called by the ratings app at start-up: the ratings a new participant's row is filled in with."""
+    if lookup not in _RATING_LOOKUPS:
+        _RATING_LOOKUPS.append(lookup)
+
+
+def participant_ratings_in_force(rating_type: str, day: datetime.date, player_ids: list[int]) -> dict[int, int | None]:
+    """The players' ratings in force on ``day`` by the registered lookup (none registered: nothing known)."""
+    return _RATING_LOOKUPS[-1](rating_type, day, player_ids) if _RATING_LOOKUPS else {}

@@ -14,11 +14,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -26,6 +27,8 @@ from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
 from events.deadlines import DeadlineFlag, registration_flag, submission_flags
 from events.models import (
+    CORRECTABLE_STATUSES,
+    STATUS_TRANSITIONS,
     Event,
     EventCorrection,
     EventStatus,
@@ -36,25 +39,11 @@ from events.models import (
     Result,
 )
 from events.notifications import EMAIL_TASK, EMAILS_TASK
+from events.roles import user_sees_all_events
 from outbox.services import enqueue_after_commit
 from outbox.webhooks import webhooks_notify
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
-
 ENTRY_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED, EventStatus.SUBMITTED)
-# Which status may follow which (issue 15). rated → rated: re-rated on a new version of its list.
-STATUS_TRANSITIONS: dict[str, tuple[str, ...]] = {
-    # registered → registered: the registration approved by an official (a step of its own on the timeline)
-    EventStatus.REGISTERED: (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.REFUSED),
-    EventStatus.DRAFT: (EventStatus.CHECKED, EventStatus.SUBMITTED, EventStatus.REFUSED),
-    EventStatus.CHECKED: (EventStatus.DRAFT, EventStatus.SUBMITTED, EventStatus.REFUSED),
-    EventStatus.SUBMITTED: (EventStatus.DRAFT, EventStatus.RATED, EventStatus.REFUSED),
-    EventStatus.RATED: (EventStatus.RATED, EventStatus.CORRECTED),
-    EventStatus.CORRECTED: (EventStatus.RATED, EventStatus.CORRECTED),
-    EventStatus.REFUSED: (EventStatus.DRAFT,),
-}
-CORRECTABLE_STATUSES = (EventStatus.RATED, EventStatus.CORRECTED)
 GAME_FIELDS = ("round", "board", "white", "black", "result", "date")
 # Rounds parked out of the way while pairings are rewritten (see _games_apply); smallint max is 32767.
 _PARKING_ROUND = 32767
@@ -440,9 +429,31 @@ class Registration:
     deputies: tuple[int, ...] = ()  # user ids of the deputy arbiters
 
 
+def event_create(event: Event, *, user: Actor, timeline_reason: str | None = None) -> Event:
+    """Save a new ``event`` built by its caller (the admin's add form, a TRF import, a registration), in the
+    caller's transaction: its creator is recorded as the author of its first history row and, when
+    ``timeline_reason`` is given, of the first step of its timeline (``event_timeline_start``).
+
+    The one place where "an arbiter's new event is theirs" is written: an arbiter (a user who does not see every
+    event, events/roles.py) becomes the chief arbiter of the event they create, so that they can see, enter,
+    check and submit it; rating officers assign events. Whoever registers an event before play (issue 15) is
+    its chief arbiter, officials included: the registration names no other.
+    """
+    assert event.pk is None, "event_create saves new events only"
+    assert connection.in_atomic_block, "event_create must run inside the caller's transaction"
+    if isinstance(user, User) and (event.status == EventStatus.REGISTERED or not user_sees_all_events(user)):
+        event.chief_arbiter = user
+    event._history_user = acting_user(user)  # simple_history's author of the history row
+    event.save()
+    if timeline_reason is not None:
+        event_timeline_start(event, user=user, reason=timeline_reason)
+    return event
+
+
 def event_register(registration: Registration, *, user: User, today: datetime.date | None = None) -> Event:
-    """Register an event before it starts: status registered, ``user`` its chief arbiter. A late registration
-    is accepted and flagged with the rule it broke (``events.deadlines``); an official approves or refuses it."""
+    """Register an event before it starts: status registered, ``user`` its chief arbiter (``event_create``). A
+    late registration is accepted and flagged with the rule it broke (``events.deadlines``); an official
+    approves or refuses it."""
     today = today or timezone.localdate()
     if registration.end_date < registration.start_date:
         raise ValidationError(
@@ -464,16 +475,14 @@ def event_register(registration: Registration, *, user: User, today: datetime.da
             organiser=registration.organiser,
             expected_players=registration.expected_players,
             strong_field=registration.strong_field,
-            chief_arbiter=user,
             status=EventStatus.REGISTERED,
             registered_at=now,
             deadline_flags=[flag.as_json(now)] if flag else [],
         )
-        event._history_user = user
-        event.save()
+        reason = f"registered late: {flag.rule}" if flag else "registered"
+        event_create(event, user=user, timeline_reason=reason)
         if registration.deputies:
             event.arbiters.set(registration.deputies)
-        event_timeline_start(event, user=user, reason=f"registered late: {flag.rule}" if flag else "registered")
         audit_record(user, "event.register", event, after={"late": flag.rule if flag else None})
     return event
 
@@ -590,6 +599,25 @@ def event_correct(event: Event, *, user: User, reason: str, edits: list[GameEdit
         )
     _copy_state(locked, event)
     return correction
+
+
+# The reason and the game edits read from a correction's forms, or None when the forms are invalid.
+CorrectionEntry = tuple[str, list[GameEdit]] | None
+
+
+def event_correct_entered(
+    event: Event, *, user: User, games: QuerySet[Game], entered: Callable[[QuerySet[Game]], CorrectionEntry]
+) -> EventCorrection | None:
+    """``event_correct`` for a correction typed into forms (the admin's "correct results"), in one transaction
+    that also holds the games shown: ``entered`` validates the forms against ``games`` locked for update, so
+    the versions they compare (the optimistic lock) cannot change before the correction is written. None when
+    ``entered`` finds the forms invalid (nothing is written); refusals as ``event_correct``'s."""
+    with transaction.atomic():
+        entry = entered(games.select_for_update(of=("self",)))
+        if entry is None:
+            return None
+        reason, edits = entry
+        return event_correct(event, user=user, reason=reason, edits=edits)
 
 
 # --- internals -----------------------------------------------------------------------------------------

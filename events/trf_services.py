@@ -39,13 +39,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Q
 from simple_history.utils import bulk_create_with_history
 
-from audit.services import Actor, acting_user, audit_record
+from audit.services import Actor, audit_record
 from events.models import (
     RESULT_POINTS,
     Event,
@@ -56,8 +55,7 @@ from events.models import (
     RatingType,
     Result,
 )
-from events.roles import user_sees_all_events
-from events.services import event_problems, event_submit, event_timeline_start
+from events.services import event_create, event_problems, event_submit
 from events.trf import (
     ERROR,
     WARNING,
@@ -512,8 +510,22 @@ class _Plan:
                     self.warn(0, None, f"not submitted for rating: {problem}")
             else:
                 event_submit(event, user=user)
+        self.report(event, len(games), matched, by_rank, created, duplicates)
+
+    def report(
+        self,
+        event: Event,
+        games: int,
+        matched: dict[int, Player],
+        by_rank: dict[int, Player],
+        created: list[Player],
+        duplicates: list[DuplicateSuggestion],
+    ) -> None:
+        """What ``write`` imported, in the outcome: the event, its games rated or not and why, the players
+        matched or created and the likely duplicates among the new ones."""
+        t, outcome = self.t, self.outcome
         outcome.event = event
-        outcome.games = len(games)
+        outcome.games = games
         outcome.rated_games = sum(game.is_rated for game in self.games)
         outcome.unrated_games = [
             UnratedGame(game.round, game.white, game.black, game.result, UNRATED_WHY.get(game.result, "not rated"))
@@ -754,12 +766,9 @@ class _Plan:
                 for missing in self.without_opponent
             ],
         )
-        if isinstance(user, User) and not user_sees_all_events(user):
-            event.chief_arbiter = user  # an arbiter's upload is theirs to check and submit (events/roles.py)
-        event._history_user = acting_user(user)  # simple_history's author of the history row
-        event.save()
-        event_timeline_start(event, user=user, reason=f"results received: imported from {self.file_name}"[:500])
-        return event
+        # An arbiter's upload is theirs to check and submit: event_create makes them its chief arbiter.
+        reason = f"results received: imported from {self.file_name}"[:500]
+        return event_create(event, user=user, timeline_reason=reason)
 
 
 # ------------------------------------------------------------------------------------------------ export

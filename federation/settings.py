@@ -42,7 +42,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",  # arbiters' personal API tokens (issue 15; managed in events/admin_tokens.py)
+    "rest_framework.authtoken",  # arbiters' personal API tokens (issue 15; managed in events/admin/tokens.py)
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",

@@ -16,11 +16,9 @@ from ratings.models import (
     RatingChange,
     RatingList,
     RatingListEntryRow,
-    RatingListStatus,
     RatingPolicy,
     entry_key_split,
 )
-from ratings.selectors import events_awaiting_republication, rating_list_current
 
 
 def _changelist_link(model, label: str, count: int, **filters) -> str:
@@ -63,14 +61,10 @@ class RatingPolicyAdmin(admin.ModelAdmin):
     def publish_now(self, request, queryset):
         today = timezone.localdate()
         for policy in queryset:
-            list_date = services.rating_list_next_date(policy.rating_type, today)
-            if list_date > today:
-                self.message_user(
-                    request,
-                    f"{policy.get_rating_type_display()}: the next list ({list_date}) is not "
-                    "due yet; compute a preview instead.",
-                    messages.WARNING,
-                )
+            try:
+                list_date = services.rating_list_due(policy.rating_type, today)
+            except services.RatingListRefused as exc:
+                self.message_user(request, str(exc), messages.WARNING)
                 continue
             tasks.queue_publication(policy.rating_type, list_date, request.user)
             self.message_user(request, f"{policy.get_rating_type_display()} {list_date}: publication queued.")
@@ -131,8 +125,10 @@ class RatingListAdmin(admin.ModelAdmin):
     @admin.action(description="Publish the selected draft previews", permissions=["change"])
     def publish_drafts(self, request, queryset):
         for rating_list in queryset:
-            if rating_list.status != RatingListStatus.DRAFT:
-                self.message_user(request, f"{rating_list} is not a draft; skipped.", messages.WARNING)
+            try:
+                services.rating_list_draft_publishable(rating_list)
+            except services.RatingListRefused as exc:
+                self.message_user(request, str(exc), messages.WARNING)
                 continue
             # The worker promotes the draft as it is if nothing it read has changed, else recomputes it.
             tasks.queue_publication(rating_list.rating_type, rating_list.list_date, request.user)
@@ -141,24 +137,11 @@ class RatingListAdmin(admin.ModelAdmin):
     @admin.action(description="Republish from the selected list with the corrected events", permissions=["change"])
     def republish_corrections(self, request, queryset):
         for rating_list in queryset:
-            if rating_list_current(rating_list.rating_type, rating_list.list_date) != rating_list:
-                self.message_user(
-                    request, f"{rating_list} is not the current published version; skipped.", messages.WARNING
-                )
+            try:
+                reason = services.rating_list_republication_reason(rating_list)
+            except services.RatingListRefused as exc:
+                self.message_user(request, str(exc), messages.WARNING)
                 continue
-            corrected = list(
-                events_awaiting_republication(rating_list.rating_type).filter(
-                    rated_on__list_date__gte=rating_list.list_date
-                )
-            )
-            if not corrected:
-                self.message_user(
-                    request,
-                    f"{rating_list}: no corrected event waits for this list or a later one.",
-                    messages.WARNING,
-                )
-                continue
-            reason = "Corrected: " + "; ".join(_correction_reason(event) for event in corrected)
             tasks.queue_republication(rating_list.rating_type, rating_list.list_date, reason, request.user)
             self.message_user(request, f"{rating_list}: republication of this list and every later one queued.")
 
@@ -167,11 +150,6 @@ class RatingListAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # a published list is immutable; a draft is replaced by the next preview
-
-
-def _correction_reason(event) -> str:
-    latest = event.corrections.first() if hasattr(event, "corrections") else None
-    return f"{event.name} ({latest.reason})" if latest is not None else event.name
 
 
 class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):

@@ -25,7 +25,7 @@ class RatingsConfig(AppConfig):
 
         # The round entry screen (events) shows the rating change the next list would give each player.
         # and a new participant's row on the event page is filled in with the rating in force at its start.
-        from events.admin_participants import participant_rating_lookup_register
+        from events.selectors import participant_rating_lookup_register
         from events.selectors_rounds import round_projection_register
         from ratings.services.projection import event_rating_projection, ratings_in_force
 

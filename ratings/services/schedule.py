@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import transaction
 
-from events.models import RatingType
-from ratings.models import RatingPolicy
-from ratings.selectors import rating_list_newest
-from ratings.services.errors import UnknownRatingType
+from events.models import Event, RatingType
+from ratings.models import RatingList, RatingListStatus, RatingPolicy
+from ratings.selectors import events_awaiting_republication, rating_list_current, rating_list_newest
+from ratings.services.errors import RatingListRefused, UnknownRatingType
 
 if TYPE_CHECKING:
     from django_celery_beat.models import PeriodicTask
@@ -103,3 +103,45 @@ def rating_list_next_date(rating_type: str, today: datetime.date) -> datetime.da
     if newest is not None:
         return policy.next_list_date(newest.list_date)
     return policy.previous_list_date(today + datetime.timedelta(days=1))
+
+
+# --- what the officials' buttons may ask of the publication (the rating lists admin) ---
+
+
+def rating_list_due(rating_type: str, today: datetime.date) -> datetime.date:
+    """The date of the next list when it is due ("publish now"): refused while it lies ahead, since a list is
+    published on or after its date and previewed before it."""
+    list_date = rating_list_next_date(rating_type, today)
+    if list_date > today:
+        raise RatingListRefused(
+            f"{RatingType(rating_type).label}: the next list ({list_date}) is not due yet; compute a preview instead."
+        )
+    return list_date
+
+
+def rating_list_draft_publishable(rating_list: RatingList) -> RatingList:
+    """``rating_list`` when it is a draft preview that can be published (the worker promotes it as it is if
+    nothing it read has changed, else recomputes it); refused for a published list."""
+    if rating_list.status != RatingListStatus.DRAFT:
+        raise RatingListRefused(f"{rating_list} is not a draft; skipped.")
+    return rating_list
+
+
+def rating_list_republication_reason(rating_list: RatingList) -> str:
+    """Why ``rating_list`` and every later list are republished: the corrected events waiting for it or a later
+    list, each with the reason of its latest correction. Refused unless ``rating_list`` is the current published
+    version of its date and a corrected event waits (published lists are immutable: a correction is published
+    as a new version of the list it changes, never as an edit)."""
+    if rating_list_current(rating_list.rating_type, rating_list.list_date) != rating_list:
+        raise RatingListRefused(f"{rating_list} is not the current published version; skipped.")
+    corrected = list(
+        events_awaiting_republication(rating_list.rating_type).filter(rated_on__list_date__gte=rating_list.list_date)
+    )
+    if not corrected:
+        raise RatingListRefused(f"{rating_list}: no corrected event waits for this list or a later one.")
+    return "Corrected: " + "; ".join(_correction_reason(event) for event in corrected)
+
+
+def _correction_reason(event: Event) -> str:
+    latest = event.corrections.first() if hasattr(event, "corrections") else None
+    return f"{event.name} ({latest.reason})" if latest is not None else event.name

@@ -60,4 +60,4 @@ def test_the_event_page_with_forty_players_and_sixty_games_runs_a_bounded_number
         response = client.get(reverse("admin:events_event_change", args=[event.pk]) + query)
     assert response.status_code == 200
     participants = next(i for i in response.context["inline_admin_formsets"] if i.formset.prefix == "participants")
-    assert len(participants.formset.forms) == 25  # a page of start ranks (events/admin_participants.py)
+    assert len(participants.formset.forms) == 25  # a page of start ranks (events/admin/participants.py)

@@ -4,7 +4,14 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from events.models import EventCorrection, EventStatus, Game, Result
-from events.services import GameEdit, event_correct, event_games_update, event_return_to_draft, event_submit
+from events.services import (
+    GameEdit,
+    event_correct,
+    event_correct_entered,
+    event_games_update,
+    event_return_to_draft,
+    event_submit,
+)
 from tests.events.test_admin_roles import make_arbiter, make_officer
 from tests.factories import make_event, make_game, make_participants, make_player
 
@@ -139,5 +146,29 @@ def test_a_correction_records_added_and_deleted_games_with_before_and_after(even
     assert deleted["before"]["white_rank"] == 5
     assert deleted["before"]["black_rank"] == 6
     assert EventCorrection.objects.get().user == officer
+    event.refresh_from_db()
+    assert event.status == EventStatus.CORRECTED
+
+
+def test_a_correction_typed_into_forms_reads_them_under_the_lock_and_writes_nothing_when_they_are_invalid(event):
+    event.status = EventStatus.RATED
+    event.save()
+    game = Game.objects.filter(event=event).order_by("board").first()
+    seen = []
+
+    def invalid(locked_games):
+        seen.append(list(locked_games))  # the forms read the games inside the service's transaction
+        return None
+
+    games = Game.objects.filter(event=event)
+    assert event_correct_entered(event, user=make_officer(), games=games, entered=invalid) is None
+    assert len(seen[0]) == 3 and not EventCorrection.objects.exists()
+
+    def valid(locked_games):
+        return "board 1 was drawn", [edit_of(game, result=Result.DRAW)]
+
+    correction = event_correct_entered(event, user=make_officer("o2"), games=games, entered=valid)
+    assert correction.reason == "board 1 was drawn" and len(correction.changes["games"]) == 1
+    assert Game.objects.get(pk=game.pk).result == Result.DRAW
     event.refresh_from_db()
     assert event.status == EventStatus.CORRECTED

@@ -34,7 +34,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path = Path(options["file"])
-        limit = settings.TRF_UPLOAD_MAX_BYTES  # the upload's limit (events/admin_upload.py)
+        limit = settings.TRF_UPLOAD_MAX_BYTES  # the upload's limit (events/admin/upload.py)
         try:
             with open(path, "rb") as handle:
                 data = handle.read(limit + 1)  # never more than the limit: one byte more tells "too large"

@@ -6,27 +6,18 @@ A page only holds some of the participants, so the formset also checks what is e
 (a player entered twice, a start rank given twice) with one more query, before the database would refuse it.
 """
 
-import datetime
-from collections.abc import Callable
-
+from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from events.forms import BaseParticipantFormSet, marked_for_deletion
+from events.admin.permissions import EventChildInline
+from events.forms import BaseParticipantFormSet, CachedModelChoiceField, ParticipantForm, marked_for_deletion
 from events.models import Participant
+from events.selectors import participant_ratings_in_force
+from players.models import Player
 
 PARTICIPANTS_PER_PAGE = 25
-
-# (rating type, day, player ids) -> player id -> rating in force that day; registered by the ratings app.
-RatingLookup = Callable[[str, datetime.date, list[int]], dict[int, int | None]]
-_RATING_LOOKUPS: list[RatingLookup] = []
-
-
-def participant_rating_lookup_register(lookup: RatingLookup) -> None:
-    """Called by the ratings app at start-up: the ratings a new participant's row is filled in with."""
-    if lookup not in _RATING_LOOKUPS:
-        _RATING_LOOKUPS.append(lookup)
 
 
 def participant_page(request) -> int:
@@ -142,12 +133,49 @@ class PagedParticipantFormSet(BaseParticipantFormSet):
         """A new participant entered without a rating gets the rating in force at the event's start (one query)."""
         missing = [form for form in new_forms if form.cleaned_data.get("rating") is None]
         event = self.instance
-        if not missing or not _RATING_LOOKUPS or event.start_date is None or not event.rating_type:
+        if not missing or event.start_date is None or not event.rating_type:
             return  # (a draft without dates or rating type has no list in force yet)
-        found = _RATING_LOOKUPS[-1](
+        found = participant_ratings_in_force(
             event.rating_type, event.start_date, [form.cleaned_data["player"].pk for form in missing]
         )
         for form in missing:
             rating = found.get(form.cleaned_data["player"].pk)
             if rating is not None:
                 form.cleaned_data["rating"] = form.instance.rating = rating
+
+
+class ParticipantInline(EventChildInline, admin.TabularInline):
+    model = Participant
+    form = ParticipantForm
+    formset = PagedParticipantFormSet  # a page of start ranks at a time (below)
+    extra = 0
+    autocomplete_fields = ["player"]  # by name or ID number (PlayerAdmin.search_fields); "+" registers one
+    fields = ["start_rank", "player", "rating"]
+    ordering = ["start_rank"]
+
+    def get_queryset(self, request):
+        first, last = participant_rank_range(participant_page(request))
+        # each row is labelled with its player
+        return super().get_queryset(request).select_related("player").filter(start_rank__range=(first, last))
+
+    def get_formset(self, request, obj=None, **kwargs):
+        request._entry_event = obj
+        return super().get_formset(request, obj, **kwargs)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "player":
+            # Labels and validation from one query for the page's players, not one per row.
+            event = getattr(request, "_entry_event", None)
+            cache = {}
+            if event is not None and event.pk:
+                first, last = participant_rank_range(participant_page(request))
+                players = Player.objects.filter(
+                    participations__event=event, participations__start_rank__range=(first, last)
+                )
+                cache = {str(p.pk): p for p in players}
+            return db_field.formfield(
+                form_class=CachedModelChoiceField,
+                cache=cache,
+                widget=CachedAutocompleteSelect(db_field, self.admin_site, cache=cache),
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)

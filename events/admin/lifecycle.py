@@ -8,13 +8,14 @@ Permissions come from events/roles.py: an arbiter checks only their own events; 
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.admin import admin_user
+from events.admin.transitions import allowed_event, transition_run, transition_view
 from events.forms import ReasonForm
 from events.models import Event, EventStatus, EventStatusChange, IntegrityFlag
 from events.roles import (
@@ -178,35 +179,29 @@ def lifecycle_admin_urls(model_admin) -> list:
 
 def check_view(model_admin, request, object_id):
     """draft → checked when nothing stops a submission; otherwise every problem as a message."""
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    event, redirect = model_admin._event_or_redirect(request, object_id)
-    if redirect:
-        return redirect
-    if not event_checkable_by(event, request.user):
-        raise PermissionDenied
-    try:
-        problems = event_check(event, user=admin_user(request))
-    except ValidationError as exc:
-        problems = exc.messages
-    if problems:
-        for problem in problems:
-            model_admin.message_user(request, problem, messages.ERROR)
-    else:
-        model_admin.log_change(request, event, "Checked")
-        model_admin.message_user(
-            request, _("%(name)s: checked, ready for submission.") % {"name": event.name}, messages.SUCCESS
-        )
-    return HttpResponseRedirect(model_admin._change_url(event))
+
+    def check(event):
+        try:
+            problems = event_check(event, user=admin_user(request))
+        except ValidationError as exc:
+            problems = exc.messages
+        if problems:
+            for problem in problems:
+                model_admin.message_user(request, problem, messages.ERROR)
+        else:
+            model_admin.log_change(request, event, "Checked")
+            model_admin.message_user(
+                request, _("%(name)s: checked, ready for submission.") % {"name": event.name}, messages.SUCCESS
+            )
+
+    return transition_view(model_admin, request, object_id, event_checkable_by, check)
 
 
 def refuse_view(model_admin, request, object_id):
     """Officials refuse a registered, draft, checked or submitted event, with the reason the arbiter sees."""
-    event, redirect = model_admin._event_or_redirect(request, object_id)
+    event, redirect = allowed_event(model_admin, request, object_id, event_refusable_by)
     if redirect:
         return redirect
-    if not event_refusable_by(event, request.user):
-        raise PermissionDenied
     form = RefusalForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -216,7 +211,7 @@ def refuse_view(model_admin, request, object_id):
         else:
             model_admin.log_change(request, event, f"Refused: {form.cleaned_data['reason']}")
             model_admin.message_user(request, _("%(name)s: refused.") % {"name": event.name}, messages.SUCCESS)
-            return HttpResponseRedirect(model_admin._change_url(event))
+            return HttpResponseRedirect(model_admin.change_url(event))
     context = {
         **model_admin.admin_site.each_context(request),
         "title": _("Refuse %(name)s") % {"name": event.name},
@@ -251,7 +246,7 @@ def register_view(model_admin, request):
             if late:
                 message += " " + _("Flagged %(late)s.") % {"late": late}
             model_admin.message_user(request, message, messages.WARNING if late else messages.SUCCESS)
-            return HttpResponseRedirect(model_admin._change_url(event))
+            return HttpResponseRedirect(model_admin.change_url(event))
     context = {
         **model_admin.admin_site.each_context(request),
         "title": _("Register an event"),
@@ -263,22 +258,13 @@ def register_view(model_admin, request):
 
 
 def approve_registration_view(model_admin, request, object_id):
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    event, redirect = model_admin._event_or_redirect(request, object_id)
-    if redirect:
-        return redirect
-    if not event_registration_approvable_by(event, request.user):
-        raise PermissionDenied
-    try:
-        event_registration_approve(event, user=admin_user(request))
-    except ValidationError as exc:
-        model_admin.message_user(request, " ".join(exc.messages), messages.ERROR)
-    else:
-        model_admin.log_change(request, event, "Registration approved")
+    def approve(event):
         message = _("%(name)s: registration confirmed.") % {"name": event.name}
-        model_admin.message_user(request, message, messages.SUCCESS)
-    return HttpResponseRedirect(model_admin._change_url(event))
+        transition_run(
+            model_admin, request, event, event_registration_approve, log="Registration approved", message=message
+        )
+
+    return transition_view(model_admin, request, object_id, event_registration_approvable_by, approve)
 
 
 def _may_clear_flags(event: Event, user) -> bool:
@@ -288,23 +274,20 @@ def _may_clear_flags(event: Event, user) -> bool:
 
 def clear_flag_view(model_admin, request, object_id, flag_id):
     """An official clears one integrity flag with a reason (the refusal is the Refuse button)."""
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    event, redirect = model_admin._event_or_redirect(request, object_id)
-    if redirect:
-        return redirect
-    if not _may_clear_flags(event, request.user):
-        raise PermissionDenied
-    flag = IntegrityFlag.objects.filter(event=event, pk=flag_id).first()
-    if flag is None:
-        message = _("Flag #%(flag)s is not a flag of %(name)s.") % {"flag": flag_id, "name": event.name}
-        model_admin.message_user(request, message, messages.ERROR)
-        return HttpResponseRedirect(model_admin._change_url(event))
-    try:
-        integrity_flag_clear(flag, user=admin_user(request), reason=request.POST.get("reason", ""))
-    except ValidationError as exc:
-        model_admin.message_user(request, " ".join(exc.messages), messages.ERROR)
-    else:
-        model_admin.log_change(request, event, f"Integrity flag cleared: {flag.rule}")
-        model_admin.message_user(request, _("%(name)s: flag cleared.") % {"name": event.name}, messages.SUCCESS)
-    return HttpResponseRedirect(model_admin._change_url(event))
+
+    def clear(event):
+        flag = IntegrityFlag.objects.filter(event=event, pk=flag_id).first()
+        if flag is None:
+            message = _("Flag #%(flag)s is not a flag of %(name)s.") % {"flag": flag_id, "name": event.name}
+            model_admin.message_user(request, message, messages.ERROR)
+            return
+        transition_run(
+            model_admin,
+            request,
+            event,
+            lambda event, user: integrity_flag_clear(flag, user=user, reason=request.POST.get("reason", "")),
+            log=f"Integrity flag cleared: {flag.rule}",
+            message=_("%(name)s: flag cleared.") % {"name": event.name},
+        )
+
+    return transition_view(model_admin, request, object_id, _may_clear_flags, clear)

@@ -102,9 +102,9 @@ def round_url(event_pk: int, round_: int) -> str:
 
 
 def round_view(model_admin, request, object_id, round_: int):
-    event = model_admin.get_object(request, unquote(object_id))
-    if event is None:  # unknown, or not this user's: the same answer as the change page
-        return model_admin._get_obj_does_not_exist_redirect(request, model_admin.opts, object_id)
+    event, redirect = model_admin.event_or_redirect(request, object_id)
+    if redirect:  # unknown, or not this user's: the same answer as the change page
+        return redirect
     if round_ < 1 or round_ > event.rounds:
         messages.error(request, _("%(event)s has %(rounds)s rounds.") % {"event": event.name, "rounds": event.rounds})
         return HttpResponseRedirect(reverse("admin:events_event_change", args=[event.pk]))

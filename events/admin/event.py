@@ -1,0 +1,258 @@
+"""The event page of the admin: the event with its participants (a page at a time) and, when asked for, its
+games by round; the rounds box, the standings preview, the status buttons and the timeline; the URLs of the
+event's other views (events/admin/: upload, rounds, lifecycle, corrections).
+
+Access (events/roles.py, applied by events/admin/permissions.py) is enforced on the server for every view.
+Writes go through events/services.py.
+"""
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.db.models import Count, Q
+from django.http import HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from core.admin import admin_user
+from events.admin.corrections import correct_view
+from events.admin.games import GameInline, entry_round
+from events.admin.lifecycle import lifecycle_admin_urls, lifecycle_context
+from events.admin.participants import ParticipantInline, participant_page, participant_pages
+from events.admin.permissions import EventAccess
+from events.admin.rounds import round_admin_urls
+from events.admin.transitions import transition_run, transition_view
+from events.admin.upload import trf_admin_urls
+from events.forms import EventForm
+from events.models import Event, Game
+from events.roles import (
+    event_correctable_by,
+    event_returnable_to_draft_by,
+    event_staff,
+    event_submittable_by,
+    user_sees_all_events,
+)
+from events.services import event_create, event_games_update, event_return_to_draft, event_submit
+
+
+@admin.register(Event)
+class EventAdmin(EventAccess, admin.ModelAdmin):
+    form = EventForm
+    list_display = [
+        "name",
+        "start_date",
+        "end_date",
+        "rating_type",
+        "system",
+        "rounds",
+        "participant_count",
+        "status",
+        "chief_arbiter",
+        "rated_on",
+    ]
+    list_filter = ["status", "rating_type", "system", "federation"]
+    search_fields = ["name", "city"]
+    date_hierarchy = "end_date"
+    list_select_related = ["rated_on", "federation", "chief_arbiter"]
+    autocomplete_fields = ["federation"]
+    filter_horizontal = ["arbiters"]
+    inlines = [ParticipantInline, GameInline]
+    actions = ["submit_for_rating", "return_to_draft"]
+
+    # --- access (events/admin/permissions.py: the event is the row itself) ---
+
+    event_field = "pk"
+
+    def event_of(self, obj):
+        return obj
+
+    def get_queryset(self, request):
+        # Explicit order: Meta.ordering is not applied to GROUP BY queries (autocomplete pages them).
+        events = (
+            super()
+            .get_queryset(request)
+            .annotate(participant_count=Count("participants"))
+            .order_by(*Event._meta.ordering)
+        )
+        return self.visible_rows(request, events)
+
+    def has_submit_permission(self, request):
+        return request.user.has_perm("events.submit_event")
+
+    def get_readonly_fields(self, request, obj=None):
+        # results_without_opponent: what the file lacked; it is settled by entering the games, never by editing it
+        fields = ["status", "submitted_at", "rated_on", "created_at", "updated_at", "results_without_opponent"]
+        if not user_sees_all_events(request.user):
+            fields += ["chief_arbiter", "arbiters"]  # assignments are the rating officer's
+        return fields
+
+    def get_inline_instances(self, request, obj=None):
+        inlines = super().get_inline_instances(request, obj)
+        if obj is None or not (entry_round(request) or request.GET.get("round") == "all"):
+            # Games are entered by starting rank once the participants are saved: on the round entry screen
+            # (events/admin/rounds.py), or here only when asked for (?round=N, ?round=all); the event page
+            # itself stays light whatever the size of the event.
+            inlines = [inline for inline in inlines if not isinstance(inline, GameInline)]
+        return inlines
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "chief_arbiter":
+            kwargs["queryset"] = event_staff()
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "arbiters":
+            kwargs["queryset"] = event_staff()
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+        else:
+            event_create(obj, user=admin_user(request))  # an arbiter's new event is theirs (event_create)
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Game:
+            return super().save_formset(request, form, formset, change)
+        result = event_games_update(form.instance, user=admin_user(request), edits=formset.edits())
+        # What construct_change_message reads for the admin's history.
+        formset.new_objects = result.created
+        formset.changed_objects = result.changed
+        formset.deleted_objects = result.deleted
+
+    def response_change(self, request, obj):
+        response = super().response_change(request, obj)
+        round_ = entry_round(request)
+        if round_ and "_continue" in request.POST:
+            return HttpResponseRedirect(f"{request.path}?round={round_}")
+        return response
+
+    @admin.display(description="players", ordering="participant_count")
+    def participant_count(self, event):
+        return event.participant_count
+
+    # --- the change page: rounds, standings preview, status buttons, corrections ---
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and obj.pk:
+            context.update(self.entry_context(request, obj))
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def entry_context(self, request, event):
+        user = request.user
+        counts = {
+            row["round"]: row
+            for row in Game.objects.filter(event=event)
+            .values("round")
+            .annotate(games=Count("pk"), pending=Count("pk", filter=Q(result="*")))
+        }
+        last_round = max([event.rounds, *counts])
+        rounds = [
+            {
+                "number": n,
+                "games": counts.get(n, {}).get("games", 0),
+                "pending": counts.get(n, {}).get("pending", 0),
+            }
+            for n in range(1, last_round + 1)
+        ]
+        return {
+            "entry_round": entry_round(request),
+            "entry_rounds": rounds,
+            "participant_pages": participant_pages(event, participant_page(request)),
+            "corrections": list(event.corrections.select_related("user")[:20]),
+            "can_submit": event_submittable_by(event, user),
+            "can_return_to_draft": event_returnable_to_draft_by(event, user),
+            "can_correct": event_correctable_by(event, user),
+            **lifecycle_context(request, event),
+        }
+
+    def get_urls(self):
+        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
+        return [
+            *trf_admin_urls(self),  # TRF upload / download views (events/admin/upload.py)
+            *round_admin_urls(self),  # the round entry screen (events/admin/rounds.py)
+            *lifecycle_admin_urls(self),
+            path(
+                "<path:object_id>/submit/",
+                self.admin_site.admin_view(self.submit_view),
+                name=f"{prefix}_submit",
+            ),
+            path(
+                "<path:object_id>/return-to-draft/",
+                self.admin_site.admin_view(self.return_to_draft_view),
+                name=f"{prefix}_return_to_draft",
+            ),
+            path(
+                "<path:object_id>/correct/",
+                self.admin_site.admin_view(lambda request, object_id: correct_view(self, request, object_id)),
+                name=f"{prefix}_correct",
+            ),
+            *super().get_urls(),
+        ]
+
+    # --- what the views of events/admin/ share ---
+
+    def event_or_redirect(self, request, object_id):
+        """(event, None), or (None, the change page's answer) for an unknown event or one not this user's."""
+        event = self.get_object(request, unquote(object_id))
+        if event is None:  # unknown, or not this user's: the same answer as the change page
+            return None, self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        return event, None
+
+    def change_url(self, event):
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[event.pk])
+
+    def status_run(self, request, event, service, done: str) -> bool:
+        """A status service of the buttons and actions: "<event>: <done>." when it went through."""
+        message = _("%(name)s: %(done)s.") % {"name": event.name, "done": done.lower()}
+        return transition_run(self, request, event, service, log=done, message=message)
+
+    def submit_view(self, request, object_id):
+        return transition_view(
+            self,
+            request,
+            object_id,
+            event_submittable_by,
+            lambda event: self.status_run(request, event, event_submit, _("Submitted for rating")),
+        )
+
+    def return_to_draft_view(self, request, object_id):
+        return transition_view(
+            self,
+            request,
+            object_id,
+            event_returnable_to_draft_by,
+            lambda event: self.status_run(request, event, event_return_to_draft, _("Returned to draft")),
+        )
+
+    # --- actions ---
+
+    @admin.action(description=gettext_lazy("Submit selected events for rating"), permissions=["submit"])
+    def submit_for_rating(self, request, queryset):
+        self._bulk(
+            request,
+            queryset,
+            event_submittable_by,
+            event_submit,
+            _("Submitted for rating"),
+            _("is not a draft you can submit"),
+        )
+
+    @admin.action(description=gettext_lazy("Return selected submitted events to draft"), permissions=["submit"])
+    def return_to_draft(self, request, queryset):
+        self._bulk(
+            request,
+            queryset,
+            event_returnable_to_draft_by,
+            event_return_to_draft,
+            _("Returned to draft"),
+            _("is not a submitted event you can return to draft"),
+        )
+
+    def _bulk(self, request, queryset, allowed, service, done: str, refused: str) -> None:
+        for event in queryset:
+            if not allowed(event, request.user):
+                message = _("%(name)s %(refused)s.") % {"name": event.name, "refused": refused}
+                self.message_user(request, message, messages.WARNING)
+                continue
+            self.status_run(request, event, service, done)
