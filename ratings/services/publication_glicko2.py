@@ -20,8 +20,10 @@ from ratings.engine import PeriodGames
 from ratings.engine.glicko2 import rate_glicko2
 from ratings.engine.list_state import last_game_dates
 from ratings.engine.rounding import round_half_away_from_zero
+from ratings.engine.sorted_keys import lookup_sorted
 from ratings.models import RatingListEntry
-from ratings.services.publication import Arrays, ListPlan, _entries, _lookup
+from ratings.services.publication.compute import list_entries
+from ratings.services.publication.plan import Arrays, ListPlan
 
 
 def _uncertainty(
@@ -37,8 +39,8 @@ def _uncertainty(
     )
     order = np.argsort(rows["player_id"])
     keys = rows["player_id"][order]
-    deviation = _lookup(keys, rows["deviation"][order], union, default_deviation)
-    volatility = _lookup(keys, rows["volatility"][order], union, default_volatility)
+    deviation = lookup_sorted(keys, rows["deviation"][order], union, default_deviation)
+    volatility = lookup_sorted(keys, rows["volatility"][order], union, default_volatility)
     return np.nan_to_num(deviation, nan=default_deviation), np.nan_to_num(volatility, nan=default_volatility)
 
 
@@ -87,7 +89,7 @@ def glicko2_list_entries(
         "is_new_rating": ~had & rated,
         "dropped_below_floor": np.zeros(n, dtype=bool),
     }
-    entries = _entries(union, after, meta)
+    entries = list_entries(union, after, meta)
     entries["deviation"] = np.where(rated, np.minimum(result.new_deviation, spec.initial_deviation), np.nan)
     entries["volatility"] = np.where(rated, result.new_volatility, np.nan)
     entries["adjustment"] = np.full(n, np.nan)
