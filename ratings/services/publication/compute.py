@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, rate_period
+from ratings.engine.adjustments import adjust_before_games, adjust_list
+from ratings.engine.change_lines import change_lines
 from ratings.engine.game_line import (
     CAPPED,
     COLOUR,
@@ -34,7 +36,7 @@ from ratings.engine.list_state import (
     list_order,
     list_state_after,
 )
-from ratings.engine.sorted_keys import distinct_sorted, found_sorted
+from ratings.engine.sorted_keys import distinct_sorted
 from ratings.services.publication.load import (
     ListEvents,
     RatedGames,
@@ -47,6 +49,7 @@ from ratings.services.publication.load import (
     size_work_memory,
 )
 from ratings.services.publication.plan import Arrays, ListPlan, Phases
+from ratings.services.publication_glicko2 import glicko2_list_state
 
 
 @dataclass
@@ -206,11 +209,25 @@ def list_entries(union: np.ndarray, after: Arrays, meta: Arrays) -> Arrays:
     }
 
 
-def rating_list_compute(plan: ListPlan) -> ComputedList:
-    """Everything the list will contain: read in a fixed number of bulk queries, computed by the engine
-    (rate_period, then ratings.engine.list_state for the state the list carries)."""
-    size_work_memory()
-    phases = Phases()
+@dataclass
+class _Inputs:
+    """What a list is computed from, as loaded (load) and arranged for the engine."""
+
+    events: ListEvents
+    games: RatedGames
+    player_ids: np.ndarray  # the engine's players (sorted ids)
+    previous_ids: np.ndarray  # the previous list's players (sorted ids)
+    before_games: np.ndarray | None  # a before-games adjustment's amounts per previous player (None: none)
+    union: np.ndarray  # every player with state (sorted ids)
+    rows: np.ndarray  # the row in ``union`` of each of the engine's players
+    before: Arrays  # STATE_FIELDS of every player with state, before the list
+    meta: Arrays  # their registry data
+    players: PeriodPlayers
+    period_games: PeriodGames
+
+
+def _inputs(plan: ListPlan, phases: Phases) -> _Inputs:
+    """Read everything the list is computed from, in a fixed number of bulk queries (load)."""
     events = load_events(plan)
     games = load_rated_games(plan, events)
     player_ids = distinct_sorted(np.concatenate([games.white_pid, games.black_pid]))  # the engine's players
@@ -220,12 +237,12 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
     else:
         prev, prev_registry = replayed_list_state(plan.previous_state)
     prev.update(drop_expired_pools(prev, plan.list_date, plan.rules.initial_rating))  # B.02 7.1.4
-    before_games = _adjust_before_games(plan, prev)
+    # rating-rules.md 1.9: a before-games adjustment raises the previous ratings the games are rated with
+    prev["rating"], before_games = adjust_before_games(plan.rules.adjustment, prev["rating"])
     phases.done("read previous list state and its players")
     white_rating, black_rating = ratings_in_force(plan, events, games, prev)
     union, rows, before, others = _state_before(prev, player_ids)
     meta = registry_for(prev_registry, others, union)
-    players = _period_input(before, rows, meta["birth_year"])
     period_games = PeriodGames(
         event=games.event,
         white=np.searchsorted(player_ids, games.white_pid).astype(np.int64),
@@ -235,22 +252,41 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         black_rating=black_rating,
     )
     phases.done("read ratings in force and participants")
+    return _Inputs(
+        events=events,
+        games=games,
+        player_ids=player_ids,
+        previous_ids=prev["player_id"],
+        before_games=before_games,
+        union=union,
+        rows=rows,
+        before=before,
+        meta=meta,
+        players=_period_input(before, rows, meta["birth_year"]),
+        period_games=period_games,
+    )
+
+
+def rating_list_compute(plan: ListPlan) -> ComputedList:
+    """Everything the list will contain: read in a fixed number of bulk queries, computed by the engine
+    (rate_period, then ratings.engine.list_state for the state the list carries)."""
+    size_work_memory()
+    phases = Phases()
+    inputs = _inputs(plan, phases)
+    events, games, union, rows, meta = inputs.events, inputs.games, inputs.union, inputs.rows, inputs.meta
     result: PeriodResult | None = None
     if plan.rules.glicko2 is not None:  # one Glicko-2 rating period instead of rate_period
-        from ratings.services.publication_glicko2 import glicko2_list_entries
-
-        entries = glicko2_list_entries(plan, union, rows, before, meta, period_games, events.end)
+        after, extra = glicko2_list_state(plan, union, rows, inputs.before, inputs.period_games, events.end)
+        entries = list_entries(union, after, meta)
+        entries.update(extra)
         changes, details = _no_rating_changes()
     else:
-        result = rate_period(players, period_games, plan.rules, plan.list_date, rating_type=plan.rating_type)
-        after = list_state_after(
-            before, rows, result, events.end, meta["birth_year"], plan.rules, plan.list_date, plan.pool_start
+        result = rate_period(
+            inputs.players, inputs.period_games, plan.rules, plan.list_date, rating_type=plan.rating_type
         )
-        adjustment = _adjust_list(plan, union, before, after, prev["player_id"], before_games)
-        entries = list_entries(union, after, meta)
-        entries["adjustment"] = adjustment
+        entries = _elo_entries(plan, inputs, result)
         changes, details = _rating_changes(
-            result, period_games, players, games, events, player_ids, meta["id_number"][rows]
+            result, inputs.period_games, inputs.players, games, events, inputs.player_ids, meta["id_number"][rows]
         )
     phases.done("engine, entries and rating changes")
     digest = _digest(
@@ -260,14 +296,14 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         events.end,
         games.id,
         games.event,
-        period_games.white,
-        period_games.black,
+        inputs.period_games.white,
+        inputs.period_games.black,
         games.white_score,
-        white_rating,
-        black_rating,
-        player_ids,
+        inputs.period_games.white_rating,
+        inputs.period_games.black_rating,
+        inputs.player_ids,
         union,
-        before,
+        inputs.before,
         meta,
     )
     phases.done("digest")
@@ -279,11 +315,40 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         changes=changes,
         details=details,
         summary=_computed_summary(entries, events, games, changes),
-        player_ids=player_ids,
-        games=period_games,
-        players=players,
+        player_ids=inputs.player_ids,
+        games=inputs.period_games,
+        players=inputs.players,
         result=result,
     )
+
+
+def _elo_entries(plan: ListPlan, inputs: _Inputs, result: PeriodResult) -> Arrays:
+    """The entries of an Elo list: the state after the period (ratings.engine.list_state) with the one-off
+    adjustment of the list date applied (ratings.engine.adjustments), and the registry data."""
+    before = inputs.before
+    after = list_state_after(
+        before,
+        inputs.rows,
+        result,
+        inputs.events.end,
+        inputs.meta["birth_year"],
+        plan.rules,
+        plan.list_date,
+        plan.pool_start,
+    )
+    adjusted = adjust_list(
+        plan.rules.adjustment,
+        inputs.union,
+        before["rating"],
+        after["rating"],
+        after["change"],
+        inputs.previous_ids,
+        inputs.before_games,
+    )
+    after["rating"], after["change"] = adjusted.rating, adjusted.change
+    entries = list_entries(inputs.union, after, inputs.meta)
+    entries["adjustment"] = adjusted.amount
+    return entries
 
 
 def _no_rating_changes() -> tuple[Arrays, ChangeDetails]:
@@ -299,42 +364,6 @@ def _no_rating_changes() -> tuple[Arrays, ChangeDetails]:
         "change": np.zeros(0),
     }
     return columns, ChangeDetails(offsets=np.zeros(1, dtype=np.int64), columns={})
-
-
-def _adjust_before_games(plan: ListPlan, prev: Arrays) -> np.ndarray | None:
-    """A one-off adjustment applied before the period's games (ratings.engine.adjustments): the previous
-    list's ratings are raised in ``prev`` (so the games are rated with them); the amounts per prev row."""
-    spec = plan.rules.adjustment
-    if spec is None or spec.order != "before-games":
-        return None
-    amounts = spec.amounts(prev["rating"])
-    prev["rating"] = prev["rating"] + amounts
-    return amounts
-
-
-def _adjust_list(
-    plan: ListPlan,
-    union: np.ndarray,
-    before: Arrays,
-    after: Arrays,
-    prev_ids: np.ndarray,
-    before_games: np.ndarray | None,
-) -> np.ndarray:
-    """Apply an after-games adjustment to the new ratings of players rated on the previous list; return the
-    amount per entry (NaN: none) and count it in the printed change since the previous list."""
-    spec = plan.rules.adjustment
-    amounts = np.zeros(union.size)
-    if spec is None:
-        return np.full(union.size, np.nan)
-    if before_games is not None:
-        amounts[np.searchsorted(union, prev_ids)] = before_games
-    else:
-        was_rated = ~np.isnan(before["rating"])
-        amounts = np.where(was_rated, spec.amounts(after["rating"]), 0.0)
-        after["rating"] = after["rating"] + amounts
-    listed = ~np.isnan(after["rating"]) & (amounts != 0)
-    after["change"] = np.where(listed, after["change"] + amounts, after["change"])
-    return np.where(listed, amounts, np.nan)
 
 
 def _computed_summary(entries: Arrays, events: ListEvents, games: RatedGames, changes: Arrays) -> dict[str, int]:
@@ -360,35 +389,27 @@ def _rating_changes(
 ) -> tuple[Arrays, ChangeDetails]:
     """One RatingChange per (player, event) the engine counted, with every game of that player in that event
     as calculated (ratings.engine.game_line) in ``details``."""
-    num_games = rated_games.size
     pe_player, pe_event = result.pe_player, result.pe_event
-    # game sides: 0..G-1 white, G..2G-1 black
-    side_game = np.concatenate([np.arange(num_games), np.arange(num_games)])
-    side_player = np.concatenate([games.white, games.black])
-    side_rated = np.concatenate([result.white_rated, result.black_rated])
-    side_seen = np.concatenate([games.white_rating, games.black_rating])
-    # rules 1.6: a player published after the event started plays it with the new (previous-list) rating
-    side_own = np.where(np.isnan(side_seen), players.rating[side_player], side_seen)
-
-    width = np.int64(max(events.size, 1))
-    pe_key = pe_player * width + pe_event
-    side_key = side_player * width + np.concatenate([games.event, games.event])
-    side_pe = np.searchsorted(pe_key, side_key)
-    sides = np.flatnonzero(found_sorted(pe_key, side_pe, side_key))
-    game_of_side = side_game[sides]
-    sides = sides[np.lexsort((rated_games.id[game_of_side], rated_games.round[game_of_side], side_pe[sides]))]
-
-    pe_rating_before = np.full(pe_key.size, np.nan)
-    rated_sides = sides[side_rated[sides]]
-    pe_rating_before[side_pe[rated_sides]] = side_own[rated_sides]
+    lines = change_lines(
+        pe_player,
+        pe_event,
+        np.concatenate([result.white_rated, result.black_rated]),
+        games.event,
+        np.concatenate([games.white, games.black]),
+        np.concatenate([games.white_rating, games.black_rating]),
+        players.rating,
+        rated_games.id,
+        rated_games.round,
+        events.size,
+    )
     details = ChangeDetails(
-        offsets=np.searchsorted(side_pe[sides], np.arange(pe_key.size + 1), side="left"),
-        columns=_detail_columns(result, games, rated_games, player_id_number, side_game, sides),
+        offsets=lines.offsets,
+        columns=_detail_columns(result, games, rated_games, player_id_number, lines.side_game, lines.sides),
     )
     columns = {
         "player_id": player_ids[pe_player],
         "event_id": events.ids[pe_event] if pe_event.size else np.zeros(0, dtype=np.int64),
-        "rating_before": pe_rating_before,
+        "rating_before": lines.rating_before,  # B.02 1.6, as the engine used it (change_lines)
         "k_factor": np.asarray(result.pe_k_factor, dtype=np.float64),
         "games": result.pe_games,
         "score": result.pe_score,

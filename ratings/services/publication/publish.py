@@ -33,6 +33,7 @@ from ratings.services.publication.plan import (
 )
 from ratings.services.publication.write import rating_list_write
 from ratings.services.schedule import check_rating_type, rating_policy_for
+from ratings.services.shadow import shadow_list_compute
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -122,12 +123,15 @@ def rating_list_publish(
         computed = rating_list_compute(plan)
         if computed.is_empty:
             raise NothingToPublish(nothing_message(rating_type, list_date, plan))
+        shadow = shadow_list_compute(computed)  # compute, then write: the shadow list too, before any write
         draft = rating_list_draft(rating_type, list_date)
         promote = draft if draft is not None and draft.input_digest == computed.digest else None
         if draft is not None and promote is None:
             log.info("draft %s is out of date (its inputs changed); publishing a fresh computation", draft)
             draft.delete()
-        rating_list = rating_list_write(computed, status=RatingListStatus.PUBLISHED, user=user, promote=promote)
+        rating_list = rating_list_write(
+            computed, status=RatingListStatus.PUBLISHED, user=user, promote=promote, shadow=shadow
+        )
         log.info("published %s (id %s): %s", rating_list, rating_list.pk, computed.summary)
     return PublishOutcome(
         rating_list,
@@ -228,6 +232,7 @@ def rating_list_republish_from(
                 correction_reason=reason,
             )
             computed = rating_list_compute(plan)
+            shadow = shadow_list_compute(computed)  # compute, then write (this list's shadow continues the last)
             stale = rating_list_draft(rating_type, old.list_date)
             if stale is not None:
                 stale.delete()
@@ -236,6 +241,7 @@ def rating_list_republish_from(
                 status=RatingListStatus.PUBLISHED,
                 user=user,
                 supersede=old,
+                shadow=shadow,
             )
             new_lists.append(previous)
             log.info("republished %s superseding %s: %s", previous, old, computed.summary)

@@ -3,6 +3,7 @@ rated events of a computed list, inside the caller's transaction."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -33,6 +34,7 @@ from ratings.services.entry_storage import (
 from ratings.services.publication.compute import ComputedList
 from ratings.services.publication.load import POOL_SUMS
 from ratings.services.publication.plan import Phases
+from ratings.services.shadow import ShadowList, shadow_list_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -50,6 +52,7 @@ def rating_list_write(
     user: User | None = None,
     promote: RatingList | None = None,
     supersede: RatingList | None = None,
+    shadow: ShadowList | None = None,
 ) -> RatingList:
     """Write a computed list; must run inside the caller's transaction (all or nothing).
 
@@ -57,83 +60,105 @@ def rating_list_write(
     supersedes is marked, the row becomes published (so current ratings, the PlayerRating view, follow it) and
     its events become rated.
     ``promote`` publishes an existing draft whose digest equals ``computed.digest`` without rewriting it.
+    ``shadow``: the shadow list computed beside it (ratings.services.shadow.shadow_list_compute, before this
+    write), stored with the publication; nothing is computed here.
     """
     assert connection.in_atomic_block, "rating_list_write must run inside the publication transaction"
     phases = Phases()
-    plan = computed.plan
     now = timezone.now()
     if promote is not None:
         rating_list = promote
     else:
-        s = computed.summary
-        with entry_storage_bulk():  # its entries are written and attached in _write_entries (entry_storage)
-            rating_list = RatingList.objects.create(
-                rating_type=plan.rating_type,
-                list_date=plan.list_date,
-                version=plan.version,
-                period_start=plan.period_start,
-                closing_date=plan.closing_date,
-                status=RatingListStatus.DRAFT,
-                rules_preset=plan.rules.slug,
-                rules=plan.rules.to_json(),
-                previous=plan.previous,
-                correction_reason=plan.correction_reason,
-                entry_count=s["entries"],
-                rated_count=s["rated"],
-                game_count=s["games"],
-                event_count=s["events"],
-                new_rating_count=s["new_ratings"],
-                dropped_count=s["dropped"],
-                input_digest=computed.digest,
-            )
+        rating_list = _write_list_row(computed)
         details = _details_in_background(computed)
         _write_entries(rating_list, computed)
         phases.done("write entries")
         _write_changes(rating_list, computed, details.result())
         phases.done("write rating changes")
     if status == RatingListStatus.PUBLISHED:
-        if plan.rules.adjustment is not None:
-            rating_adjustment_applied(rating_list)
-        from ratings.services.shadow import shadow_list_publish  # (it runs this module's computation)
-
-        shadow_list_publish(rating_list, computed)
-        if supersede is not None:
-            RatingList.objects.filter(pk=supersede.pk).update(superseded_by=rating_list, superseded_at=now)
-            supersede.superseded_by, supersede.superseded_at = rating_list, now
-        rating_list.status = RatingListStatus.PUBLISHED
-        rating_list.version = plan.version
-        rating_list.published_at = now
-        rating_list.published_by = user
-        rating_list.save(update_fields=["status", "version", "published_at", "published_by"])
-        _write_events(rating_list, computed)
-        phases.done("write events")
-        webhooks_notify(
-            "list.published",
-            [
-                {
-                    "rating_list": rating_list.pk,
-                    "rating_type": rating_list.rating_type,
-                    "list_date": rating_list.list_date,
-                    "version": rating_list.version,
-                    "entries": computed.summary["entries"],
-                }
-            ],
-        )
-        # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
-        audit_record(
-            user,
-            AuditAction.RATING_LIST_REPUBLISH if supersede is not None else AuditAction.RATING_LIST_PUBLISH,
-            rating_list,
-            reason=plan.correction_reason,
-            before={"superseded_list": supersede.pk, "version": supersede.version} if supersede is not None else None,
-            after={
-                "list": rating_list.pk,
-                "version": rating_list.version,
-                **computed.summary,
-                "rules_preset": plan.rules.slug,
-            },
-        )
+        _write_publication(rating_list, computed, now, phases, user=user, supersede=supersede, shadow=shadow)
     return rating_list
+
+
+def _write_list_row(computed: ComputedList) -> RatingList:
+    """The list row, created as a draft with the computation's counts and digest."""
+    plan = computed.plan
+    s = computed.summary
+    with entry_storage_bulk():  # its entries are written and attached in _write_entries (entry_storage)
+        return RatingList.objects.create(
+            rating_type=plan.rating_type,
+            list_date=plan.list_date,
+            version=plan.version,
+            period_start=plan.period_start,
+            closing_date=plan.closing_date,
+            status=RatingListStatus.DRAFT,
+            rules_preset=plan.rules.slug,
+            rules=plan.rules.to_json(),
+            previous=plan.previous,
+            correction_reason=plan.correction_reason,
+            entry_count=s["entries"],
+            rated_count=s["rated"],
+            game_count=s["games"],
+            event_count=s["events"],
+            new_rating_count=s["new_ratings"],
+            dropped_count=s["dropped"],
+            input_digest=computed.digest,
+        )
+
+
+def _write_publication(
+    rating_list: RatingList,
+    computed: ComputedList,
+    now: datetime.datetime,
+    phases: Phases,
+    *,
+    user: User | None,
+    supersede: RatingList | None,
+    shadow: ShadowList | None,
+) -> None:
+    """Publish a written list: its adjustment marked applied, its shadow list stored, the list it supersedes
+    marked, the row published, its events rated, then the webhooks and the audit trail."""
+    plan = computed.plan
+    if plan.rules.adjustment is not None:
+        rating_adjustment_applied(rating_list)
+    if shadow is not None:
+        shadow_list_write(rating_list, shadow)
+    if supersede is not None:
+        RatingList.objects.filter(pk=supersede.pk).update(superseded_by=rating_list, superseded_at=now)
+        supersede.superseded_by, supersede.superseded_at = rating_list, now
+    rating_list.status = RatingListStatus.PUBLISHED
+    rating_list.version = plan.version
+    rating_list.published_at = now
+    rating_list.published_by = user
+    rating_list.save(update_fields=["status", "version", "published_at", "published_by"])
+    _write_events(rating_list, computed)
+    phases.done("write events")
+    webhooks_notify(
+        "list.published",
+        [
+            {
+                "rating_list": rating_list.pk,
+                "rating_type": rating_list.rating_type,
+                "list_date": rating_list.list_date,
+                "version": rating_list.version,
+                "entries": computed.summary["entries"],
+            }
+        ],
+    )
+    # Trust: every publication and republication is on the audit trail (who, when, why, what replaced what).
+    audit_record(
+        user,
+        AuditAction.RATING_LIST_REPUBLISH if supersede is not None else AuditAction.RATING_LIST_PUBLISH,
+        rating_list,
+        reason=plan.correction_reason,
+        before={"superseded_list": supersede.pk, "version": supersede.version} if supersede is not None else None,
+        after={
+            "list": rating_list.pk,
+            "version": rating_list.version,
+            **computed.summary,
+            "rules_preset": plan.rules.slug,
+        },
+    )
 
 
 def _write_entries(rating_list: RatingList, computed: ComputedList) -> None:
