@@ -15,6 +15,14 @@ import numpy as np
 from ratings.engine.sorted_keys import found_sorted
 
 
+def own_ratings(side_seen_rating: np.ndarray, player_rating: np.ndarray, side_player: np.ndarray) -> np.ndarray:
+    """The rating each game side's player is rated with: the rating on the list in force at the event's start,
+    or, for a player published after the event started (NaN there), the new previous-list rating (B.02 rule
+    1.6; the opponent still sees them as unrated)."""
+    own: np.ndarray = np.where(np.isnan(side_seen_rating), player_rating[side_player], side_seen_rating)
+    return own
+
+
 @dataclass(frozen=True)
 class ChangeLines:
     """The game sides of the rating changes: ``sides`` (0..G-1 white, G..2G-1 black) grouped by change and
@@ -46,8 +54,7 @@ def change_lines(
     player's rating on the previous list."""
     num_games = game_id.size
     side_game = np.concatenate([np.arange(num_games), np.arange(num_games)])
-    # rules 1.6: a player published after the event started plays it with the new (previous-list) rating
-    side_own = np.where(np.isnan(side_seen_rating), player_rating[side_player], side_seen_rating)
+    side_own = own_ratings(side_seen_rating, player_rating, side_player)  # B.02 rule 1.6
 
     width = np.int64(max(num_events, 1))
     pe_key = pe_player * width + pe_event

@@ -3,7 +3,7 @@ the rating the player was rated with in that event (B.02 rule 1.6)."""
 
 import numpy as np
 
-from ratings.engine.change_lines import change_lines
+from ratings.engine.change_lines import change_lines, own_ratings
 
 NAN = np.nan
 
@@ -61,3 +61,9 @@ def test_no_games_no_lines():
         game_round=empty,
     )
     assert result.sides.tolist() == [] and result.offsets.tolist() == [0] and result.rating_before.size == 0
+
+
+def test_own_ratings_fall_back_to_the_previous_list_only_where_the_list_in_force_had_none():
+    seen = np.array([2000.0, NAN, NAN])
+    assert own_ratings(seen, np.array([2100.0, 1850.0, NAN]), np.array([0, 1, 2])).tolist()[:2] == [2000.0, 1850.0]
+    assert np.isnan(own_ratings(seen, np.array([2100.0, 1850.0, NAN]), np.array([0, 1, 2]))[2])
