@@ -226,7 +226,7 @@ def clone_list(previous, list_date: datetime.date, seed: int):
     1. ratings_ratinglist: one row, published and current, continuing ``previous`` (``previous``, period_start
        = its date, closing date from the rating policy, version 1), with its rules, preset and counts;
     2. ratings_ratinglistentry: every entry of ``previous`` again, written as the publication writes a list's
-       entries (ratings.services.publication._write_entries: the list created inside entry_storage_bulk, its
+       entries (ratings.services.publication.write._write_entries: the list created inside entry_storage_bulk, its
        own table prepared, filled with core.bulk.copy_columns, indexed and attached as the list's partition on
        PostgreSQL, ratings.services.entry_storage) — with
        the rating of each rated player who played on ``previous`` (games > 0) moved by a random change

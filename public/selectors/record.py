@@ -166,7 +166,7 @@ class StoredLines(Func):
     """How many per-game lines a RatingChange.details document holds, counted by the database without sending
     the document: ratings.fields.GameLinesField stores {"columns": [...], "rows": [[...], ...]} (or, written
     before, a plain list of lines). Every stored line is a game with its score (the publication writes one
-    line per side of a rated game, counted or not: ratings.services.publication._rating_changes), so this is
+    line per side of a rated game, counted or not: ratings.services.publication.compute._rating_changes), so this is
     the number of rows game_rows makes of the change. Not RatingChange.games: that counts only the games the
     calculation counted (a game against an unrated opponent has a line but does not count)."""
 

@@ -17,7 +17,7 @@ first rating is not), and the amount is recorded on their entry.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -100,3 +100,114 @@ class AdjustmentSpec:
 
 
 FIDE_2024_COMPRESSION = AdjustmentSpec(name="FIDE 1 March 2024", threshold=2000.0, factor=0.4)
+
+
+def adjust_before_games(spec: AdjustmentSpec | None, ratings: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A ``before-games`` adjustment raises the previous list's ratings first, so that the period's games are
+    rated with them (rating-rules.md 1.9): (the ratings to rate with, the amount per rating). Any other
+    adjustment, or none: the ratings unchanged and no amounts."""
+    if spec is None or spec.order != "before-games":
+        return ratings, None
+    amounts = spec.amounts(ratings)
+    return ratings + amounts, amounts
+
+
+@dataclass(frozen=True)
+class ListAdjustment:
+    """The new list's ratings and printed changes with the adjustment applied, and each entry's amount (NaN:
+    none)."""
+
+    rating: np.ndarray
+    change: np.ndarray
+    amount: np.ndarray
+
+
+def adjust_list(
+    spec: AdjustmentSpec | None,
+    player_id: np.ndarray,
+    before_rating: np.ndarray,
+    rating: np.ndarray,
+    change: np.ndarray,
+    previous_id: np.ndarray,
+    before_games: np.ndarray | None,
+) -> ListAdjustment:
+    """The adjustment of a list (rating-rules.md 1.9) on its entries (``player_id`` sorted; ``before_rating``
+    the rating on the previous list, ``rating`` / ``change`` the new list's): an ``after-games`` adjustment
+    raises the new ratings of the players rated on the previous list; a ``before-games`` one was applied to the
+    previous list's ratings (``before_games``: its amounts, per ``previous_id``, adjust_before_games). Either way
+    the amount is counted in the printed change since the previous list and recorded on listed entries."""
+    if spec is None:
+        return ListAdjustment(rating=rating, change=change, amount=np.full(player_id.size, np.nan))
+    amounts = np.zeros(player_id.size)
+    if before_games is not None:
+        amounts[np.searchsorted(player_id, previous_id)] = before_games
+    else:
+        was_rated = ~np.isnan(before_rating)
+        amounts = np.where(was_rated, spec.amounts(rating), 0.0)
+        rating = rating + amounts
+    listed = ~np.isnan(rating) & (amounts != 0)
+    return ListAdjustment(
+        rating=rating,
+        change=np.where(listed, change + amounts, change),
+        amount=np.where(listed, amounts, np.nan),
+    )
+
+
+BUCKET = 100  # rating points per bar of a pool's distribution
+
+
+@dataclass
+class PoolFigures:
+    """A pool of ratings in figures: how many, their total, mean, median, how many at least 2000, and the
+    distribution in BUCKET-point bars (bar start, players)."""
+
+    rated: int
+    total: int
+    mean: float | None
+    median: float | None
+    at_least_2000: int
+    distribution: list[tuple[int, int]] = field(default_factory=list)
+
+
+def pool_figures(ratings: np.ndarray) -> PoolFigures:
+    """The figures of a pool of (rated) ratings."""
+    buckets = (ratings // BUCKET * BUCKET).astype(np.int64)
+    values, counts = np.unique(buckets, return_counts=True)
+    return PoolFigures(
+        rated=int(ratings.size),
+        total=int(ratings.sum()),
+        mean=round(float(ratings.mean()), 2) if ratings.size else None,
+        median=float(np.median(ratings)) if ratings.size else None,
+        at_least_2000=int((ratings >= 2000).sum()),
+        distribution=[(int(v), int(c)) for v, c in zip(values, counts, strict=True)],
+    )
+
+
+@dataclass
+class AdjustmentEffect:
+    """What an adjustment does to a pool of ratings: the amount per rating, how many move, the points added,
+    the largest amount, the rows of the players who move most (largest first) and the pool before and after."""
+
+    amounts: np.ndarray
+    moved: int
+    points: int
+    largest: int
+    movers: np.ndarray
+    before: PoolFigures
+    after: PoolFigures
+
+
+def adjustment_effect(spec: AdjustmentSpec, ratings: np.ndarray, movers: int) -> AdjustmentEffect:
+    """The adjustment applied to ``ratings`` (a preview), with at most ``movers`` players who move most."""
+    amounts = spec.amounts(ratings)
+    moved = amounts != 0
+    top = np.argsort(-amounts, kind="stable")[: min(movers, int(moved.sum()))]
+    return AdjustmentEffect(
+        amounts=amounts,
+        moved=int(moved.sum()),
+        points=int(amounts.sum()),
+        largest=int(amounts.max()) if amounts.size else 0,
+        movers=top,
+        before=pool_figures(ratings),
+        after=pool_figures(ratings + amounts),
+    )

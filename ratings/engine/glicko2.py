@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ratings.engine.sorted_keys import lookup_sorted
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -398,4 +400,22 @@ def glicko2_list(
         deviation=np.minimum(result.new_deviation, spec.initial_deviation),
         volatility=result.new_volatility,
         games=result.games,
+    )
+
+
+def glicko2_uncertainty(
+    previous_id: IntArray,
+    previous_deviation: FloatArray,
+    previous_volatility: FloatArray,
+    player_id: IntArray,
+    spec: Glicko2Spec,
+) -> tuple[FloatArray, FloatArray]:
+    """Deviation and volatility of each of ``player_id`` from the previous list's (``previous_id`` sorted); the
+    unrated values (Glickman 2013 step 1) where the previous list has none (a player new to it, an entry
+    without them: an Elo list before the switch)."""
+    deviation = lookup_sorted(previous_id, previous_deviation, player_id, spec.initial_deviation)
+    volatility = lookup_sorted(previous_id, previous_volatility, player_id, spec.initial_volatility)
+    return (
+        np.nan_to_num(deviation, nan=spec.initial_deviation),
+        np.nan_to_num(volatility, nan=spec.initial_volatility),
     )

@@ -3,8 +3,8 @@
 A list holds one line per player with rating state: the players of the previous list (copied forward when they
 played nothing) and the players with games in the period. Every function here takes the state columns of those
 players as NumPy arrays (one row per player, the same order everywhere) and dates as parameters; nothing reads
-the clock or a database. ratings.services.publication loads the columns, calls :func:`list_state_after` and
-stores what it returns.
+the clock or a database. ratings.services.publication loads the columns, calls :func:`list_state_after` (or
+:func:`glicko2_list_state_after` under a Glicko-2 preset) and stores what it returns.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ratings.engine.glicko2 import Glicko2Spec, rate_glicko2
 from ratings.engine.inactivity import inactive_flags
 from ratings.engine.initial import InitialRatingSpec, pool_window_start
 from ratings.engine.k_factor import next_k_factor
-from ratings.engine.period import PeriodResult
+from ratings.engine.period import PeriodGames, PeriodResult
 from ratings.engine.presets import RulesPreset
 from ratings.engine.rounding import round_half_away_from_zero
 
@@ -250,3 +251,60 @@ def list_order(
         run_end = np.searchsorted(keys, (code + 1) * span, side="left")
         federation_rank[ranked[member]] = run_end - np.searchsorted(keys, key, side="right") + 1
     return position, rank, federation_rank
+
+
+def glicko2_list_state_after(
+    before: Mapping[str, np.ndarray],
+    rows: np.ndarray,
+    games: PeriodGames,
+    event_end: np.ndarray,
+    deviation: np.ndarray,
+    volatility: np.ndarray,
+    spec: Glicko2Spec,
+) -> tuple[Arrays, np.ndarray, np.ndarray]:
+    """A list under a Glicko-2 preset, the list's period being one rating period (ratings.engine.glicko2): the
+    line and state of every player (as :func:`list_state_after` returns them) and each entry's deviation and
+    volatility (NaN where the player stays unrated).
+
+    ``before``/``rows``/``event_end`` as for :func:`list_state_after`; ``deviation``/``volatility`` per row of
+    ``before`` (:func:`ratings.engine.glicko2.glicko2_uncertainty`). Every player rated on the previous list and
+    every player of the period's games is rated: unrated players start at the preset's unrated state (Glickman
+    2013 step 1), every game against the opponent's pre-period rating and deviation (step 1: simultaneous
+    games), a player without games only gains deviation (step 6). The list prints whole ratings (.5 away from
+    zero, as every list); the deviation is capped at the unrated one. Glicko-2 has no K, newcomer pool, floor
+    or inactivity rule: those columns are empty or zero.
+    """
+    n = before["rating"].size
+    had = ~np.isnan(before["rating"])
+    start = np.where(had, before["rating"], spec.initial_rating)
+    white, black = rows[games.white], rows[games.black]
+    player = np.concatenate([white, black])
+    opponent = np.concatenate([black, white])
+    score = np.concatenate([games.white_score, 1.0 - np.asarray(games.white_score)])
+    result = rate_glicko2(start, deviation, volatility, player, start[opponent], deviation[opponent], score, spec)
+    played = result.games > 0
+    rated = had | played
+    rating = np.where(rated, round_half_away_from_zero(result.new_rating), np.nan)
+    ends = np.asarray(event_end)[games.event]
+    with np.errstate(invalid="ignore"):
+        at_least_2400, at_least_2300 = rating >= 2400, rating >= 2300
+    after = {
+        "rating": rating,
+        "k_factor": np.full(n, np.nan),
+        "rated_games_total": before["rated_games_total"] + result.games,
+        "ever_2400": before["ever_2400"] | at_least_2400,
+        "ever_2300": before["ever_2300"] | at_least_2300,
+        "pool_games": np.zeros(n, dtype=np.int64),
+        "pool_opponent_sum": np.zeros(n),
+        "pool_score": np.zeros(n),
+        "pool_events": np.zeros(n, dtype=np.int64),
+        "pool_since": np.full(n, np.datetime64("NaT"), dtype="datetime64[D]"),
+        "last_game_date": last_game_dates(before["last_game_date"], np.arange(n), player, np.concatenate([ends, ends])),
+        "inactive": np.where(played, False, before["inactive"]),
+        "games": result.games,
+        "change": np.where(had, rating - before["rating"], np.nan),
+        "is_new_rating": ~had & rated,
+        "dropped_below_floor": np.zeros(n, dtype=bool),
+    }
+    entry_deviation = np.where(rated, np.minimum(result.new_deviation, spec.initial_deviation), np.nan)
+    return after, entry_deviation, np.where(rated, result.new_volatility, np.nan)

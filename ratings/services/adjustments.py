@@ -1,26 +1,25 @@
 """One-off rating adjustments (ratings.models.RatingAdjustment): attach to the publication's rules, mark as
 applied, and preview (who moves, by how much, what it does to the pool) before the list is published.
 
-The formulas are the engine's (ratings.engine.adjustments); the publication applies them
-(ratings.services.publication._adjust_before_games / _adjust_list) and records each entry's amount.
+The formulas and their arithmetic are the engine's (ratings.engine.adjustments: adjust_before_games,
+adjust_list, adjustment_effect); the publication's computation applies them
+(ratings.services.publication.compute) and the write records each entry's amount.
 """
 
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from core.bulk import read_columns
 from players.models import Player
 from ratings.engine import RulesPreset
+from ratings.engine.adjustments import PoolFigures, adjustment_effect
 from ratings.models import RatingAdjustment, RatingList, RatingListEntry
 from ratings.selectors import rating_list_previous
 
 PREVIEW_MOVERS = 20
-BUCKET = 100
 
 
 def rules_with_adjustment(rules: RulesPreset, rating_type: str, list_date: datetime.date) -> RulesPreset:
@@ -41,16 +40,6 @@ def rating_adjustment_applied(rating_list: RatingList) -> None:
     RatingAdjustment.objects.filter(rating_type=rating_list.rating_type, list_date=rating_list.list_date).update(
         applied_to=rating_list
     )
-
-
-@dataclass
-class PoolFigures:
-    rated: int
-    total: int
-    mean: float | None
-    median: float | None
-    at_least_2000: int
-    distribution: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -78,19 +67,6 @@ class AdjustmentPreview:
         }
 
 
-def _figures(ratings: np.ndarray) -> PoolFigures:
-    buckets = (ratings // BUCKET * BUCKET).astype(np.int64)
-    values, counts = np.unique(buckets, return_counts=True)
-    return PoolFigures(
-        rated=int(ratings.size),
-        total=int(ratings.sum()),
-        mean=round(float(ratings.mean()), 2) if ratings.size else None,
-        median=float(np.median(ratings)) if ratings.size else None,
-        at_least_2000=int((ratings >= 2000).sum()),
-        distribution=[(int(v), int(c)) for v, c in zip(values, counts, strict=True)],
-    )
-
-
 def rating_adjustment_preview(adjustment: RatingAdjustment) -> AdjustmentPreview:
     """Who moves and by how much, on the ratings in force before the adjustment's list date; three queries.
 
@@ -105,9 +81,8 @@ def rating_adjustment_preview(adjustment: RatingAdjustment) -> AdjustmentPreview
         {"player_id": "int64", "rating": "float64"},
     )
     ratings = rows["rating"]
-    amounts = spec.amounts(ratings)
-    moved = amounts != 0
-    top = np.argsort(-amounts, kind="stable")[: min(PREVIEW_MOVERS, int(moved.sum()))]
+    effect = adjustment_effect(spec, ratings, PREVIEW_MOVERS)
+    amounts, top = effect.amounts, effect.movers
     players = Player.objects.in_bulk(rows["player_id"][top].tolist())
     movers = [
         {
@@ -128,11 +103,11 @@ def rating_adjustment_preview(adjustment: RatingAdjustment) -> AdjustmentPreview
     return AdjustmentPreview(
         adjustment=adjustment,
         in_force=in_force,
-        moved=int(moved.sum()),
-        points=int(amounts.sum()),
-        largest=int(amounts.max()) if amounts.size else 0,
-        before=_figures(ratings),
-        after=_figures(ratings + amounts),
+        moved=effect.moved,
+        points=effect.points,
+        largest=effect.largest,
+        before=effect.before,
+        after=effect.after,
         movers=movers,
         note=note,
     )

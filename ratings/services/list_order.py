@@ -3,7 +3,7 @@
 A published list stores, on each rated entry, its position (its line: 1 to the number of rated entries, by
 rating, highest first, then player id), its world rank and its federation rank (active rated players rated
 higher + 1; ties share a rank; none for inactive players). The publication computes them in NumPy
-(ratings.services.publication._list_order); a list imported from a FIDE download gets them here, from the
+(ratings.engine.list_state.list_order); a list imported from a FIDE download gets them here, from the
 database itself, with window functions (PostgreSQL and SQLite >= 3.33 alike): one UPDATE per list, nothing
 travels to Python. List pages read positions (a page is a range of them, not an OFFSET over a million rows)
 and profiles read ranks.

@@ -46,7 +46,7 @@ def rating_list_next_of(policy: RatingPolicy, today: datetime.date) -> datetime.
 
 
 def rating_list_plan_next(policy: RatingPolicy, list_date: datetime.date) -> ListPlan:
-    """The plan the publication would follow for ``list_date`` (publication._plan_regular, read-only)."""
+    """The plan the publication would follow for ``list_date`` (publication.plan.plan_regular, read-only)."""
     previous = rating_list_previous(policy.rating_type, list_date)
     closing_date = policy.closing_date(list_date)
     return ListPlan(

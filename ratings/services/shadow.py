@@ -9,12 +9,16 @@ volatility, Glickman 2013 step 1). Glicko-2 rates every played game of the event
 (rating_list_compute) on the same plan with its rules and the shadow state; an event that started before the
 previous list is rated with the older shadow list in force at its start (rules 1.3), or with the official one
 where the chain had not begun. One-off adjustments are official and are not applied to shadow lists.
+
+Compute, then write: the publication computes the shadow list (:func:`shadow_list_compute`) before it writes
+anything, and its write step stores it (:func:`shadow_list_write`) without computing again.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,9 +27,10 @@ from players.models import Player
 from ratings.engine import RulesPreset, get_preset
 from ratings.engine.glicko2 import glicko2_list
 from ratings.models import RatingList, RatingListEntry, RatingPolicy, ShadowRatingEntry, ShadowRatingList
-from ratings.services.publication import STATE_COLUMNS, ComputedList, ListPlan, rating_list_compute
+from ratings.services.publication.compute import ComputedList, rating_list_compute
+from ratings.services.publication.load import STATE_COLUMNS
+from ratings.services.publication.plan import Arrays, ListPlan
 
-Arrays = dict[str, np.ndarray]
 ELO_STATE = [name for name in STATE_COLUMNS if name != "player_id"]
 
 
@@ -133,21 +138,35 @@ def _elo_entries(computed: ComputedList, rules: RulesPreset) -> Arrays:
     return {name: entries[name] for name in ("player_id", "rating", "games", *ELO_STATE)}
 
 
-def shadow_list_publish(rating_list: RatingList, computed: ComputedList) -> ShadowRatingList | None:
-    """Compute and store the shadow list beside ``rating_list`` (being published from ``computed``), if the
-    rating type's policy names a shadow preset; inside the publication's transaction."""
-    policy = RatingPolicy.objects.filter(rating_type=rating_list.rating_type).first()
+@dataclass
+class ShadowList:
+    """A shadow list as computed, not yet stored: its rules and its entries (ShadowRatingEntry columns)."""
+
+    rules: RulesPreset
+    entries: Arrays
+
+
+def shadow_list_compute(computed: ComputedList) -> ShadowList | None:
+    """The shadow list beside the list being published from ``computed``, if the rating type's policy names a
+    shadow preset (None otherwise); reads only, inside the publication's transaction, before its write."""
+    policy = RatingPolicy.objects.filter(rating_type=computed.plan.rating_type).first()
     if policy is None or not policy.shadow_preset:
         return None
     rules = get_preset(policy.shadow_preset)
     entries = _glicko2_entries(computed, rules) if rules.glicko2 is not None else _elo_entries(computed, rules)
+    return ShadowList(rules=rules, entries=entries)
+
+
+def shadow_list_write(rating_list: RatingList, shadow: ShadowList) -> ShadowRatingList:
+    """Store a computed shadow list beside ``rating_list`` (being published), inside its transaction."""
+    entries, rules = shadow.entries, shadow.rules
     rated = ~np.isnan(entries["rating"])
-    shadow = ShadowRatingList.objects.create(
+    stored = ShadowRatingList.objects.create(
         rating_list=rating_list,
         rules_preset=rules.slug,
         rules=rules.to_json(),
         entry_count=int(entries["player_id"].size),
         rated_count=int(rated.sum()),
     )
-    copy_columns(ShadowRatingEntry, {"shadow_list_id": np.full(entries["player_id"].size, shadow.pk), **entries})
-    return shadow
+    copy_columns(ShadowRatingEntry, {"shadow_list_id": np.full(entries["player_id"].size, stored.pk), **entries})
+    return stored

@@ -2,7 +2,7 @@
 (federation.celery) whose publications hold their transaction open for PAUSE_SECONDS between writing the entries
 and writing the rating changes, so a test can kill the worker in the middle of a publication.
 
-The pause wraps ratings.services.publication._write_changes when the worker starts (worker_init: only in a worker
+The pause wraps ratings.services.publication.write._write_changes when the worker starts (worker_init: only in a worker
 process, never in the test process that imports PAUSED); production code has no hook for it.
 """
 
@@ -25,13 +25,13 @@ PAUSE_SECONDS = float(os.environ.get("TEST_PUBLICATION_PAUSE_SECONDS", "60"))
 @worker_init.connect
 def pause_publications(**kwargs: Any) -> None:
     django.setup()  # (idempotent) the publication module needs the models
-    from ratings.services import publication
+    from ratings.services.publication import write
 
-    write_changes = publication._write_changes
+    write_changes = write._write_changes
 
     def pausing(*args: Any, **kwargs: Any) -> None:
         print(f"{PAUSED} (pausing {PAUSE_SECONDS} s)", file=sys.__stdout__, flush=True)
         time.sleep(PAUSE_SECONDS)
         write_changes(*args, **kwargs)
 
-    publication._write_changes = pausing
+    write._write_changes = pausing

@@ -11,7 +11,8 @@ from django.db.utils import InterfaceError, OperationalError
 
 from events.models import Event, EventStatus
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
-from ratings.services import publication, rating_list_publish
+from ratings.services import rating_list_publish
+from ratings.services.publication import write
 from tests.ratings.scenarios import JAN, MAR, build_federation, list_snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,13 +64,13 @@ def test_connection_terminated_mid_publication_leaves_nothing_and_the_retry_publ
     assert publication_state() == before
 
     # The publication pauses after writing its entries, inside its transaction, before the rating changes.
-    write_changes = publication._write_changes
+    write_changes = write._write_changes
 
     def pausing(*args, **kwargs):
         time.sleep(3)
         write_changes(*args, **kwargs)
 
-    monkeypatch.setattr(publication, "_write_changes", pausing)
+    monkeypatch.setattr(write, "_write_changes", pausing)
     outcome: dict = {}
 
     def publish():

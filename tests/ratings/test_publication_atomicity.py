@@ -13,7 +13,8 @@ from django.db import close_old_connections, connection, transaction
 from events.models import Event, EventStatus
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
 from ratings.selectors import rating_list_current
-from ratings.services import publication, rating_list_publish
+from ratings.services import rating_list_publish
+from ratings.services.publication import write
 from ratings.tasks import publish_rating_list_task
 from tests.ratings.conftest import wait_for
 from tests.ratings.pausing_worker import PAUSED
@@ -47,7 +48,7 @@ def test_a_failure_in_the_middle_of_writing_leaves_no_list_and_the_retry_equals_
     def fail(*args, **kwargs):
         raise RuntimeError("disk full (injected after the entries were written)")
 
-    monkeypatch.setattr(publication, "_write_changes", fail)
+    monkeypatch.setattr(write, "_write_changes", fail)
     with pytest.raises(RuntimeError, match="injected"):
         rating_list_publish("standard", MAR)
     assert_nothing_published()
@@ -65,7 +66,7 @@ def test_a_failure_while_marking_events_rated_rolls_back_entries_and_changes(mon
     def fail(*args, **kwargs):
         raise RuntimeError("injected while updating events")
 
-    monkeypatch.setattr(publication, "_write_events", fail)
+    monkeypatch.setattr(write, "_write_events", fail)
     with pytest.raises(RuntimeError, match="injected"):
         rating_list_publish("standard", MAR)
     assert_nothing_published()
