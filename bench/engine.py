@@ -83,8 +83,8 @@ def main() -> None:
     print(f"  best of {args.repeat}: {min(times):.3f} s (all: {', '.join(f'{t:.3f}' for t in times)})")
     print(f"  peak memory allocated by rate_period: {peak / 2**20:.0f} MiB; process peak RSS: {rss_mb:.0f} MiB")
     print(
-        f"  rated players changed: {int(np.count_nonzero(result.rounded_change)):,}; "
-        f"new initial ratings: {int(result.initial_published.sum()):,}"
+        f"  rated players changed: {int(np.count_nonzero(result.players.rounded_change)):,}; "
+        f"new initial ratings: {int(result.players.initial_published.sum()):,}"
     )
 
 

@@ -15,7 +15,15 @@ from ratings.engine.difference_cap import DifferenceCapSpec, apply_difference_ca
 from ratings.engine.expected_score import ExpectedScoreSpec, expected_score
 from ratings.engine.initial import InitialRatingSpec, initial_ratings
 from ratings.engine.k_factor import KFactorSpec, cap_k_by_games, k_factor_for, next_k_factor
-from ratings.engine.period import PeriodGames, PeriodPlayers, PeriodResult, rate_period
+from ratings.engine.period import (
+    GameSide,
+    PeriodGames,
+    PeriodPlayers,
+    PeriodResult,
+    PlayerEventResults,
+    PlayerResults,
+    rate_period,
+)
 from ratings.engine.presets import PRESETS, RulesPreset, get_preset, preset_in_force
 
 __all__ = [
@@ -23,6 +31,7 @@ __all__ = [
     "Calculation",
     "DifferenceCapSpec",
     "ExpectedScoreSpec",
+    "GameSide",
     "GameLine",
     "InitialRating",
     "InitialRatingSpec",
@@ -30,6 +39,8 @@ __all__ = [
     "PeriodGames",
     "PeriodPlayers",
     "PeriodResult",
+    "PlayerEventResults",
+    "PlayerResults",
     "RulesPreset",
     "apply_difference_cap",
     "calculate_change",

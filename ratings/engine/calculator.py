@@ -177,21 +177,21 @@ def _run(
 
     lines = []
     for i in range(m):
-        rated = bool(result.white_rated[i])
-        expected = float(result.white_expected_score[i])
+        rated = bool(result.white.rated[i])
+        expected = float(result.white.expected_score[i])
         lines.append(
             GameLine(
                 opponent_rating=maybe(opp[i]),
-                opponent_rating_used=maybe(result.white_opponent_rating_used[i]),
-                capped=bool(result.white_capped[i]),
-                difference=maybe(result.white_difference[i]),
+                opponent_rating_used=maybe(result.white.opponent_rating_used[i]),
+                capped=bool(result.white.capped[i]),
+                difference=maybe(result.white.difference[i]),
                 expected_score=maybe(expected),
                 score=float(scores[i]),
                 rated=rated,
                 rating_change=_rating_change(scores[i], expected, exact) if rated else None,
-                weighted_change=float(result.white_change[i]),
+                weighted_change=float(result.white.change[i]),
                 event=int(games.event[i]),
-                counted=bool(rated or result.white_pooled[i]),
+                counted=bool(rated or result.white.pooled[i]),
             )
         )
     return result, lines
@@ -261,14 +261,14 @@ def calculate_change(
         rules=rules.slug,
         rating=float(rating),
         k_factor=k_value,
-        k_factor_used=float(result.k_factor_used[0]),
-        games=int(result.games[0]),
+        k_factor_used=float(result.players.k_factor_used[0]),
+        games=int(result.players.games[0]),
         lines=lines,
-        expected=float(result.expected[0]),
-        score=float(result.score[0]),
-        change=float(result.change[0]),
-        rounded_change=float(result.rounded_change[0]),
-        new_rating=float(result.new_rating[0]),
+        expected=float(result.players.expected_score[0]),
+        score=float(result.players.score[0]),
+        change=float(result.players.change[0]),
+        rounded_change=float(result.players.rounded_change[0]),
+        new_rating=float(result.players.new_rating[0]),
         rating_type=rating_type,
     )
 
@@ -308,19 +308,19 @@ def calculate_initial_rating(
         pool=(pool_games, pool_opponent_sum, pool_score),
     )
     spec = rules.initial_rating
-    games = pool_games + int(result.games[0])
-    total_score = pool_score + float(result.score[0])
+    games = pool_games + int(result.players.games[0])
+    total_score = pool_score + float(result.players.score[0])
     total_sum = pool_opponent_sum + float(
         np.sum([o for o, line in zip(opponents, lines, strict=True) if line.counted and o is not None])
     )
     arrays = initial_ratings(np.array([games]), np.array([total_sum]), np.array([total_score]), spec)
     enough = bool(arrays.enough_games[0])
-    published = bool(result.initial_published[0])
+    published = bool(result.players.initial_published[0])
     if spec.kind == "none":
         reason = f"the {rules.slug} rules give no initial ratings"
     elif not enough:
         reason = f"{games} game(s) against rated opponents counted; {spec.min_games} needed"
-        disregarded = int(result.pe_disregarded.sum())
+        disregarded = int(result.player_events.disregarded.sum())
         if disregarded:
             where = "first event" if spec.disregard_scope == "first-event" else "event"
             reason += f" ({disregarded} event(s) disregarded: score below {spec.min_event_score:g} in the {where}"

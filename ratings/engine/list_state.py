@@ -191,30 +191,32 @@ def list_state_after(
 
     ``before``: STATE_FIELDS of every player with state (pools already outside the window dropped),
     ``rows``: the row in ``before`` of each of the engine's players (``result`` is indexed by them),
-    ``event_end``: the end date of each of the period's events (``result.pe_event`` indexes it),
+    ``event_end``: the end date of each of the period's events (``result.player_events.event`` indexes it),
     ``birth_year`` per row (0: unknown), ``period_start``: where a pool begun in this period starts.
     """
     n = before["rating"].size
-    rating = list_ratings(before["rating"], rows, result.list_rating, rules.rounding)
+    rating = list_ratings(before["rating"], rows, result.players.list_rating, rules.rounding)
     state = {name: np.array(before[name], copy=True) for name in PERIOD_FIELDS}
     for name in PERIOD_FIELDS:
-        state[name][rows] = getattr(result, name)
+        state[name][rows] = getattr(result.players, name)
     has_pool = (state["pool_games"] > 0) | (state["pool_events"] > 0)
     had_pool = (before["pool_games"] > 0) | (before["pool_events"] > 0)
-    last_game = last_game_dates(before["last_game_date"], rows, result.pe_player, event_end[result.pe_event])
+    last_game = last_game_dates(
+        before["last_game_date"], rows, result.player_events.player, event_end[result.player_events.event]
+    )
     games = np.zeros(n, dtype=np.int64)
-    games[rows] = result.games
+    games[rows] = result.players.games
     dropped = np.zeros(n, dtype=bool)
-    dropped[rows] = result.dropped_below_floor
+    dropped[rows] = result.players.dropped_below_floor
     return {
         "rating": rating,
-        "k_factor": list_k_factors(rating, state, birth_year, rows, result.next_k_factor, list_date, rules),
+        "k_factor": list_k_factors(rating, state, birth_year, rows, result.players.next_k_factor, list_date, rules),
         **state,
         "pool_since": pool_start_dates(before["pool_since"], had_pool, has_pool, period_start),
         "last_game_date": last_game,
         "inactive": inactive_after(last_game, before["inactive"], list_date, rules.inactivity_months),
         "games": games,
-        "change": list_changes(before["rating"], rows, result.rounded_change),
+        "change": list_changes(before["rating"], rows, result.players.rounded_change),
         "is_new_rating": ~np.isnan(rating) & np.isnan(before["rating"]),
         "dropped_below_floor": dropped,
     }

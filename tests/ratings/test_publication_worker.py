@@ -73,52 +73,52 @@ def test_events_entered_are_published_by_a_worker_and_every_number_equals_the_en
     assert set(entries) == {p.pk for p in everyone}
     for i, player in enumerate(everyone):
         entry = entries[player.pk]
-        assert entry.rating == as_int(result.list_rating[i]), player
-        assert entry.games == result.games[i]
-        assert entry.k_factor == as_int(result.next_k_factor[i])
-        assert entry.rated_games_total == result.rated_games_total[i]
-        assert entry.pool_games == result.pool_games[i]
+        assert entry.rating == as_int(result.players.list_rating[i]), player
+        assert entry.games == result.players.games[i]
+        assert entry.k_factor == as_int(result.players.next_k_factor[i])
+        assert entry.rated_games_total == result.players.rated_games_total[i]
+        assert entry.pool_games == result.players.pool_games[i]
         # (stored empty without a pool: ratings.services.publication.POOL_SUMS)
-        assert (entry.pool_opponent_sum or 0.0) == pytest.approx(result.pool_opponent_sum[i], abs=0)
-        assert (entry.pool_score or 0.0) == result.pool_score[i]
-        assert (entry.pool_score is None) == (entry.pool_opponent_sum is None) == (result.pool_games[i] == 0)
+        assert (entry.pool_opponent_sum or 0.0) == pytest.approx(result.players.pool_opponent_sum[i], abs=0)
+        assert (entry.pool_score or 0.0) == result.players.pool_score[i]
+        assert (entry.pool_score is None) == (entry.pool_opponent_sum is None) == (result.players.pool_games[i] == 0)
         if player in jan_ratings:
-            assert entry.change == as_int(result.rounded_change[i])
+            assert entry.change == as_int(result.players.rounded_change[i])
             assert entry.rating == jan_ratings[player] + entry.change
         assert entry.is_new_rating == (player not in jan_ratings and entry.rating is not None)
     # the newcomer f has 5 games against rated opponents in the Winter Open alone: a first rating (B.02 7.1.4)
     assert entries[everyone[5].pk].is_new_rating
 
     changes = {(c.player_id, c.event_id): c for c in RatingChange.objects.filter(rating_list=published)}
-    assert len(changes) == result.pe_player.size
-    for row in range(result.pe_player.size):
-        player, event = everyone[result.pe_player[row]], events[result.pe_event[row]]
+    assert len(changes) == result.player_events.player.size
+    for row in range(result.player_events.player.size):
+        player, event = everyone[result.player_events.player[row]], events[result.player_events.event[row]]
         change = changes[(player.pk, event.pk)]
-        assert change.games == result.pe_games[row]
-        assert change.score == result.pe_score[row]
-        assert change.expected_score == result.pe_expected[row]
-        assert change.change == result.pe_change[row]
-        k = result.pe_k_factor[row]
+        assert change.games == result.player_events.games[row]
+        assert change.score == result.player_events.score[row]
+        assert change.expected_score == result.player_events.expected_score[row]
+        assert change.change == result.player_events.change[row]
+        k = result.player_events.k_factor[row]
         assert change.k_factor == (None if math.isnan(k) else k)
         # per-game detail: D, PD and K x dR exactly as the engine computed them
         sides = [
             (g, "white")
             for g in range(len(games))
-            if games.white[g] == result.pe_player[row] and games.event[g] == result.pe_event[row]
+            if games.white[g] == result.player_events.player[row] and games.event[g] == result.player_events.event[row]
         ]
         sides += [
             (g, "black")
             for g in range(len(games))
-            if games.black[g] == result.pe_player[row] and games.event[g] == result.pe_event[row]
+            if games.black[g] == result.player_events.player[row] and games.event[g] == result.player_events.event[row]
         ]
         by_round = {line["round"]: line for line in change.details}
         for g, colour in sides:
             line = by_round[rounds[g]]
-            expected = getattr(result, f"{colour}_expected_score")[g]
+            expected = getattr(result, colour).expected_score[g]
             assert line["colour"] == colour
             assert line["expected_score"] == (None if math.isnan(expected) else expected)
-            assert line["weighted_change"] == getattr(result, f"{colour}_change")[g]
-            assert line["capped"] == bool(getattr(result, f"{colour}_capped")[g])
+            assert line["weighted_change"] == getattr(result, colour).change[g]
+            assert line["capped"] == bool(getattr(result, colour).capped[g])
     # a 2700 player keeps the real difference, his opponents see him capped (B.02 8.3.1, from 1 Oct 2025)
     d_lines = [line for c in changes.values() if c.player_id == everyone[3].pk for line in c.details]
     assert any(abs(line["difference"]) > 400 and not line["capped"] for line in d_lines if line["difference"])

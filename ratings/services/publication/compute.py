@@ -389,11 +389,11 @@ def _rating_changes(
 ) -> tuple[Arrays, ChangeDetails]:
     """One RatingChange per (player, event) the engine counted, with every game of that player in that event
     as calculated (ratings.engine.game_line) in ``details``."""
-    pe_player, pe_event = result.pe_player, result.pe_event
+    pe_player, pe_event = result.player_events.player, result.player_events.event
     lines = change_lines(
         pe_player,
         pe_event,
-        np.concatenate([result.white_rated, result.black_rated]),
+        np.concatenate([result.white.rated, result.black.rated]),
         games.event,
         np.concatenate([games.white, games.black]),
         np.concatenate([games.white_rating, games.black_rating]),
@@ -410,11 +410,11 @@ def _rating_changes(
         "player_id": player_ids[pe_player],
         "event_id": events.ids[pe_event] if pe_event.size else np.zeros(0, dtype=np.int64),
         "rating_before": lines.rating_before,  # B.02 1.6, as the engine used it (change_lines)
-        "k_factor": np.asarray(result.pe_k_factor, dtype=np.float64),
-        "games": result.pe_games,
-        "score": result.pe_score,
-        "expected_score": result.pe_expected,
-        "change": result.pe_change,
+        "k_factor": np.asarray(result.player_events.k_factor, dtype=np.float64),
+        "games": result.player_events.games,
+        "score": result.player_events.score,
+        "expected_score": result.player_events.expected_score,
+        "change": result.player_events.change,
     }
     return columns, details
 
@@ -439,14 +439,14 @@ def _detail_columns(
         "white": sides < rated_games.size,
         OPPONENT: both(player_id_number[games.black], player_id_number[games.white]),
         OPPONENT_RATING: both(games.black_rating, games.white_rating),
-        OPPONENT_RATING_USED: both(result.white_opponent_rating_used, result.black_opponent_rating_used),
-        CAPPED: both(result.white_capped, result.black_capped),
-        DIFFERENCE: both(result.white_difference, result.black_difference),
-        EXPECTED_SCORE: both(result.white_expected_score, result.black_expected_score),
+        OPPONENT_RATING_USED: both(result.white.opponent_rating_used, result.black.opponent_rating_used),
+        CAPPED: both(result.white.capped, result.black.capped),
+        DIFFERENCE: both(result.white.difference, result.black.difference),
+        EXPECTED_SCORE: both(result.white.expected_score, result.black.expected_score),
         SCORE: both(games.white_score, 1.0 - games.white_score),
-        WEIGHTED_CHANGE: both(result.white_change, result.black_change),
-        RATED: both(result.white_rated, result.black_rated),
-        "pooled": both(result.white_pooled, result.black_pooled),
+        WEIGHTED_CHANGE: both(result.white.change, result.black.change),
+        RATED: both(result.white.rated, result.black.rated),
+        "pooled": both(result.white.pooled, result.black.pooled),
     }
 
 

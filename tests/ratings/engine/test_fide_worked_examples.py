@@ -80,16 +80,16 @@ def test_p1_period_of_2650_plus_player_rounds_minus_2_50_to_minus_3(build_player
         [(0, 0, i + 1, s, 2813, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 1, 0.5], strict=True))]
     )
     result = rate_period(players, games, fide_2024, list_date)
-    assert result.white_difference.tolist() == [1026, 788, 503, 413, 308]
-    assert result.white_expected_score.tolist() == [1.0, 1.0, 0.96, 0.93, 0.86]
-    assert not result.white_capped.any()
-    assert result.change[0] == pytest.approx(-2.5)
-    assert result.rounded_change[0] == -3
-    assert result.new_rating[0] == 2810
+    assert result.white.difference.tolist() == [1026, 788, 503, 413, 308]
+    assert result.white.expected_score.tolist() == [1.0, 1.0, 0.96, 0.93, 0.86]
+    assert not result.white.capped.any()
+    assert result.players.change[0] == pytest.approx(-2.5)
+    assert result.players.rounded_change[0] == -3
+    assert result.players.new_rating[0] == 2810
     # the 2400 opponent (below 2650) sees the 2813 player capped to 2800, PD .08
-    assert result.black_opponent_rating_used[3] == 2800
-    assert result.black_capped[3]
-    assert result.black_expected_score[3] == 0.08
+    assert result.black.opponent_rating_used[3] == 2800
+    assert result.black.capped[3]
+    assert result.black.expected_score[3] == 0.08
 
 
 def test_p1_under_the_plain_cap_gives_minus_0_40_and_no_change(build_players, build_games, list_date):
@@ -99,9 +99,9 @@ def test_p1_under_the_plain_cap_gives_minus_0_40_and_no_change(build_players, bu
         [(0, 0, i + 1, s, 2813, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 1, 0.5], strict=True))]
     )
     result = rate_period(players, games, get_preset("fide-2024-03"), list_date)
-    assert result.change[0] == pytest.approx(-0.4)
-    assert result.rounded_change[0] == 0
-    assert result.new_rating[0] == 2813
+    assert result.players.change[0] == pytest.approx(-0.4)
+    assert result.players.rounded_change[0] == 0
+    assert result.players.new_rating[0] == 2813
 
 
 def test_p2_k_times_n_cap_turns_k_20_into_17_for_39_games(build_players, build_games, fide_2024, list_date):
@@ -111,11 +111,11 @@ def test_p2_k_times_n_cap_turns_k_20_into_17_for_39_games(build_players, build_g
     scores = [1.0] * 25 + [0.0] * 14
     games = build_games([(0, 0, i + 1, scores[i], 2054, ratings[i + 1]) for i in range(39)])
     result = rate_period(players, games, fide_2024, list_date)
-    assert result.games[0] == 39
-    assert result.k_factor_used[0] == 17
-    assert result.change[0] == pytest.approx(92.48)
-    assert result.rounded_change[0] == 92
-    assert result.new_rating[0] == 2146
+    assert result.players.games[0] == 39
+    assert result.players.k_factor_used[0] == 17
+    assert result.players.change[0] == pytest.approx(92.48)
+    assert result.players.rounded_change[0] == 92
+    assert result.players.new_rating[0] == 2146
 
 
 def test_p3_event_uses_the_list_in_force_at_its_start(build_players, build_games, fide_2024, list_date):
@@ -123,10 +123,10 @@ def test_p3_event_uses_the_list_in_force_at_its_start(build_players, build_games
     players = build_players([2505, 2503], [10, 20])
     games = build_games([(0, 0, 1, 1, 2499, 2503)])
     result = rate_period(players, games, fide_2024, list_date)
-    assert result.white_difference[0] == -4
-    assert result.white_expected_score[0] == 0.49
-    assert result.change[0] == pytest.approx(5.1)
-    assert result.new_rating[0] == 2505 + 5
+    assert result.white.difference[0] == -4
+    assert result.white.expected_score[0] == 0.49
+    assert result.players.change[0] == pytest.approx(5.1)
+    assert result.players.new_rating[0] == 2505 + 5
 
 
 def _p4_period(build_players, build_games):
@@ -145,19 +145,19 @@ def _p4_period(build_players, build_games):
 def test_p4_rounding_once_per_period_gives_2405(build_players, build_games, fide_2024, list_date):
     players, games = _p4_period(build_players, build_games)
     result = rate_period(players, games, fide_2024, list_date)
-    player_rows = result.pe_player == 0
-    assert result.pe_change[player_rows].tolist() == pytest.approx([-6.1, 3.7, 7.8])
-    assert result.change[0] == pytest.approx(5.4)
-    assert result.new_rating[0] == 2405
+    player_rows = result.player_events.player == 0
+    assert result.player_events.change[player_rows].tolist() == pytest.approx([-6.1, 3.7, 7.8])
+    assert result.players.change[0] == pytest.approx(5.4)
+    assert result.players.new_rating[0] == 2405
 
 
 def test_p4_per_event_rounding_reproduces_fides_published_2406(build_players, build_games, fide_2024, list_date):
     players, games = _p4_period(build_players, build_games)
     result = rate_period(players, games, fide_2024.replace(slug="fide-2024-per-event", rounding="per-event"), list_date)
-    player_rows = result.pe_player == 0
-    assert result.pe_rounded_change[player_rows].tolist() == [-6, 4, 8]
-    assert result.rounded_change[0] == 6
-    assert result.new_rating[0] == 2406
+    player_rows = result.player_events.player == 0
+    assert result.player_events.rounded_change[player_rows].tolist() == [-6, 4, 8]
+    assert result.players.rounded_change[0] == 6
+    assert result.players.new_rating[0] == 2406
 
 
 def test_n1_initial_rating_1922_published_with_k_40(build_players, build_games, fide_2024, list_date):
@@ -167,13 +167,13 @@ def test_n1_initial_rating_1922_published_with_k_40(build_players, build_games, 
         [(0, 0, i + 1, s, None, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 0, 0], strict=True))]
     )
     result = rate_period(players, games, fide_2024, list_date)
-    assert result.initial_rating[0] == 1922
-    assert result.initial_published[0]
-    assert result.new_rating[0] == 1922
-    assert result.next_k_factor[0] == 40
+    assert result.players.initial_rating[0] == 1922
+    assert result.players.initial_published[0]
+    assert result.players.new_rating[0] == 1922
+    assert result.players.next_k_factor[0] == 40
     # the unrated player's games change nothing for the rated opponents
-    assert not result.black_rated.any()
-    assert result.new_rating[1:].tolist() == opponents
+    assert not result.black.rated.any()
+    assert result.players.new_rating[1:].tolist() == opponents
 
 
 def test_n1_calculator_shows_ra_p_and_dp(fide_2024):

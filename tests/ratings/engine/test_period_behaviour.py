@@ -12,26 +12,26 @@ from ratings.engine import DifferenceCapSpec, get_preset, next_k_factor, rate_pe
 def test_game_between_two_unrated_players_changes_nothing(build_players, build_games, fide_2024, list_date):
     players = build_players([None, None])
     result = rate_period(players, build_games([(0, 0, 1, 1, None, None)]), fide_2024, list_date)
-    assert not result.white_rated[0]
-    assert not result.black_rated[0]
-    assert not result.white_pooled[0]
-    assert not result.black_pooled[0]
-    assert result.games.tolist() == [0, 0]
-    assert result.pool_games.tolist() == [0, 0]
-    assert np.isnan(result.new_rating).all()
-    assert result.pe_player.size == 0
+    assert not result.white.rated[0]
+    assert not result.black.rated[0]
+    assert not result.white.pooled[0]
+    assert not result.black.pooled[0]
+    assert result.players.games.tolist() == [0, 0]
+    assert result.players.pool_games.tolist() == [0, 0]
+    assert np.isnan(result.players.new_rating).all()
+    assert result.player_events.player.size == 0
 
 
 def test_rated_player_keeps_rating_against_unrated_opponent(build_players, build_games, fide_2024, list_date):
     players = build_players([2000, None], [20, None])
     result = rate_period(players, build_games([(0, 0, 1, 0, 2000, None)]), fide_2024, list_date)
-    assert not result.white_rated[0]
-    assert result.white_change[0] == 0
-    assert result.new_rating[0] == 2000
-    assert result.games[0] == 0
+    assert not result.white.rated[0]
+    assert result.white.change[0] == 0
+    assert result.players.new_rating[0] == 2000
+    assert result.players.games[0] == 0
     # ... and the unrated player's game goes into the newcomer pool
-    assert result.black_pooled[0]
-    assert (result.pool_games[1], result.pool_opponent_sum[1], result.pool_score[1]) == (1, 2000, 1)
+    assert result.black.pooled[0]
+    assert (result.players.pool_games[1], result.players.pool_opponent_sum[1], result.players.pool_score[1]) == (1, 2000, 1)
 
 
 def test_player_published_since_the_event_started_is_rated_but_unrated_for_opponents(
@@ -40,31 +40,31 @@ def test_player_published_since_the_event_started_is_rated_but_unrated_for_oppon
     # player 0 had no rating when the event started (game rating None) but is on the previous list (1850)
     players = build_players([1850, 1900], [40, 20])
     result = rate_period(players, build_games([(0, 0, 1, 1, None, 1900)]), fide_2024, list_date)
-    assert result.white_rated[0]
-    assert result.white_difference[0] == -50
-    assert result.change[0] == pytest.approx(40 * (1 - 0.43))
-    assert not result.black_rated[0]
-    assert result.new_rating[1] == 1900
+    assert result.white.rated[0]
+    assert result.white.difference[0] == -50
+    assert result.players.change[0] == pytest.approx(40 * (1 - 0.43))
+    assert not result.black.rated[0]
+    assert result.players.new_rating[1] == 1900
 
 
 def test_zero_in_first_event_counts_when_pool_already_has_games(build_players, build_games, fide_2024, list_date):
     players = build_players([None, 1600], [None, 20], pool_games=[3, 0], pool_opponent_sum=[4800, 0], pool_score=[2, 0])
     result = rate_period(players, build_games([(0, 0, 1, 0, None, 1600)] * 2), fide_2024, list_date)
-    assert not result.pe_disregarded.any()
-    assert result.pool_games[0] == 0  # published: pool emptied
-    assert result.initial_published[0]
+    assert not result.player_events.disregarded.any()
+    assert result.players.pool_games[0] == 0  # published: pool emptied
+    assert result.players.initial_published[0]
     # (4800 + 3200 + 3600) / 7 = 1657.14; p = (2 + 1) / 7 = .43 -> -50
-    assert result.initial_rating[0] == 1607
+    assert result.players.initial_rating[0] == 1607
 
 
 def test_zero_in_first_event_is_disregarded_and_remembered(build_players, build_games, fide_2024, list_date):
     players = build_players([None, 1600], [None, 20])
     result = rate_period(players, build_games([(0, 0, 1, 0, None, 1600)] * 3), fide_2024, list_date)
     # one (player, event) row: player 0 in event 0; the rated player's side counts for nothing
-    assert result.pe_disregarded.tolist() == [True]
-    assert result.pool_games[0] == 0
-    assert result.pool_events[0] == 1  # the first event is behind the player now
-    assert not result.white_pooled.any()
+    assert result.player_events.disregarded.tolist() == [True]
+    assert result.players.pool_games[0] == 0
+    assert result.players.pool_events[0] == 1  # the first event is behind the player now
+    assert not result.white.pooled.any()
 
 
 def test_pool_carried_between_periods_gives_the_same_rating_as_one_period(
@@ -79,44 +79,44 @@ def test_pool_carried_between_periods_gives_the_same_rating_as_one_period(
         fide_2024,
         list_date,
     )
-    assert not first.initial_published[0]
-    assert np.isnan(first.initial_rating[0])
-    assert (first.pool_games[0], first.pool_opponent_sum[0], first.pool_score[0]) == (3, 5663, 3)
+    assert not first.players.initial_published[0]
+    assert np.isnan(first.players.initial_rating[0])
+    assert (first.players.pool_games[0], first.players.pool_opponent_sum[0], first.players.pool_score[0]) == (3, 5663, 3)
     second = rate_period(
         build_players(
             ratings,
             [None] + [20] * 5,
-            pool_games=first.pool_games,
-            pool_opponent_sum=first.pool_opponent_sum,
-            pool_score=first.pool_score,
-            pool_events=first.pool_events,
+            pool_games=first.players.pool_games,
+            pool_opponent_sum=first.players.pool_opponent_sum,
+            pool_score=first.players.pool_score,
+            pool_events=first.players.pool_events,
         ),
         build_games([(0, 0, i + 1, scores[i], None, opponents[i]) for i in range(3, 5)]),
         fide_2024,
         datetime.date(2026, 3, 1),
     )
-    assert second.initial_rating[0] == 1922
-    assert second.new_rating[0] == 1922
+    assert second.players.initial_rating[0] == 1922
+    assert second.players.new_rating[0] == 1922
 
 
 def test_initial_rating_below_1400_is_not_published_and_pool_is_kept(build_players, build_games, fide_2024, list_date):
     players = build_players([None] + [1500] * 5, [None] + [20] * 5)
     games = build_games([(0, 0, i + 1, 0.5 if i == 0 else 0, None, 1500) for i in range(5)])
     result = rate_period(players, games, fide_2024, list_date)
-    assert result.initial_rating[0] == 1356
-    assert not result.initial_published[0]
-    assert np.isnan(result.new_rating[0])
-    assert result.pool_games[0] == 5
+    assert result.players.initial_rating[0] == 1356
+    assert not result.players.initial_published[0]
+    assert np.isnan(result.players.new_rating[0])
+    assert result.players.pool_games[0] == 5
 
 
 def test_rating_below_1400_is_shown_unrated_on_the_next_list(build_players, build_games, fide_2024, list_date):
     players = build_players([1401, 1800], [20, 20])
     result = rate_period(players, build_games([(0, 0, 1, 0, 1401, 1800)]), fide_2024, list_date)
-    assert result.new_rating[0] == 1401 - 2  # 20 x (0 - .08) = -1.6 -> -2
-    assert result.dropped_below_floor[0]
-    assert np.isnan(result.list_rating[0])
-    assert np.isnan(result.next_k_factor[0])
-    assert not result.dropped_below_floor[1]
+    assert result.players.new_rating[0] == 1401 - 2  # 20 x (0 - .08) = -1.6 -> -2
+    assert result.players.dropped_below_floor[0]
+    assert np.isnan(result.players.list_rating[0])
+    assert np.isnan(result.players.next_k_factor[0])
+    assert not result.players.dropped_below_floor[1]
 
 
 @pytest.mark.parametrize(
@@ -151,16 +151,16 @@ def test_fide_2014_juniors_until_their_18th_birthday():
 def test_period_updates_status_for_the_next_list(build_players, build_games, fide_2024, list_date):
     players = build_players([2395, 2300], [20, 20], rated_games_total=[50, 50])
     result = rate_period(players, build_games([(0, 0, 1, 1, 2395, 2300)] * 2), fide_2024, list_date)
-    assert result.new_rating[0] == 2395 + 15  # 2 x 20 x (1 - .63) = 14.8 -> 15
-    assert result.rated_games_total.tolist() == [52, 52]
-    assert result.ever_2400[0]
-    assert result.next_k_factor[0] == 10
+    assert result.players.new_rating[0] == 2395 + 15  # 2 x 20 x (1 - .63) = 14.8 -> 15
+    assert result.players.rated_games_total.tolist() == [52, 52]
+    assert result.players.ever_2400[0]
+    assert result.players.next_k_factor[0] == 10
 
 
 def test_missing_published_k_is_derived_from_status(build_players, build_games, fide_2024, list_date):
     players = build_players([2100, 2100], [None, 20], rated_games_total=[5, 100])
     result = rate_period(players, build_games([(0, 0, 1, 1, 2100, 2100)]), fide_2024, list_date)
-    assert result.k_factor_used.tolist() == [40, 20]
+    assert result.players.k_factor_used.tolist() == [40, 20]
 
 
 def test_2650_exemption_applies_to_the_standard_list_only(build_players, build_games, fide_2024, list_date):
@@ -168,13 +168,13 @@ def test_2650_exemption_applies_to_the_standard_list_only(build_players, build_g
     games = build_games([(0, 0, 1, 1, 2700, 2200)])
     standard = rate_period(players, games, fide_2024, list_date, rating_type="standard")
     rapid = rate_period(players, games, fide_2024, list_date, rating_type="rapid")
-    assert (standard.white_difference[0], standard.white_capped[0]) == (500, False)
-    assert (rapid.white_difference[0], rapid.white_capped[0]) == (400, True)
+    assert (standard.white.difference[0], standard.white.capped[0]) == (500, False)
+    assert (rapid.white.difference[0], rapid.white.capped[0]) == (400, True)
     everywhere = fide_2024.replace(
         slug="fide-2024-all-types",
         difference_cap=DifferenceCapSpec.below(400, 2650, ("standard", "rapid", "blitz")),
     )
-    assert not rate_period(players, games, everywhere, list_date, rating_type="rapid").white_capped[0]
+    assert not rate_period(players, games, everywhere, list_date, rating_type="rapid").white.capped[0]
 
 
 def test_rapid_blitz_games_600_apart_with_a_2600_plus_player_are_not_rated(
@@ -184,11 +184,11 @@ def test_rapid_blitz_games_600_apart_with_a_2600_plus_player_are_not_rated(
     games = build_games([(0, 0, 1, 1, 2650, 2060), (0, 0, 2, 1, 2650, 2050)])  # 590 and 600 apart
     blitz = rate_period(players, games, fide_2024, list_date, rating_type="blitz")
     assert blitz.excluded.tolist() == [False, True]
-    assert blitz.white_rated.tolist() == [True, False]
-    assert blitz.black_rated.tolist() == [True, False]
+    assert blitz.white.rated.tolist() == [True, False]
+    assert blitz.black.rated.tolist() == [True, False]
     standard = rate_period(players, games, fide_2024, list_date, rating_type="standard")
     assert not standard.excluded.any()
-    assert standard.white_rated.all()
+    assert standard.white.rated.all()
 
 
 def test_fide_2009_takes_k_from_the_rating_at_the_tournament_start(build_players, build_games, list_date):
@@ -198,8 +198,8 @@ def test_fide_2009_takes_k_from_the_rating_at_the_tournament_start(build_players
     players = build_players([2395, 2300, 2000, 2000], [15, 15, 25, 15], rated_games_total=[40, 40, 12, 40])
     games = build_games([(0, 0, 1, 1, 2405, 2300), (0, 2, 3, 1, 2000, 2000)])
     result = rate_period(players, games, rules, list_date)
-    assert result.white_k_factor.tolist() == [10, 25]
-    assert result.black_k_factor.tolist() == [15, 15]
+    assert result.white.k_factor.tolist() == [10, 25]
+    assert result.black.k_factor.tolist() == [15, 15]
 
 
 def test_fide_2009_initial_rating_needs_a_point_and_three_rated_opponents_in_each_event(
@@ -211,9 +211,9 @@ def test_fide_2009_initial_rating_needs_a_point_and_three_rated_opponents_in_eac
     rows += [(1, 0, i + 1, 0.5 if i == 3 else 0, None, 2000) for i in range(3, 6)]  # half a point: not
     rows += [(2, 0, i + 1, 1, None, 2000) for i in range(6, 8)]  # two opponents only: not
     result = rate_period(players, build_games(rows), rules, list_date)
-    unrated_rows = result.pe_player == 0
-    assert result.pe_pooled[unrated_rows].tolist() == [True, False, False]
-    assert result.pool_games[0] == 3
+    unrated_rows = result.player_events.player == 0
+    assert result.player_events.pooled[unrated_rows].tolist() == [True, False, False]
+    assert result.players.pool_games[0] == 3
 
 
 def test_per_player_event_sums(build_players, build_games, fide_2024, list_date):
@@ -222,28 +222,28 @@ def test_per_player_event_sums(build_players, build_games, fide_2024, list_date)
     result = rate_period(players, games, fide_2024, list_date)
     rows = list(
         zip(
-            result.pe_player.tolist(),
-            result.pe_event.tolist(),
-            result.pe_games.tolist(),
-            result.pe_score.tolist(),
+            result.player_events.player.tolist(),
+            result.player_events.event.tolist(),
+            result.player_events.games.tolist(),
+            result.player_events.score.tolist(),
             strict=True,
         )
     )
     assert rows == [(0, 0, 1, 0.5), (0, 1, 2, 2.0), (1, 1, 1, 0.0), (2, 0, 1, 0.5), (2, 1, 1, 0.0)]
-    player0 = result.pe_player == 0
+    player0 = result.player_events.player == 0
     # event 0: 20 x (0.5 - .36) = 2.8; event 1: 20 x ((1 - .5) + (1 - .36)) = 22.8
-    assert result.pe_change[player0].tolist() == pytest.approx([2.8, 22.8])
-    assert result.change[0] == pytest.approx(25.6)
-    assert result.new_rating[0] == 2026
-    assert result.expected[0] == pytest.approx(0.36 + 0.5 + 0.36)
+    assert result.player_events.change[player0].tolist() == pytest.approx([2.8, 22.8])
+    assert result.players.change[0] == pytest.approx(25.6)
+    assert result.players.new_rating[0] == 2026
+    assert result.players.expected_score[0] == pytest.approx(0.36 + 0.5 + 0.36)
 
 
 def test_empty_period_keeps_every_rating(build_players, build_games, fide_2024, list_date):
     players = build_players([2000, None], [20, None])
     result = rate_period(players, build_games([]), fide_2024, list_date)
-    assert result.new_rating[0] == 2000
-    assert np.isnan(result.new_rating[1])
-    assert result.games.tolist() == [0, 0]
+    assert result.players.new_rating[0] == 2000
+    assert np.isnan(result.players.new_rating[1])
+    assert result.players.games.tolist() == [0, 0]
 
 
 @pytest.mark.parametrize(

@@ -235,14 +235,14 @@ def test_vectorised_period_matches_scalar_reference(period, slug, per_event):
     )
     for p in range(len(ratings)):
         if p in expected_new:
-            assert result.new_rating[p] == expected_new[p], p
+            assert result.players.new_rating[p] == expected_new[p], p
         else:
-            assert np.isnan(result.new_rating[p]), p
+            assert np.isnan(result.players.new_rating[p]), p
         if p in expected_initial:
-            assert result.initial_rating[p] == expected_initial[p], p
+            assert result.players.initial_rating[p] == expected_initial[p], p
         if p in expected_change:
             # the unrounded K x sum dR, exact hundredths
-            assert round(result.change[p] * 100) == expected_change[p] * 100, p
+            assert round(result.players.change[p] * 100) == expected_change[p] * 100, p
 
 
 @settings(max_examples=100, deadline=None)
@@ -254,9 +254,9 @@ def test_game_order_does_not_matter(period, rng):
     preset = get_preset("fide-2024")
     a = run_engine(ratings, k_factors, games, preset)
     b = run_engine(ratings, k_factors, shuffled, preset)
-    np.testing.assert_array_equal(a.new_rating, b.new_rating)
-    np.testing.assert_array_equal(a.change, b.change)
-    np.testing.assert_array_equal(a.pe_change, b.pe_change)
+    np.testing.assert_array_equal(a.players.new_rating, b.players.new_rating)
+    np.testing.assert_array_equal(a.players.change, b.players.change)
+    np.testing.assert_array_equal(a.player_events.change, b.player_events.change)
 
 
 def test_large_random_period_equals_two_independent_halves():
@@ -294,5 +294,5 @@ def test_large_random_period_equals_two_independent_halves():
             black_rating=ratings[black[mask]],
         )
         part = rate_period(sub_players, sub_games, get_preset("fide-2024"), LIST_DATE)
-        np.testing.assert_array_equal(part.new_rating, whole.new_rating[h * half : (h + 1) * half])
-        np.testing.assert_array_equal(part.games, whole.games[h * half : (h + 1) * half])
+        np.testing.assert_array_equal(part.players.new_rating, whole.players.new_rating[h * half : (h + 1) * half])
+        np.testing.assert_array_equal(part.players.games, whole.players.games[h * half : (h + 1) * half])
