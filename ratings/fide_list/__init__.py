@@ -9,7 +9,7 @@ Problems in a line (a bad ID, a rating that is not a number) are reported and ne
 an unrecognisable header does (``FideListFormatError``). ``events``/``players`` services persist the rows.
 """
 
-from ratings.engine.difference_cap import RATING_TYPES
+from ratings.engine.rating_types import RATING_TYPES
 from ratings.fide_list.layout import COMBINED_FOA_HEADER, COMBINED_LEGACY_HEADER
 from ratings.fide_list.reader import FideListReader, iter_fide_list
 from ratings.fide_list.rows import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ratings.engine.difference_cap import RATING_TYPES
+from ratings.engine.rating_types import RATING_TYPES
 from ratings.fide_list.rows import FideListFormatError, FideListLayout
 
 _TYPE_PREFIX = {"standard": "S", "rapid": "R", "blitz": "B"}

@@ -10,7 +10,7 @@ from xml.etree.ElementTree import ParseError, XMLParser
 
 import numpy as np
 
-from ratings.engine.difference_cap import RATING_TYPES
+from ratings.engine.rating_types import RATING_TYPES
 from ratings.fide_list.columns import _ByteLines, _ColumnParser, _txt_columns
 from ratings.fide_list.layout import (
     _LIMITS,

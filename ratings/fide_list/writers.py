@@ -8,7 +8,7 @@ import io
 from collections.abc import Iterable, Iterator
 from xml.sax.saxutils import escape
 
-from ratings.engine.difference_cap import RATING_TYPES
+from ratings.engine.rating_types import RATING_TYPES
 from ratings.fide_list.layout import _SINGLE_HEADER_HEAD, _TYPE_PREFIX, _XML_FIELDS, _XML_PREFIX, COMBINED_FOA_HEADER
 from ratings.fide_list.rows import FideListRating, FideListRow
 
