@@ -25,14 +25,11 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import asdict, dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from ratings.engine.uscf import classic_k_factor, effective_games_k_factor
-
-if TYPE_CHECKING:
-    from ratings.engine.presets import RulesPreset
 
 K_SCHEMES = ("fide-2024", "fide-2014", "fide-2009", "constant", "uscf-classic", "uscf-effective-games")
 # Schemes whose K is the value published on the previous list; the others derive K per event.
@@ -181,13 +178,21 @@ def cap_k_by_games(k_factor: np.ndarray | float, games: np.ndarray | int, cap: i
     return np.where((n > 0) & (k * n > cap), limit, k)
 
 
+class HasKFactorSpec(Protocol):
+    """What :func:`next_k_factor` reads of a rules preset (ratings.engine.presets.RulesPreset): its K scheme.
+    A protocol, not the preset class, so that this module does not import presets (which imports it)."""
+
+    @property
+    def k_factor(self) -> KFactorSpec: ...
+
+
 def next_k_factor(
     rating: np.ndarray,
     rated_games_total: np.ndarray | int,
     ever_2400: np.ndarray | bool,
     birth_year: np.ndarray | int,
     list_date: datetime.date,
-    rules: RulesPreset | KFactorSpec,
+    rules: HasKFactorSpec | KFactorSpec,
     *,
     ever_2300: np.ndarray | bool | None = None,
 ) -> np.ndarray:
