@@ -22,11 +22,10 @@ import is one transaction: a refused or failed import leaves nothing behind.
 
 State the list cannot tell, set by documented rules (B.02 8.3.3, rating-rules.md):
 
-- ``rated_games_total``: FIDE publishes only the games of the period. K 20 or 10 means the player has
-  completed at least 30 rated games (K 40 applies "until he has completed events with at least 30 games"),
-  so it is recorded as ``max(30, games)``; otherwise (K 40 or no K) as the period's games.
-- ``ever_2400``: K 10 is given once a player "has reached 2400", and stays; so ``K == 10 or rating >= 2400``.
-- ``ever_2300`` (the junior K 40 stops at 2300): ``ever_2400 or rating >= 2300``.
+- ``rated_games_total``, ``ever_2400``, ``ever_2300``: inferred from the published K by the engine
+  (``ratings.engine.k_factor.k_status_from_published_k``, under the import's fide-2024 K scheme): K 20 or 10
+  means at least 30 rated games, K 10 that 2400 was reached; the same rule for the rows read by columns and
+  those read line by line.
 - ``inactive``: the row's flag contains ``i``; the combined list has one flag column for all three types.
 - ``last_game_date``, newcomer pools: unknown, left empty.
 - A FIDE ID on more than one row (FIDE's list has one row per player: a repeat is an editing or transfer
@@ -61,6 +60,7 @@ from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
 from players.registry import CONTROL_CHARACTERS, federations_ensure
 from ratings.engine import get_preset
+from ratings.engine.k_factor import k_status_from_published_k
 from ratings.engine.list_state import list_order
 from ratings.fide_list import (
     FideListColumns,
@@ -93,6 +93,7 @@ _REBUILD_INDEXES_AT = 100_000
 _SQLITE_CACHE_KIB = 128 * 1024  # 1.93 M rows: 256 MB took 20% off the first import but peak RSS to 874 MB
 PROGRESS_EVERY = 100_000
 IMPORT_RULES_PRESET = "fide-2024"
+_IMPORT_K_FACTOR = get_preset(IMPORT_RULES_PRESET).k_factor  # the K scheme the list's K is read back under
 _KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
 
 _TITLES = frozenset(Title.values)
@@ -517,8 +518,7 @@ def _entry_columns(
         ratings, games, k_factors = (values[positions] for values in batch.ratings[rating_type])
         rated = np.flatnonzero(ratings > 0)  # unrated in this type: registered, no line on the list
         value, played, k_factor = ratings[rated], games[rated], k_factors[rated]
-        # B.02 8.3.3: K 20/10 only after 30 rated games; K 10 once 2400 has been reached (and it stays).
-        ever_2400 = (k_factor == 10) | (value >= 2400)
+        status = k_status_from_published_k(_IMPORT_K_FACTOR, value, played, k_factor)  # B.02 8.3.3
         parts.append(
             [
                 np.full(len(rated), list_ids[rating_type], dtype=np.int64),
@@ -529,9 +529,9 @@ def _entry_columns(
                 inactive[rated],
                 *(column[rated] for column in texts),
                 birth_years[rated],
-                np.where((k_factor == 20) | (k_factor == 10), np.maximum(30, played), played),
-                ever_2400,
-                ever_2400 | (value >= 2300),  # ever_2300: the junior K 40 stops at 2300
+                status.rated_games_total,
+                status.ever_2400,
+                status.ever_2300,
             ]
         )
         counts[rating_type]["entries"] += len(rated)
@@ -774,9 +774,7 @@ def _add_lines(
         if rating is None or rating.rating is None:
             continue  # unrated in this type: registered, no line on the list
         value, games, k_factor = rating.rating, rating.games, rating.k_factor
-        # B.02 8.3.3: K 20/10 only after 30 rated games; K 10 once 2400 has been reached (and it stays).
-        rated_games_total = max(30, games) if k_factor in (20, 10) else games
-        ever_2400 = k_factor == 10 or value >= 2400
+        status = k_status_from_published_k(_IMPORT_K_FACTOR, value, games, k_factor or 0)  # B.02 8.3.3
         entries.append(
             (
                 list_ids[rating_type],
@@ -791,9 +789,9 @@ def _add_lines(
                 federation,
                 sex,
                 row.birth_year,
-                rated_games_total,
-                ever_2400,
-                ever_2400 or value >= 2300,  # ever_2300: the junior K 40 stops at 2300
+                int(status.rated_games_total),
+                bool(status.ever_2400),
+                bool(status.ever_2300),
             )
         )
         counts[rating_type]["entries"] += 1
