@@ -602,13 +602,7 @@ def _import(
     )
     outcome.current_ratings_skipped = [t for t in types if t in newer]
     known_federations = set(Federation.objects.values_list("code", flat=True))
-    # Merged duplicates are few: one query for all of them, followed to the record that was kept.
-    merged_records = list(
-        Player.objects.filter(merged_into__isnull=False).values_list("pk", "id_number", "merged_into_id")
-    )
-    merged = {pk: kept for pk, _, kept in merged_records}
-    merged_numbers = {id_number: pk for pk, id_number, _ in merged_records}  # the list names records by FIDE ID
-    merged_fide_ids = np.fromiter(merged_numbers, dtype=np.int64, count=len(merged_numbers))
+    kept_of, merged_fide_ids = _merged_players()
     counts = {t: {"entries": 0, "games": 0} for t in types}
     list_ids = {rating_type: rating_list.pk for rating_type, rating_list in lists.items()}
     # Rows of merged records, written at the end unless the kept record has its own row on the list.
@@ -628,10 +622,7 @@ def _import(
         fide_ids = batch.fide_ids[keep]
         redirect = np.isin(fide_ids, merged_fide_ids) if len(merged_fide_ids) else np.zeros(len(keep), dtype=bool)
         for at, fide_id in zip(keep[redirect].tolist(), fide_ids[redirect].tolist(), strict=True):
-            player_id = merged_numbers[fide_id]
-            while player_id in merged:
-                player_id = merged[player_id]
-            redirected.append((player_id, batch.row(at)))
+            redirected.append((kept_of(fide_id), batch.row(at)))
         held.append(_entry_columns(batch, keep[~redirect], fide_ids[~redirect], types, list_ids, counts))
         outcome.rows += len(batch)
         if progress is not None and outcome.rows >= next_progress:
@@ -642,22 +633,7 @@ def _import(
         columns[1] = _key_of(columns[1], keys, ids)
     del keys, ids
     if redirected:
-        type_of = {pk: rating_type for rating_type, pk in list_ids.items()}
-        kept_ids = np.array(sorted({pk for pk, _ in redirected}), dtype=np.int64)
-        on_list = set()
-        for columns in held:
-            found = np.isin(columns[1], kept_ids)
-            on_list |= {
-                (type_of[list_id], p)
-                for list_id, p in zip(columns[0][found].tolist(), columns[1][found].tolist(), strict=True)
-            }
-        entries: list[tuple[object, ...]] = []
-        for player_id, row in redirected:
-            kept_types = tuple(t for t in types if (t, player_id) not in on_list)
-            on_list |= {(t, player_id) for t in kept_types}
-            _add_lines(player_id, row, kept_types, list_ids, counts, entries)
-        if entries:
-            held.append(_entry_columns_of(entries))
+        _redirected_entries_add(redirected, held, types, list_ids, counts)
     # positions (list pages) and ranks (profiles), as a published list stores them
     _entries_write(list(list_ids.values()), held)
     _lists_complete(lists, counts, outcome, user)
@@ -669,6 +645,52 @@ def _import(
             cursor.execute(f"ANALYZE {quote(Player._meta.db_table)}")
     if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
         progress(outcome.rows)
+
+
+def _merged_players() -> tuple[Callable[[int], int], np.ndarray]:
+    """The records merged into another: a function from such a record's FIDE ID to the primary key of the
+    record that was kept (a chain of merges followed to its end), and their FIDE IDs as an array."""
+    # Merged duplicates are few: one query for all of them, followed to the record that was kept.
+    merged_records = list(
+        Player.objects.filter(merged_into__isnull=False).values_list("pk", "id_number", "merged_into_id")
+    )
+    merged = {pk: kept for pk, _, kept in merged_records}
+    merged_numbers = {id_number: pk for pk, id_number, _ in merged_records}  # the list names records by FIDE ID
+
+    def kept_of(fide_id: int) -> int:
+        player_id = merged_numbers[fide_id]
+        while player_id in merged:
+            player_id = merged[player_id]
+        return player_id
+
+    return kept_of, np.fromiter(merged_numbers, dtype=np.int64, count=len(merged_numbers))
+
+
+def _redirected_entries_add(
+    redirected: list[tuple[int, FideListRow]],
+    held: list[list[np.ndarray]],
+    types: tuple[str, ...],
+    list_ids: dict[str, int],
+    counts: dict[str, dict[str, int]],
+) -> None:
+    """The entries of the rows of merged records (``redirected``: kept record, row) added to ``held``, unless
+    the kept record has its own row on the list (in ``held`` already) or an earlier merged row in that type."""
+    type_of = {pk: rating_type for rating_type, pk in list_ids.items()}
+    kept_ids = np.array(sorted({pk for pk, _ in redirected}), dtype=np.int64)
+    on_list = set()
+    for columns in held:
+        found = np.isin(columns[1], kept_ids)
+        on_list |= {
+            (type_of[list_id], p)
+            for list_id, p in zip(columns[0][found].tolist(), columns[1][found].tolist(), strict=True)
+        }
+    entries: list[tuple[object, ...]] = []
+    for player_id, row in redirected:
+        kept_types = tuple(t for t in types if (t, player_id) not in on_list)
+        on_list |= {(t, player_id) for t in kept_types}
+        _add_lines(player_id, row, kept_types, list_ids, counts, entries)
+    if entries:
+        held.append(_entry_columns_of(entries))
 
 
 class _FirstLines:
