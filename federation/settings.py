@@ -20,6 +20,7 @@ from federation.environment import (
     env_time_zone,
     env_url,
 )
+from ratings.engine.rating_types import RATING_TYPES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("FEDERATION_VAR_DIR", str(BASE_DIR / "var")))
@@ -229,7 +230,7 @@ _FIDE_DEADLINES = {
     "report_days": 7,
     "upload_days": 30,
 }
-EVENT_DEADLINES = {rating_type: dict(_FIDE_DEADLINES) for rating_type in ("standard", "rapid", "blitz")}
+EVENT_DEADLINES = {rating_type: dict(_FIDE_DEADLINES) for rating_type in RATING_TYPES}
 # Integrity screening of submitted events (issue 15): the thresholds of ratings/services/integrity.py.
 INTEGRITY_THRESHOLDS = {
     "performance_margin": 400,  # performance more than this above the player's rating ...

@@ -4,8 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from players.models import Player
-
-RATING_TYPES = ("standard", "rapid", "blitz")
+from ratings.engine.rating_types import RATING_TYPES
 
 
 class CurrentRatingSerializer(serializers.Serializer):

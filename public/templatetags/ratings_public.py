@@ -9,6 +9,7 @@ from django.utils.html import format_html_join
 
 from events.models import EventStatus, EventSystem, RatingType
 from ratings.engine.classes import roman as engine_roman
+from ratings.engine.rating_types import RATING_TYPES
 
 register = template.Library()
 
@@ -118,7 +119,7 @@ def chart_geometry(points) -> dict:
         return round(TOP + plot_h * (high - rating) / (high - low), 1)
 
     series: list[dict[str, object]] = []
-    for rating_type in ("standard", "rapid", "blitz"):
+    for rating_type in RATING_TYPES:
         if rating_type not in points_by_type:
             continue
         pts = points_by_type[rating_type]

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-RATING_TYPES = ("standard", "rapid", "blitz")
+from ratings.engine.rating_types import RATING_TYPES
 
 
 @dataclass(frozen=True)

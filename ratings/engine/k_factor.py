@@ -17,6 +17,9 @@ Schemes:
 - ``uscf-effective-games``: K = 800 / (N' + m), N' effective games, m games in the event (seed 002,
   rules 4.5).
 
+A list published elsewhere (FIDE's, imported) gives each player's rating, the games of its period and K,
+not the status K was derived from: :func:`k_status_from_published_k` infers that status back from K.
+
 Then B.02 8.3.3: if K x n > 700 for the n games of the period, K becomes the largest integer with
 K x n <= 700.
 """
@@ -25,14 +28,11 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import asdict, dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
 from ratings.engine.uscf import classic_k_factor, effective_games_k_factor
-
-if TYPE_CHECKING:
-    from ratings.engine.presets import RulesPreset
 
 K_SCHEMES = ("fide-2024", "fide-2014", "fide-2009", "constant", "uscf-classic", "uscf-effective-games")
 # Schemes whose K is the value published on the previous list; the others derive K per event.
@@ -181,13 +181,21 @@ def cap_k_by_games(k_factor: np.ndarray | float, games: np.ndarray | int, cap: i
     return np.where((n > 0) & (k * n > cap), limit, k)
 
 
+class HasKFactorSpec(Protocol):
+    """What :func:`next_k_factor` reads of a rules preset (ratings.engine.presets.RulesPreset): its K scheme.
+    A protocol, not the preset class, so that this module does not import presets (which imports it)."""
+
+    @property
+    def k_factor(self) -> KFactorSpec: ...
+
+
 def next_k_factor(
     rating: np.ndarray,
     rated_games_total: np.ndarray | int,
     ever_2400: np.ndarray | bool,
     birth_year: np.ndarray | int,
     list_date: datetime.date,
-    rules: RulesPreset | KFactorSpec,
+    rules: HasKFactorSpec | KFactorSpec,
     *,
     ever_2300: np.ndarray | bool | None = None,
 ) -> np.ndarray:
@@ -199,3 +207,40 @@ def next_k_factor(
         # no list K: it depends on the games of each event
         return np.full(np.shape(rating), np.nan)
     return k_factor_for(spec, rating, rated_games_total, ever_2400, birth_year, list_date, ever_2300=ever_2300)
+
+
+class KStatus(NamedTuple):
+    """The K inputs a player's state keeps (``PlayerRating``: rated games so far, ever >= 2400, ever >= 2300)."""
+
+    rated_games_total: np.ndarray  # int64
+    ever_2400: np.ndarray  # bool
+    ever_2300: np.ndarray  # bool
+
+
+def k_status_from_published_k(
+    spec: KFactorSpec,
+    rating: np.ndarray | int,
+    games: np.ndarray | int,
+    k_factor: np.ndarray | int,
+) -> KStatus:
+    """The K inputs a published list implies but does not print (an imported FIDE list: rating, the games of
+    its period and K only), under a published-K scheme (``spec``: fide-2024's 40/20/10). ``k_factor`` 0 means
+    none published. Arrays of one length, or scalars (0-d results).
+
+    - rated games so far: B.02 8.3.3 gives K 40 "until he has completed events with at least 30 games", so a
+      K of 20 or 10 means at least 30 (``max(30, games)``); otherwise (K 40 or none) the period's games.
+    - ever >= 2400: K 10 is given once a published rating "has reached 2400", and stays: K 10 or rating >= 2400.
+    - ever >= 2300 (the junior K 40 stops at 2300): ever >= 2400 or rating >= 2300.
+    """
+    if not spec.uses_published_k:
+        raise ValueError(f"k_factor scheme {spec.scheme!r} publishes no K to infer a status from")
+    r = np.asarray(rating, dtype=np.int64)
+    n = np.asarray(games, dtype=np.int64)
+    k = np.asarray(k_factor, dtype=np.int64)
+    past_new = (k == spec.k_standard) | (k == spec.k_high)  # B.02 8.3.3: K 20/10 only after 30 rated games
+    ever_high = (k == spec.k_high) | (r >= spec.high_rating)  # B.02 8.3.3: K 10 once 2400 was reached, for good
+    return KStatus(
+        rated_games_total=np.where(past_new, np.maximum(spec.new_player_games, n), n),
+        ever_2400=ever_high,
+        ever_2300=ever_high | (r >= spec.junior_rating_limit),
+    )

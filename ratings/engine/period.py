@@ -41,11 +41,12 @@ from typing import Any
 import numpy as np
 
 from ratings.engine.change_lines import own_ratings
-from ratings.engine.difference_cap import RATING_TYPES, apply_difference_cap
+from ratings.engine.difference_cap import apply_difference_cap
 from ratings.engine.expected_score import expected_score_scaled
 from ratings.engine.initial import InitialRatingSpec, initial_ratings
 from ratings.engine.k_factor import cap_k_by_games, k_factor_for, next_k_factor
 from ratings.engine.presets import RulesPreset
+from ratings.engine.rating_types import RATING_TYPES
 from ratings.engine.rounding import round_half_away_from_zero
 from ratings.engine.uscf import bonus as uscf_bonus
 

@@ -189,6 +189,131 @@ _FIDE_2024 = RulesPreset(
     ">= 1400; below 1400 -> unrated; inactive after 12 months.",
 )
 
+# Each preset below that restates another is built from it: only the fields that differ are written.
+
+# fide-2024 before the 1 Oct 2025 amendment (the plain 400-point rule); the older FIDE presets and the
+# normal-curve models keep that plain rule and no rapid/blitz exclusion too, so they start from this one.
+_FIDE_2024_03 = _FIDE_2024.replace(
+    slug="fide-2024-03",
+    name="FIDE B.02 2024 (1 Mar 2024 - 30 Sep 2025)",
+    effective_from=datetime.date(2024, 3, 1),
+    difference_cap=DifferenceCapSpec.fixed(400),
+    rapid_blitz_gap_exclusion=None,
+    description="As fide-2024 but with the plain 400-point rule for everyone (no 2650 exemption); the "
+    "rapid/blitz 600-point exclusion of 1 Dec 2024 is left to the caller's game selection.",
+)
+
+_FIDE_2014 = _FIDE_2024_03.replace(
+    slug="fide-2014",
+    name="FIDE rating regulations 1 Jul 2014",
+    effective_from=datetime.date(2014, 7, 1),
+    k_factor=KFactorSpec.fide_2014(),
+    initial_rating=InitialRatingSpec.fide_2022(),
+    rating_floor=1000,
+    description="K 40 (new until 30 games; juniors until their 18th birthday under 2300), 20, 10 once "
+    "a published rating reached 2400; plain 400-point rule; initial rating Ra + 20 per half "
+    "point above 50 % (Ra + dp below), >= 5 games in 26 months; floor 1000.",
+)
+
+_FIDE_2009 = _FIDE_2024_03.replace(
+    slug="fide-2009",
+    name="FIDE rating regulations 1 Jul 2009 (bimonthly lists)",
+    effective_from=datetime.date(2009, 7, 1),
+    k_factor=KFactorSpec.fide_2009(),
+    initial_rating=InitialRatingSpec.fide_2009(),
+    rating_floor=1200,
+    description="Bimonthly lists (closing date 7 days before the list date); 400-point rule replaces "
+    "350; K 25 until 30 games, 15 below 2400, 10 once a published rating reached 2400 (with "
+    ">= 30 games), from the rating at the tournament's start; K x n <= 700 per period "
+    "(rules 1.3 note); initial rating needs 9 games, >= 1 point and >= 3 rated opponents "
+    "per event, Ra + 12.5 per half point above 50 %; floor 1200.",
+)
+
+_ELO_NORMAL = _FIDE_2024_03.replace(
+    slug="elo-normal",
+    name="Elo normal curve (seed 000)",
+    effective_from=datetime.date(1970, 1, 1),
+    expected_score=ExpectedScoreSpec("normal"),
+    initial_rating=InitialRatingSpec("normal-inverse", hypothetical_opponents=0),
+    family="elo",
+    description="Expected score Phi(D / (200 sqrt 2)) (seed 000 eq. 2) instead of table 8.1.2; initial "
+    "rating Ra + sigma Phi^-1(p) (seed 000 problem 8); FIDE's K, 400-point cap, rounding, "
+    "floor and inactivity otherwise.",
+)
+
+_ELO_NORMAL_DRAW_MARGIN = _ELO_NORMAL.replace(
+    slug="elo-normal-draw-margin",
+    name="Elo normal curve with a draw margin eps = 20 (seed 000 eq. 4)",
+    expected_score=ExpectedScoreSpec("normal-draw-margin", eps=20.0),
+    description="As elo-normal with E = (Phi((D - eps)/sigma) + Phi((D + eps)/sigma)) / 2, eps = 20.",
+)
+
+_ELO_LOGISTIC = RulesPreset(
+    slug="elo-logistic",
+    name="Elo logistic curve, K = 32 (seed 002)",
+    effective_from=datetime.date(1970, 1, 1),
+    expected_score=ExpectedScoreSpec("logistic"),
+    difference_cap=DifferenceCapSpec.none(),
+    k_factor=KFactorSpec.constant(32),
+    k_times_n_cap=None,
+    rounding="per-event",
+    initial_rating=InitialRatingSpec(
+        "performance-400", hypothetical_opponents=0, rating_cap=None, publish_threshold=None
+    ),
+    rating_floor=None,
+    inactivity_months=None,
+    family="elo",
+    description="E = 1 / (1 + 10^(-D/400)); R' = R + 32 (S - E) after each event, rounded; initial "
+    "rating by the algorithm of 400 after 5 games.",
+)
+
+_ELO_LOGISTIC_K16 = _ELO_LOGISTIC.replace(
+    slug="elo-logistic-k16",
+    name="Elo logistic curve, K = 16",
+    k_factor=KFactorSpec.constant(16),
+    description="As elo-logistic with K = 16 for everyone.",
+)
+
+# US Chess: the logistic curve without FIDE's cap, floor or inactivity, as elo-logistic.
+_USCF_CLASSIC = _ELO_LOGISTIC.replace(
+    slug="uscf-classic",
+    name="US Chess classic (before 2001)",
+    effective_from=datetime.date(1960, 1, 1),
+    k_factor=KFactorSpec.uscf_classic(),
+    initial_rating=InitialRatingSpec(
+        "performance-400", min_games=4, hypothetical_opponents=0, rating_cap=None, publish_threshold=100
+    ),
+    family="uscf",
+    description="Logistic curve; K 32 below 2100, 24 for 2100-2399, 16 from 2400 (by the rating at the "
+    "event's start); provisional ratings by the algorithm of 400; rounded after each event. "
+    "US Chess floors are applied by the caller (inactivity.uscf_rating_floor).",
+)
+
+_USCF_EFFECTIVE_GAMES = _USCF_CLASSIC.replace(
+    slug="uscf-effective-games",
+    name="US Chess standard formula (effective games, bonus B = 10)",
+    effective_from=datetime.date(2025, 1, 1),
+    k_factor=KFactorSpec.uscf_effective_games("2013", bonus_threshold=10.0),
+    rounding="none",
+    description="We logistic; K = 800 / (N' + m) with N' from the 2013 formula and m the games of the "
+    "event; bonus max(0, K(S - E) - 10 sqrt(max(m, 4))) for m >= 3; ratings kept as floats. "
+    "The special formula for N <= 8 is not modelled.",
+)
+
+# Glicko-2 rates through ratings.engine.glicko2; its Elo fields, unused, are elo-logistic's.
+_GLICKO2 = _ELO_LOGISTIC.replace(
+    slug="glicko2",
+    name="Glicko-2 (Glickman 2013, tau = 0.5)",
+    effective_from=datetime.date(2013, 11, 30),
+    rounding="none",
+    family="glicko",
+    description="Glickman, 'Example of the Glicko-2 system': each list is one rating period, games "
+    "simultaneous; rating, deviation (RD) and volatility per player; unrated players start at 1500 / "
+    "350 / 0.06; tau = 0.5; volatility by the Illinois iteration (epsilon 0.000001); no rounding, "
+    "no floor. The Elo fields of this preset are not used.",
+    glicko2=Glicko2Spec(),
+)
+
 PRESETS: dict[str, RulesPreset] = {}
 
 
@@ -201,164 +326,16 @@ def _register(*presets: RulesPreset) -> None:
 
 _register(
     _FIDE_2024,
-    _FIDE_2024.replace(
-        slug="fide-2024-03",
-        name="FIDE B.02 2024 (1 Mar 2024 - 30 Sep 2025)",
-        effective_from=datetime.date(2024, 3, 1),
-        difference_cap=DifferenceCapSpec.fixed(400),
-        rapid_blitz_gap_exclusion=None,
-        description="As fide-2024 but with the plain 400-point rule for everyone (no 2650 exemption); the "
-        "rapid/blitz 600-point exclusion of 1 Dec 2024 is left to the caller's game selection.",
-    ),
-    _FIDE_2024.replace(
-        slug="fide-2014",
-        name="FIDE rating regulations 1 Jul 2014",
-        effective_from=datetime.date(2014, 7, 1),
-        difference_cap=DifferenceCapSpec.fixed(400),
-        k_factor=KFactorSpec.fide_2014(),
-        initial_rating=InitialRatingSpec.fide_2022(),
-        rating_floor=1000,
-        rapid_blitz_gap_exclusion=None,
-        description="K 40 (new until 30 games; juniors until their 18th birthday under 2300), 20, 10 once "
-        "a published rating reached 2400; plain 400-point rule; initial rating Ra + 20 per half "
-        "point above 50 % (Ra + dp below), >= 5 games in 26 months; floor 1000.",
-    ),
-    _FIDE_2024.replace(
-        slug="fide-2009",
-        name="FIDE rating regulations 1 Jul 2009 (bimonthly lists)",
-        effective_from=datetime.date(2009, 7, 1),
-        difference_cap=DifferenceCapSpec.fixed(400),
-        k_factor=KFactorSpec.fide_2009(),
-        initial_rating=InitialRatingSpec.fide_2009(),
-        rating_floor=1200,
-        rapid_blitz_gap_exclusion=None,
-        description="Bimonthly lists (closing date 7 days before the list date); 400-point rule replaces "
-        "350; K 25 until 30 games, 15 below 2400, 10 once a published rating reached 2400 (with "
-        ">= 30 games), from the rating at the tournament's start; K x n <= 700 per period "
-        "(rules 1.3 note); initial rating needs 9 games, >= 1 point and >= 3 rated opponents "
-        "per event, Ra + 12.5 per half point above 50 %; floor 1200.",
-    ),
-    _FIDE_2024.replace(
-        slug="elo-normal",
-        name="Elo normal curve (seed 000)",
-        effective_from=datetime.date(1970, 1, 1),
-        expected_score=ExpectedScoreSpec("normal"),
-        difference_cap=DifferenceCapSpec.fixed(400),
-        initial_rating=InitialRatingSpec("normal-inverse", hypothetical_opponents=0),
-        rapid_blitz_gap_exclusion=None,
-        family="elo",
-        description="Expected score Phi(D / (200 sqrt 2)) (seed 000 eq. 2) instead of table 8.1.2; initial "
-        "rating Ra + sigma Phi^-1(p) (seed 000 problem 8); FIDE's K, 400-point cap, rounding, "
-        "floor and inactivity otherwise.",
-    ),
-    _FIDE_2024.replace(
-        slug="elo-normal-draw-margin",
-        name="Elo normal curve with a draw margin eps = 20 (seed 000 eq. 4)",
-        effective_from=datetime.date(1970, 1, 1),
-        expected_score=ExpectedScoreSpec("normal-draw-margin", eps=20.0),
-        difference_cap=DifferenceCapSpec.fixed(400),
-        initial_rating=InitialRatingSpec("normal-inverse", hypothetical_opponents=0),
-        rapid_blitz_gap_exclusion=None,
-        family="elo",
-        description="As elo-normal with E = (Phi((D - eps)/sigma) + Phi((D + eps)/sigma)) / 2, eps = 20.",
-    ),
-    RulesPreset(
-        slug="elo-logistic",
-        name="Elo logistic curve, K = 32 (seed 002)",
-        effective_from=datetime.date(1970, 1, 1),
-        expected_score=ExpectedScoreSpec("logistic"),
-        difference_cap=DifferenceCapSpec.none(),
-        k_factor=KFactorSpec.constant(32),
-        k_times_n_cap=None,
-        rounding="per-event",
-        initial_rating=InitialRatingSpec(
-            "performance-400", hypothetical_opponents=0, rating_cap=None, publish_threshold=None
-        ),
-        rating_floor=None,
-        inactivity_months=None,
-        family="elo",
-        description="E = 1 / (1 + 10^(-D/400)); R' = R + 32 (S - E) after each event, rounded; initial "
-        "rating by the algorithm of 400 after 5 games.",
-    ),
-    RulesPreset(
-        slug="elo-logistic-k16",
-        name="Elo logistic curve, K = 16",
-        effective_from=datetime.date(1970, 1, 1),
-        expected_score=ExpectedScoreSpec("logistic"),
-        difference_cap=DifferenceCapSpec.none(),
-        k_factor=KFactorSpec.constant(16),
-        k_times_n_cap=None,
-        rounding="per-event",
-        initial_rating=InitialRatingSpec(
-            "performance-400", hypothetical_opponents=0, rating_cap=None, publish_threshold=None
-        ),
-        rating_floor=None,
-        inactivity_months=None,
-        family="elo",
-        description="As elo-logistic with K = 16 for everyone.",
-    ),
-    RulesPreset(
-        slug="uscf-classic",
-        name="US Chess classic (before 2001)",
-        effective_from=datetime.date(1960, 1, 1),
-        expected_score=ExpectedScoreSpec("logistic"),
-        difference_cap=DifferenceCapSpec.none(),
-        k_factor=KFactorSpec.uscf_classic(),
-        k_times_n_cap=None,
-        rounding="per-event",
-        initial_rating=InitialRatingSpec(
-            "performance-400", min_games=4, hypothetical_opponents=0, rating_cap=None, publish_threshold=100
-        ),
-        rating_floor=None,
-        inactivity_months=None,
-        family="uscf",
-        description="Logistic curve; K 32 below 2100, 24 for 2100-2399, 16 from 2400 (by the rating at the "
-        "event's start); provisional ratings by the algorithm of 400; rounded after each event. "
-        "US Chess floors are applied by the caller (inactivity.uscf_rating_floor).",
-    ),
-    RulesPreset(
-        slug="uscf-effective-games",
-        name="US Chess standard formula (effective games, bonus B = 10)",
-        effective_from=datetime.date(2025, 1, 1),
-        expected_score=ExpectedScoreSpec("logistic"),
-        difference_cap=DifferenceCapSpec.none(),
-        k_factor=KFactorSpec.uscf_effective_games("2013", bonus_threshold=10.0),
-        k_times_n_cap=None,
-        rounding="none",
-        initial_rating=InitialRatingSpec(
-            "performance-400", min_games=4, hypothetical_opponents=0, rating_cap=None, publish_threshold=100
-        ),
-        rating_floor=None,
-        inactivity_months=None,
-        family="uscf",
-        description="We logistic; K = 800 / (N' + m) with N' from the 2013 formula and m the games of the "
-        "event; bonus max(0, K(S - E) - 10 sqrt(max(m, 4))) for m >= 3; ratings kept as floats. "
-        "The special formula for N <= 8 is not modelled.",
-    ),
-)
-
-_register(
-    RulesPreset(
-        slug="glicko2",
-        name="Glicko-2 (Glickman 2013, tau = 0.5)",
-        effective_from=datetime.date(2013, 11, 30),
-        expected_score=ExpectedScoreSpec("logistic"),
-        difference_cap=DifferenceCapSpec.none(),
-        k_factor=KFactorSpec.constant(32),
-        k_times_n_cap=None,
-        rounding="none",
-        initial_rating=InitialRatingSpec(
-            "performance-400", hypothetical_opponents=0, rating_cap=None, publish_threshold=None
-        ),
-        rating_floor=None,
-        inactivity_months=None,
-        family="glicko",
-        description="Glickman, 'Example of the Glicko-2 system': each list is one rating period, games "
-        "simultaneous; rating, deviation (RD) and volatility per player; unrated players start at 1500 / "
-        "350 / 0.06; tau = 0.5; volatility by the Illinois iteration (epsilon 0.000001); no rounding, "
-        "no floor. The Elo fields of this preset are not used.",
-        glicko2=Glicko2Spec(),
-    ),
+    _FIDE_2024_03,
+    _FIDE_2014,
+    _FIDE_2009,
+    _ELO_NORMAL,
+    _ELO_NORMAL_DRAW_MARGIN,
+    _ELO_LOGISTIC,
+    _ELO_LOGISTIC_K16,
+    _USCF_CLASSIC,
+    _USCF_EFFECTIVE_GAMES,
+    _GLICKO2,
 )
 
 

@@ -1,4 +1,4 @@
-"""A published list as a download: FIDE's fixed-width TXT, CSV or XML (writers in ratings/fide_list.py).
+"""A published list as a download: FIDE's fixed-width TXT, CSV or XML (writers in ratings/fide_list/writers.py).
 
 One implementation for the public download (public.views.lists) and the export command.
 """

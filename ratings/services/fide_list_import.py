@@ -22,11 +22,10 @@ import is one transaction: a refused or failed import leaves nothing behind.
 
 State the list cannot tell, set by documented rules (B.02 8.3.3, rating-rules.md):
 
-- ``rated_games_total``: FIDE publishes only the games of the period. K 20 or 10 means the player has
-  completed at least 30 rated games (K 40 applies "until he has completed events with at least 30 games"),
-  so it is recorded as ``max(30, games)``; otherwise (K 40 or no K) as the period's games.
-- ``ever_2400``: K 10 is given once a player "has reached 2400", and stays; so ``K == 10 or rating >= 2400``.
-- ``ever_2300`` (the junior K 40 stops at 2300): ``ever_2400 or rating >= 2300``.
+- ``rated_games_total``, ``ever_2400``, ``ever_2300``: inferred from the published K by the engine
+  (``ratings.engine.k_factor.k_status_from_published_k``, under the import's fide-2024 K scheme): K 20 or 10
+  means at least 30 rated games, K 10 that 2400 was reached; the same rule for the rows read by columns and
+  those read line by line.
 - ``inactive``: the row's flag contains ``i``; the combined list has one flag column for all three types.
 - ``last_game_date``, newcomer pools: unknown, left empty.
 - A FIDE ID on more than one row (FIDE's list has one row per player: a repeat is an editing or transfer
@@ -61,6 +60,7 @@ from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
 from players.registry import CONTROL_CHARACTERS, federations_ensure
 from ratings.engine import get_preset
+from ratings.engine.k_factor import k_status_from_published_k
 from ratings.engine.list_state import list_order
 from ratings.fide_list import (
     FideListColumns,
@@ -93,6 +93,7 @@ _REBUILD_INDEXES_AT = 100_000
 _SQLITE_CACHE_KIB = 128 * 1024  # 1.93 M rows: 256 MB took 20% off the first import but peak RSS to 874 MB
 PROGRESS_EVERY = 100_000
 IMPORT_RULES_PRESET = "fide-2024"
+_IMPORT_K_FACTOR = get_preset(IMPORT_RULES_PRESET).k_factor  # the K scheme the list's K is read back under
 _KEPT_PROBLEMS = 200  # the outcome keeps the first problems; ``problem_count`` counts them all
 
 _TITLES = frozenset(Title.values)
@@ -517,8 +518,7 @@ def _entry_columns(
         ratings, games, k_factors = (values[positions] for values in batch.ratings[rating_type])
         rated = np.flatnonzero(ratings > 0)  # unrated in this type: registered, no line on the list
         value, played, k_factor = ratings[rated], games[rated], k_factors[rated]
-        # B.02 8.3.3: K 20/10 only after 30 rated games; K 10 once 2400 has been reached (and it stays).
-        ever_2400 = (k_factor == 10) | (value >= 2400)
+        status = k_status_from_published_k(_IMPORT_K_FACTOR, value, played, k_factor)  # B.02 8.3.3
         parts.append(
             [
                 np.full(len(rated), list_ids[rating_type], dtype=np.int64),
@@ -529,9 +529,9 @@ def _entry_columns(
                 inactive[rated],
                 *(column[rated] for column in texts),
                 birth_years[rated],
-                np.where((k_factor == 20) | (k_factor == 10), np.maximum(30, played), played),
-                ever_2400,
-                ever_2400 | (value >= 2300),  # ever_2300: the junior K 40 stops at 2300
+                status.rated_games_total,
+                status.ever_2400,
+                status.ever_2300,
             ]
         )
         counts[rating_type]["entries"] += len(rated)
@@ -602,13 +602,7 @@ def _import(
     )
     outcome.current_ratings_skipped = [t for t in types if t in newer]
     known_federations = set(Federation.objects.values_list("code", flat=True))
-    # Merged duplicates are few: one query for all of them, followed to the record that was kept.
-    merged_records = list(
-        Player.objects.filter(merged_into__isnull=False).values_list("pk", "id_number", "merged_into_id")
-    )
-    merged = {pk: kept for pk, _, kept in merged_records}
-    merged_numbers = {id_number: pk for pk, id_number, _ in merged_records}  # the list names records by FIDE ID
-    merged_fide_ids = np.fromiter(merged_numbers, dtype=np.int64, count=len(merged_numbers))
+    kept_of, merged_fide_ids = _merged_players()
     counts = {t: {"entries": 0, "games": 0} for t in types}
     list_ids = {rating_type: rating_list.pk for rating_type, rating_list in lists.items()}
     # Rows of merged records, written at the end unless the kept record has its own row on the list.
@@ -628,10 +622,7 @@ def _import(
         fide_ids = batch.fide_ids[keep]
         redirect = np.isin(fide_ids, merged_fide_ids) if len(merged_fide_ids) else np.zeros(len(keep), dtype=bool)
         for at, fide_id in zip(keep[redirect].tolist(), fide_ids[redirect].tolist(), strict=True):
-            player_id = merged_numbers[fide_id]
-            while player_id in merged:
-                player_id = merged[player_id]
-            redirected.append((player_id, batch.row(at)))
+            redirected.append((kept_of(fide_id), batch.row(at)))
         held.append(_entry_columns(batch, keep[~redirect], fide_ids[~redirect], types, list_ids, counts))
         outcome.rows += len(batch)
         if progress is not None and outcome.rows >= next_progress:
@@ -642,22 +633,7 @@ def _import(
         columns[1] = _key_of(columns[1], keys, ids)
     del keys, ids
     if redirected:
-        type_of = {pk: rating_type for rating_type, pk in list_ids.items()}
-        kept_ids = np.array(sorted({pk for pk, _ in redirected}), dtype=np.int64)
-        on_list = set()
-        for columns in held:
-            found = np.isin(columns[1], kept_ids)
-            on_list |= {
-                (type_of[list_id], p)
-                for list_id, p in zip(columns[0][found].tolist(), columns[1][found].tolist(), strict=True)
-            }
-        entries: list[tuple[object, ...]] = []
-        for player_id, row in redirected:
-            kept_types = tuple(t for t in types if (t, player_id) not in on_list)
-            on_list |= {(t, player_id) for t in kept_types}
-            _add_lines(player_id, row, kept_types, list_ids, counts, entries)
-        if entries:
-            held.append(_entry_columns_of(entries))
+        _redirected_entries_add(redirected, held, types, list_ids, counts)
     # positions (list pages) and ranks (profiles), as a published list stores them
     _entries_write(list(list_ids.values()), held)
     _lists_complete(lists, counts, outcome, user)
@@ -669,6 +645,52 @@ def _import(
             cursor.execute(f"ANALYZE {quote(Player._meta.db_table)}")
     if progress is not None and next_progress - PROGRESS_EVERY < outcome.rows:  # not reported yet
         progress(outcome.rows)
+
+
+def _merged_players() -> tuple[Callable[[int], int], np.ndarray]:
+    """The records merged into another: a function from such a record's FIDE ID to the primary key of the
+    record that was kept (a chain of merges followed to its end), and their FIDE IDs as an array."""
+    # Merged duplicates are few: one query for all of them, followed to the record that was kept.
+    merged_records = list(
+        Player.objects.filter(merged_into__isnull=False).values_list("pk", "id_number", "merged_into_id")
+    )
+    merged = {pk: kept for pk, _, kept in merged_records}
+    merged_numbers = {id_number: pk for pk, id_number, _ in merged_records}  # the list names records by FIDE ID
+
+    def kept_of(fide_id: int) -> int:
+        player_id = merged_numbers[fide_id]
+        while player_id in merged:
+            player_id = merged[player_id]
+        return player_id
+
+    return kept_of, np.fromiter(merged_numbers, dtype=np.int64, count=len(merged_numbers))
+
+
+def _redirected_entries_add(
+    redirected: list[tuple[int, FideListRow]],
+    held: list[list[np.ndarray]],
+    types: tuple[str, ...],
+    list_ids: dict[str, int],
+    counts: dict[str, dict[str, int]],
+) -> None:
+    """The entries of the rows of merged records (``redirected``: kept record, row) added to ``held``, unless
+    the kept record has its own row on the list (in ``held`` already) or an earlier merged row in that type."""
+    type_of = {pk: rating_type for rating_type, pk in list_ids.items()}
+    kept_ids = np.array(sorted({pk for pk, _ in redirected}), dtype=np.int64)
+    on_list = set()
+    for columns in held:
+        found = np.isin(columns[1], kept_ids)
+        on_list |= {
+            (type_of[list_id], p)
+            for list_id, p in zip(columns[0][found].tolist(), columns[1][found].tolist(), strict=True)
+        }
+    entries: list[tuple[object, ...]] = []
+    for player_id, row in redirected:
+        kept_types = tuple(t for t in types if (t, player_id) not in on_list)
+        on_list |= {(t, player_id) for t in kept_types}
+        _add_lines(player_id, row, kept_types, list_ids, counts, entries)
+    if entries:
+        held.append(_entry_columns_of(entries))
 
 
 class _FirstLines:
@@ -774,9 +796,7 @@ def _add_lines(
         if rating is None or rating.rating is None:
             continue  # unrated in this type: registered, no line on the list
         value, games, k_factor = rating.rating, rating.games, rating.k_factor
-        # B.02 8.3.3: K 20/10 only after 30 rated games; K 10 once 2400 has been reached (and it stays).
-        rated_games_total = max(30, games) if k_factor in (20, 10) else games
-        ever_2400 = k_factor == 10 or value >= 2400
+        status = k_status_from_published_k(_IMPORT_K_FACTOR, value, games, k_factor or 0)  # B.02 8.3.3
         entries.append(
             (
                 list_ids[rating_type],
@@ -791,9 +811,9 @@ def _add_lines(
                 federation,
                 sex,
                 row.birth_year,
-                rated_games_total,
-                ever_2400,
-                ever_2400 or value >= 2300,  # ever_2300: the junior K 40 stops at 2300
+                int(status.rated_games_total),
+                bool(status.ever_2400),
+                bool(status.ever_2300),
             )
         )
         counts[rating_type]["entries"] += 1

@@ -17,6 +17,7 @@ from core.cli import DATE_FORM, iso_date
 from ratings.engine.calculator import Calculation, InitialRating, calculate_change, calculate_initial_rating
 from ratings.engine.glicko2 import Glicko2Calculation, calculate_glicko2
 from ratings.engine.presets import PRESETS, RulesPreset, get_preset
+from ratings.engine.rating_types import RATING_TYPES
 
 SCORES = {"1": 1.0, "1.0": 1.0, "0.5": 0.5, ".5": 0.5, "1/2": 0.5, "½": 0.5, "=": 0.5, "0": 0.0, "0.0": 0.0}
 UNRATED_OPPONENT = {"unrated", "nr", "-"}  # "-" only as --game=-:1 (argparse)
@@ -126,7 +127,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--rating-type",
-            choices=["standard", "rapid", "blitz"],
+            choices=list(RATING_TYPES),
             default="standard",
             help="rating type: decides per-type rules such as the 2650 exemption (default: standard)",
         )
