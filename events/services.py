@@ -751,7 +751,8 @@ def _edit_plan(
 ) -> None:
     """Add the new or changed game of ``edit`` (not a deletion, accepted by ``_edit_problems``) to ``writes``,
     and a changed game's before/after to ``update``."""
-    assert edit.round is not None and edit.white_id is not None  # refused by _edit_problems otherwise
+    assert edit.round is not None
+    assert edit.white_id is not None  # refused by _edit_problems otherwise
     white = participants[edit.white_id]
     black = participants.get(edit.black_id) if edit.black_id is not None else None
     if edit.game_id is None:

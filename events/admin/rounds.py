@@ -193,7 +193,7 @@ def _posted_board(data, index: int, sheet: RoundSheet, problems: list[RoundProbl
     field = f"b{index}-"
     # board;game;version;white|black|result as shown (SheetBoard.meta): one field, so that a 250-board round
     # stays under Django's DATA_UPLOAD_MAX_NUMBER_FIELDS with its players and result.
-    meta = (data.get(field + "meta", "").split(";") + ["", "", "", ""])[:4]
+    meta = ([*data.get(field + "meta", "").split(";"), "", "", "", ""])[:4]
     board = _number(meta[0].strip()) or index + 1
     game_id, version = _number(meta[1]), _number(meta[2])
     original = None

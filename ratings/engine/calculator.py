@@ -152,7 +152,7 @@ def _run(
     m = len(opponents)
     opp = [np.nan if o is None else float(o) for o in opponents]
     players = PeriodPlayers.create(
-        [rating] + opp,
+        [rating, *opp],
         [k_factor] + [20.0] * m,
         pool_games=[pool[0]] + [0] * m,
         pool_opponent_sum=[pool[1]] + [0.0] * m,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ratings.engine.adjustments import AdjustmentSpec
@@ -47,12 +47,12 @@ class RulesPreset:
     slug: str
     name: str
     effective_from: datetime.date
-    expected_score: ExpectedScoreSpec = ExpectedScoreSpec()
-    difference_cap: DifferenceCapSpec = DifferenceCapSpec()
-    k_factor: KFactorSpec = KFactorSpec()
+    expected_score: ExpectedScoreSpec = field(default_factory=ExpectedScoreSpec)
+    difference_cap: DifferenceCapSpec = field(default_factory=DifferenceCapSpec)
+    k_factor: KFactorSpec = field(default_factory=KFactorSpec)
     k_times_n_cap: int | None = 700
     rounding: str = "per-period"
-    initial_rating: InitialRatingSpec = InitialRatingSpec()
+    initial_rating: InitialRatingSpec = field(default_factory=InitialRatingSpec)
     rating_floor: int | None = 1400  # a list rating below this is shown as unrated on the next list
     inactivity_months: int | None = 12
     # Rapid/blitz (from 1 Dec 2024): a game between players >= 600 apart is not rated if either is rated

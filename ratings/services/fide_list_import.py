@@ -79,8 +79,8 @@ from ratings.services.entry_storage import (
 
 __all__ = [
     "BATCH_ROWS",
-    "FideListImportOutcome",
     "PROGRESS_EVERY",
+    "FideListImportOutcome",
     "fide_list_import",
 ]
 

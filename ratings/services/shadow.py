@@ -79,7 +79,8 @@ def _glicko2_entries(computed: ComputedList, rules: RulesPreset) -> Arrays:
         rows["volatility"] = np.full(rows["rating"].size, spec.initial_volatility)
     rows = _sorted(_without_merged(rows))
     games, ids = computed.games, computed.player_ids
-    assert games is not None and ids is not None
+    assert games is not None
+    assert ids is not None
     period = glicko2_list(
         rows["player_id"],
         rows["rating"],

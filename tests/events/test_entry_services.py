@@ -162,13 +162,15 @@ def test_a_correction_typed_into_forms_reads_them_under_the_lock_and_writes_noth
 
     games = Game.objects.filter(event=event)
     assert event_correct_entered(event, user=make_officer(), games=games, entered=invalid) is None
-    assert len(seen[0]) == 3 and not EventCorrection.objects.exists()
+    assert len(seen[0]) == 3
+    assert not EventCorrection.objects.exists()
 
     def valid(locked_games):
         return "board 1 was drawn", [edit_of(game, result=Result.DRAW)]
 
     correction = event_correct_entered(event, user=make_officer("o2"), games=games, entered=valid)
-    assert correction.reason == "board 1 was drawn" and len(correction.changes["games"]) == 1
+    assert correction.reason == "board 1 was drawn"
+    assert len(correction.changes["games"]) == 1
     assert Game.objects.get(pk=game.pk).result == Result.DRAW
     event.refresh_from_db()
     assert event.status == EventStatus.CORRECTED

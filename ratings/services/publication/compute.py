@@ -96,8 +96,19 @@ def _line_texts(c: dict[str, np.ndarray]) -> list[np.ndarray]:
     """The JSON text of every value of the lines, one array per STORED_LINE_FIELDS name, in that order."""
     texts = {
         name: _json_texts(c[name])
-        for name in (GAME, ROUND, OPPONENT, OPPONENT_RATING, OPPONENT_RATING_USED, CAPPED, DIFFERENCE)
-        + (EXPECTED_SCORE, SCORE, RATED, WEIGHTED_CHANGE)
+        for name in (
+            GAME,
+            ROUND,
+            OPPONENT,
+            OPPONENT_RATING,
+            OPPONENT_RATING_USED,
+            CAPPED,
+            DIFFERENCE,
+            EXPECTED_SCORE,
+            SCORE,
+            RATED,
+            WEIGHTED_CHANGE,
+        )
     }
     texts[COLOUR] = np.where(c["white"], '"white"', '"black"').astype(object)
     texts[RATING_CHANGE] = _json_texts(c[SCORE] - c[EXPECTED_SCORE])  # B.02 8.3.2: dR = score - PD

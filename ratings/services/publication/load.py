@@ -98,7 +98,8 @@ def _max_length(name: str) -> int:
     model_field = Player._meta.get_field(name)
     if isinstance(model_field, ForeignKey):
         model_field = model_field.target_field
-    assert isinstance(model_field, CharField) and model_field.max_length is not None, name
+    assert isinstance(model_field, CharField), name
+    assert model_field.max_length is not None, name
     return model_field.max_length
 
 

@@ -20,7 +20,8 @@ def test_before_games_raises_the_previous_ratings_and_returns_the_amounts():
     ratings = np.array([1000.0, 2100.0, NAN])
     adjusted, amounts = adjust_before_games(BEFORE_GAMES, ratings)
     assert np.array_equal(adjusted, [1400.0, 2100.0, NAN], equal_nan=True)
-    assert amounts is not None and amounts.tolist() == [400.0, 0.0, 0.0]
+    assert amounts is not None
+    assert amounts.tolist() == [400.0, 0.0, 0.0]
 
 
 def test_an_after_games_adjustment_or_none_leaves_the_previous_ratings():
@@ -54,7 +55,9 @@ def test_before_games_amounts_are_recorded_on_the_entries_of_the_previous_player
 def test_without_an_adjustment_nothing_changes_and_no_amount_is_recorded():
     rating, change = np.array([1500.0]), np.array([5.0])
     out = adjust_list(None, np.array([1]), rating, rating, change, np.array([1]), None)
-    assert out.rating is rating and out.change is change and np.isnan(out.amount).all()
+    assert out.rating is rating
+    assert out.change is change
+    assert np.isnan(out.amount).all()
 
 
 def test_the_preview_effect_counts_movers_points_and_the_pool_before_and_after():

@@ -60,7 +60,9 @@ def test_no_games_no_lines():
         game_id=empty,
         game_round=empty,
     )
-    assert result.sides.tolist() == [] and result.offsets.tolist() == [0] and result.rating_before.size == 0
+    assert result.sides.tolist() == []
+    assert result.offsets.tolist() == [0]
+    assert result.rating_before.size == 0
 
 
 def test_own_ratings_fall_back_to_the_previous_list_only_where_the_list_in_force_had_none():

@@ -50,7 +50,9 @@ def test_the_next_list_rates_players_with_games_and_ages_the_others():
     assert after["inactive"].tolist() == [False, False, False, False]  # playing makes a player active
     assert after["last_game_date"][:2].tolist() == [np.datetime64("2026-02-20")] * 2
     assert np.isnat(after["last_game_date"][2:]).all()
-    assert np.isnan(after["k_factor"]).all() and (after["pool_games"] == 0).all()  # no K, no pool
+    assert np.isnan(after["k_factor"]).all()
+    assert (after["pool_games"] == 0).all()  # no K, no pool
     assert entry_deviation[2] > 100.0  # step 6: no games, only more uncertainty
-    assert np.isnan(entry_deviation[3]) and np.isnan(entry_volatility[3])
+    assert np.isnan(entry_deviation[3])
+    assert np.isnan(entry_volatility[3])
     assert (entry_deviation[:3] <= SPEC.initial_deviation).all()

@@ -43,7 +43,8 @@ def test_arrays_give_the_same_status_as_each_row_alone():
     games = np.array([4, 0, 7, 12, 3], dtype=np.int64)
     k_factor = np.array([20, 10, 0, 10, 40], dtype=np.int64)
     status = k_status_from_published_k(FIDE_K, rating, games, k_factor)
-    assert status.rated_games_total.dtype == np.int64 and status.ever_2400.dtype == bool
+    assert status.rated_games_total.dtype == np.int64
+    assert status.ever_2400.dtype == bool
     for i in range(len(rating)):
         alone = k_status_from_published_k(FIDE_K, int(rating[i]), int(games[i]), int(k_factor[i]))
         assert [int(alone.rated_games_total), bool(alone.ever_2400), bool(alone.ever_2300)] == [

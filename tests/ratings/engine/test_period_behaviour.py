@@ -31,7 +31,11 @@ def test_rated_player_keeps_rating_against_unrated_opponent(build_players, build
     assert result.players.games[0] == 0
     # ... and the unrated player's game goes into the newcomer pool
     assert result.black.pooled[0]
-    assert (result.players.pool_games[1], result.players.pool_opponent_sum[1], result.players.pool_score[1]) == (1, 2000, 1)
+    assert (result.players.pool_games[1], result.players.pool_opponent_sum[1], result.players.pool_score[1]) == (
+        1,
+        2000,
+        1,
+    )
 
 
 def test_player_published_since_the_event_started_is_rated_but_unrated_for_opponents(
@@ -81,7 +85,11 @@ def test_pool_carried_between_periods_gives_the_same_rating_as_one_period(
     )
     assert not first.players.initial_published[0]
     assert np.isnan(first.players.initial_rating[0])
-    assert (first.players.pool_games[0], first.players.pool_opponent_sum[0], first.players.pool_score[0]) == (3, 5663, 3)
+    assert (first.players.pool_games[0], first.players.pool_opponent_sum[0], first.players.pool_score[0]) == (
+        3,
+        5663,
+        3,
+    )
     second = rate_period(
         build_players(
             ratings,

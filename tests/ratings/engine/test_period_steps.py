@@ -123,7 +123,8 @@ def test_k_times_n_cap_turns_k_20_into_17_for_39_games(build_players, build_game
 def test_published_k_is_derived_from_status_where_the_previous_list_has_none(build_players, fide_2024, list_date):
     players = build_players([2100, 2100, None], [None, 20, None], rated_games_total=[5, 100, 0])
     k = published_k_factors(players, fide_2024, list_date)
-    assert k[:2].tolist() == [40, 20] and np.isnan(k[2])
+    assert k[:2].tolist() == [40, 20]
+    assert np.isnan(k[2])
 
 
 def test_rated_player_without_k_is_refused(build_players, build_games, fide_2024, list_date):
@@ -146,10 +147,12 @@ def test_period_change_is_rounded_once_and_per_event_rounding_differs(fide_2024)
     change_scaled = np.array([-610.0, 370.0, 780.0])
     change, rounded, per_event = rounded_changes(sums, change_scaled, fide_2024, 1)
     assert change[0] == pytest.approx(5.4)
-    assert rounded.tolist() == [5] and np.isnan(per_event).all()
+    assert rounded.tolist() == [5]
+    assert np.isnan(per_event).all()
     per_event_rules = fide_2024.replace(slug="fide-2024-per-event", rounding="per-event")
     _, rounded, per_event = rounded_changes(sums, change_scaled, per_event_rules, 1)
-    assert per_event.tolist() == [-6, 4, 8] and rounded.tolist() == [6]
+    assert per_event.tolist() == [-6, 4, 8]
+    assert rounded.tolist() == [6]
 
 
 def test_minus_2_50_is_rounded_away_from_zero(fide_2024):
@@ -167,16 +170,18 @@ def test_zero_in_the_first_event_is_disregarded_only_before_the_pool_has_an_even
 
 def test_newcomer_pool_publishes_1922_and_empties_the_pool(build_players, build_games, fide_2024):
     opponents = [1902, 1877, 1884, 2012, 1832]
-    players = build_players([None] + opponents, [None] + [20] * 5)
+    players = build_players([None, *opponents], [None] + [20] * 5)
     games = build_games(
         [(0, 0, i + 1, s, None, r) for i, (r, s) in enumerate(zip(opponents, [1, 1, 1, 0, 0], strict=True))]
     )
     _, _, sums = first_steps(players, games, fide_2024)
     pool = newcomer_pool(players, sums, fide_2024.initial_rating)
     # one (player, event) row: the opponents' sides count for nothing (their opponent is unrated)
-    assert pool.pooled.tolist() == [True] and not pool.disregarded.any()
+    assert pool.pooled.tolist() == [True]
+    assert not pool.disregarded.any()
     assert pool.games_added[0] == 5
-    assert pool.initial_rating[0] == 1922 and pool.initial_published[0]
+    assert pool.initial_rating[0] == 1922
+    assert pool.initial_published[0]
     assert (pool.pool_games[0], pool.pool_opponent_sum[0], pool.pool_score[0], pool.pool_events[0]) == (0, 0, 0, 0)
     assert np.isnan(pool.initial_rating[1:]).all()
 
@@ -202,10 +207,13 @@ def test_next_list_drops_a_rating_below_the_floor_and_marks_2400(build_players, 
     players = build_players([1401, 2395], [20, 20], rated_games_total=[50, 50])
     status = next_list_status(players, fide_2024, list_date, np.array([1399.0, 2410.0]), np.array([1, 2]))
     assert status.dropped_below_floor.tolist() == [True, False]  # B.02 7.2
-    assert np.isnan(status.list_rating[0]) and status.list_rating[1] == 2410
+    assert np.isnan(status.list_rating[0])
+    assert status.list_rating[1] == 2410
     assert status.rated_games_total.tolist() == [51, 52]
-    assert status.ever_2400.tolist() == [False, True] and status.ever_2300.tolist() == [False, True]
-    assert np.isnan(status.next_k_factor[0]) and status.next_k_factor[1] == 10
+    assert status.ever_2400.tolist() == [False, True]
+    assert status.ever_2300.tolist() == [False, True]
+    assert np.isnan(status.next_k_factor[0])
+    assert status.next_k_factor[1] == 10
 
 
 def test_game_sides_split_white_and_black_with_k_and_weighted_change(build_players, build_games, fide_2024):
@@ -215,11 +223,16 @@ def test_game_sides_split_white_and_black_with_k_and_weighted_change(build_playe
     pe_k_used = np.where(sums.rated, 20.0, np.nan)
     pooled = ~sums.rated
     white, black = game_sides(len(games), sides, expectations, sums, pe_k_used, pooled, 100.0)
-    assert white.rated.tolist() == [True, False] and white.pooled.tolist() == [False, True]
-    assert white.difference[0] == -100 and white.expected_score[0] == pytest.approx(0.36)
-    assert white.change[0] == pytest.approx(20 * 0.64) and white.k_factor[0] == 20
-    assert np.isnan(white.difference[1]) and white.opponent_rating_used[1] == 2100  # pooled: opponent as rated
-    assert black.rated.tolist() == [True, False] and black.change[1] == 0
+    assert white.rated.tolist() == [True, False]
+    assert white.pooled.tolist() == [False, True]
+    assert white.difference[0] == -100
+    assert white.expected_score[0] == pytest.approx(0.36)
+    assert white.change[0] == pytest.approx(20 * 0.64)
+    assert white.k_factor[0] == 20
+    assert np.isnan(white.difference[1])
+    assert white.opponent_rating_used[1] == 2100  # pooled: opponent as rated
+    assert black.rated.tolist() == [True, False]
+    assert black.change[1] == 0
     assert black.change[0] == pytest.approx(20 * -0.64)
 
 
