@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import struct
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from django.db import connections, models
@@ -26,7 +26,9 @@ from core.bulk.fields import (
 )
 from core.bulk.rows import copy_in
 
-# --- copy_columns: rows given column by column (NumPy arrays) ----------------------------------------------
+if TYPE_CHECKING:
+    from psycopg import Copy
+
 
 ENCODE_ROWS = 20_000  # rows per byte image in copy_columns (memory: rows x widest row, a few MB)
 _SIGNATURE = _COPY_SIGNATURE + struct.pack(">ii", 0, 0)  # no flags, no header extension
@@ -45,7 +47,7 @@ _NONE = np.array(None, dtype=object)  # compared with an object array: which val
 
 def copy_columns(
     model: type[models.Model],
-    columns: dict[str, np.ndarray | Sequence],
+    columns: dict[str, np.ndarray | Sequence[Any]],
     *,
     using: str = "default",
     table: str | None = None,
@@ -91,13 +93,21 @@ def copy_columns(
     order = sorted(range(len(fields)), key=lambda i: types[i] in _DOCUMENTS)
     fields, types, values = [fields[i] for i in order], [types[i] for i in order], [values[i] for i in order]
     names = [f"{model.__name__}.{field.name}" for field in fields]
-    with copy_in(connection, model, fields, table=table) as copy:  # a chunk is sent while the next is encoded
-        copy.write(_SIGNATURE)
-        for start in range(0, count, ENCODE_ROWS):
-            stop = min(start + ENCODE_ROWS, count)
-            copy.write(encode_rows([column[start:stop] for column in values], types, names))
-        copy.write(_TRAILER)
+    with copy_in(connection, model, fields, table=table) as copy:
+        write_binary(copy, values, types, names)
     return count
+
+
+def write_binary(copy: Copy, columns: list[Any], types: list[str], names: list[str]) -> None:
+    """Every row of ``columns`` (equal lengths; ``types`` and ``names`` as for encode_rows) into psycopg's
+    binary ``copy``: the signature, each chunk of ENCODE_ROWS rows encoded by NumPy, the trailer. A chunk is
+    sent while the next is encoded (copy_in's writer thread)."""
+    count = len(columns[0])
+    copy.write(_SIGNATURE)
+    for start in range(0, count, ENCODE_ROWS):
+        stop = min(start + ENCODE_ROWS, count)
+        copy.write(encode_rows([column[start:stop] for column in columns], types, names))
+    copy.write(_TRAILER)
 
 
 class _Encoded(NamedTuple):
@@ -105,7 +115,7 @@ class _Encoded(NamedTuple):
     data: np.ndarray  # uint8 (rows, widest): each row's bytes, left-aligned
 
 
-def encode_rows(columns: list, types: list[str], names: list[str]) -> bytes:
+def encode_rows(columns: list[Any], types: list[str], names: list[str]) -> bytes:
     """The rows of ``columns`` (equal lengths; PostgreSQL type names in ``types``, documents last) in COPY's
     binary format, without the signature and trailer."""
     n = len(columns[0])
@@ -150,7 +160,7 @@ def encode_rows(columns: list, types: list[str], names: list[str]) -> bytes:
     return b"".join(pieces)
 
 
-def _documents(values, pg_type: str) -> list[bytes]:
+def _documents(values: Sequence[str | None], pg_type: str) -> list[bytes]:
     """Each JSON document as a field: length, (jsonb: the version byte), UTF-8 text; NULL for None."""
     version = b"\x01" if pg_type == "jsonb" else b""
     out = []
@@ -163,7 +173,7 @@ def _documents(values, pg_type: str) -> list[bytes]:
     return out
 
 
-def _constant(value, count: int) -> np.ndarray:
+def _constant(value: Any, count: int) -> np.ndarray:
     """A column of ``count`` times one value as the driver takes it (a datetime as datetime64 in UTC)."""
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
@@ -172,7 +182,7 @@ def _constant(value, count: int) -> np.ndarray:
     return np.full(count, value, dtype=object)
 
 
-def _encode(values, pg_type: str, name: str) -> _Encoded:
+def _encode(values: Any, pg_type: str, name: str) -> _Encoded:
     if pg_type == "text":
         return _encode_text(values)
     n = len(values)
@@ -217,7 +227,7 @@ def _encode(values, pg_type: str, name: str) -> _Encoded:
     return _Encoded(lengths, np.ascontiguousarray(raw).view(np.uint8).reshape(n, width))
 
 
-def _encode_text(values) -> _Encoded:
+def _encode_text(values: Any) -> _Encoded:
     """UTF-8 text: ASCII rows straight from their UCS-4 codes (one array operation), others one by one. A
     NumPy bytes (``S``) array is taken as UTF-8 already, as it is (no NULL; no NUL inside a value)."""
     if isinstance(values, np.ndarray) and values.dtype.kind == "S":

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
+
+AnyField: TypeAlias = "models.Field[Any, Any]"  # a model's concrete field, of whatever type
 
 
 class JsonText(str):
@@ -47,7 +51,7 @@ def _is_postgresql(using: str) -> bool:
     return connections[using].vendor == "postgresql"
 
 
-def _field(model: type[models.Model], name: str) -> models.Field:
+def _field(model: type[models.Model], name: str) -> AnyField:
     """A concrete field by name or attname (``player`` and ``player_id`` both name the foreign key)."""
     for field in model._meta.concrete_fields:
         if name in (field.name, field.attname):
@@ -55,7 +59,7 @@ def _field(model: type[models.Model], name: str) -> models.Field:
     raise ValueError(f"{model.__name__} has no column {name!r}")
 
 
-def _pg_type(field: models.Field, connection) -> str:
+def _pg_type(field: AnyField, connection: BaseDatabaseWrapper) -> str:
     if isinstance(field, models.ForeignKey):
         return _pg_type(field.target_field, connection)  # the target's type
     internal = field.get_internal_type()
@@ -71,7 +75,7 @@ def _pg_type(field: models.Field, connection) -> str:
 _INTEGER_TYPES = ("int2", "int4", "int8")
 
 
-def _copy_types(connection, fields: Sequence[models.Field], table: str) -> list[str]:
+def _copy_types(connection: BaseDatabaseWrapper, fields: Sequence[AnyField], table: str) -> list[str]:
     """The binary COPY types of ``fields`` in ``table``: the model's (_pg_type), except that an integer column is
     written in the width the table gives it (the entries' list and player: 4 bytes where the model's key is a
     bigint, ratings 0017); binary COPY refuses a value of another width."""
@@ -91,12 +95,12 @@ def _copy_types(connection, fields: Sequence[models.Field], table: str) -> list[
     ]
 
 
-def _column_names(connection, columns: Sequence[models.Field]) -> str:
-    return ", ".join(connection.ops.quote_name(field.column) for field in columns)
+def _column_names(connection: BaseDatabaseWrapper, columns: Sequence[AnyField]) -> str:
+    return ", ".join(connection.ops.quote_name(str(field.column)) for field in columns)
 
 
 def _insert_statement(
-    connection, model: type[models.Model], columns: Sequence[models.Field], table: str | None = None
+    connection: BaseDatabaseWrapper, model: type[models.Model], columns: Sequence[AnyField], table: str | None = None
 ) -> str:
     """``INSERT INTO <model's table, or table> (<columns>) VALUES (%s, ...)``: one row's statement, for
     executemany."""
@@ -104,12 +108,12 @@ def _insert_statement(
     return f"INSERT INTO {target} ({_column_names(connection, columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
 
 
-def _copy_statement(connection, table: str, columns: Sequence[models.Field]) -> str:
+def _copy_statement(connection: BaseDatabaseWrapper, table: str, columns: Sequence[AnyField]) -> str:
     """``COPY <table> (<columns>) FROM STDIN`` (text format; binary callers add the option)."""
     return f"COPY {connection.ops.quote_name(table)} ({_column_names(connection, columns)}) FROM STDIN"
 
 
-def _db_value_function(field: models.Field, connection):
+def _db_value_function(field: AnyField, connection: BaseDatabaseWrapper) -> Callable[[Any], Any]:
     """value -> what the database driver gets, as the ORM's INSERT would send it."""
     prepare = field.get_db_prep_save
     if field.get_internal_type() == "JSONField":
@@ -138,7 +142,7 @@ _DRIVER_READY = frozenset(
 )
 
 
-def _driver_ready(field: models.Field) -> bool:
+def _driver_ready(field: AnyField) -> bool:
     """Whether copy_columns sends _python_values' values of ``field`` as they are (see _DRIVER_READY)."""
     if isinstance(field, models.ForeignKey):
         return _driver_ready(field.target_field)
@@ -146,11 +150,12 @@ def _driver_ready(field: models.Field) -> bool:
     return type(field).__module__.startswith("django.db.models.") and field.get_internal_type() in _DRIVER_READY
 
 
-def _defaults(model, columns: list[models.Field]) -> tuple[list[models.Field], tuple]:
+def _defaults(model: type[models.Model], columns: list[AnyField]) -> tuple[list[AnyField], tuple[Any, ...]]:
     """The columns ``rows`` leave out that the ORM would fill (field defaults, auto_now / auto_now_add), with
     their values: COPY, unlike bulk_create, only knows the database's own defaults."""
     given = {field.attname for field in columns}
-    extra, values = [], []
+    extra: list[AnyField] = []
+    values: list[Any] = []
     now = timezone.now()
     for field in model._meta.concrete_fields:
         if field.attname in given or field.primary_key:
@@ -166,18 +171,18 @@ def _defaults(model, columns: list[models.Field]) -> tuple[list[models.Field], t
     return extra, tuple(values)
 
 
-def _is_json(field: models.Field) -> bool:
+def _is_json(field: AnyField) -> bool:
     return field.get_internal_type() == "JSONField"
 
 
-def _json_text(field: models.Field, value) -> JsonText:
+def _json_text(field: AnyField, value: Any) -> JsonText:
     """A JSON column's value as the ORM would store it (the field's get_prep_value, e.g. GameLinesField's)."""
     if isinstance(value, JsonText):
         return value
     return JsonText(json.dumps(field.get_prep_value(value), cls=getattr(field, "encoder", None) or DjangoJSONEncoder))
 
 
-def _python_values(field: models.Field, values) -> list:
+def _python_values(field: AnyField, values: Any) -> list[Any]:
     """A column as the Python values the ORM writes (NaN / NaT -> None, floats into integer columns rounded)."""
     if _is_json(field):
         return [None if v is None else v if isinstance(v, JsonText) else _json_text(field, v) for v in values]
@@ -185,7 +190,7 @@ def _python_values(field: models.Field, values) -> list:
     if array.dtype.kind == "S":  # UTF-8 bytes (see _encode_text)
         return [value.decode() for value in array.tolist()]
     if array.dtype.kind == "M":
-        return array.astype("datetime64[D]").astype(object).tolist()
+        return cast("list[Any]", array.astype("datetime64[D]").astype(object).tolist())
     if array.dtype.kind == "f":
         null = np.isnan(array)
         if field.get_internal_type() not in ("FloatField",):
@@ -193,5 +198,5 @@ def _python_values(field: models.Field, values) -> list:
         else:
             out = array.astype(object)
         out[null] = None
-        return out.tolist()
-    return array.tolist()
+        return cast("list[Any]", out.tolist())
+    return cast("list[Any]", array.tolist())

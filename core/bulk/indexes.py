@@ -3,11 +3,14 @@ bulk insert and built again from the whole table after it (StagedUpsert's first 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
+
+from django.db.backends.utils import CursorWrapper
 
 
 @contextmanager
-def _sqlite_indexes_dropped(cursor, table: str):
+def _sqlite_indexes_dropped(cursor: CursorWrapper, table: str) -> Iterator[None]:
     """SQLite: drop ``table``'s indexes created by CREATE INDEX (not the unique constraints of its definition)
     and create them again, as they were, after the block."""
     cursor.execute(
@@ -22,7 +25,7 @@ def _sqlite_indexes_dropped(cursor, table: str):
 
 
 @contextmanager
-def _secondary_indexes_dropped(cursor, table: str):
+def _secondary_indexes_dropped(cursor: CursorWrapper, table: str) -> Iterator[None]:
     """Drop ``table``'s indexes but its primary key, its unique constraints no foreign key refers to and its
     foreign keys; recreate them all as they were (the catalog's own definitions) after the block. PostgreSQL;
     the caller's transaction holds ACCESS EXCLUSIVE on the table until it ends (taken first: no other session

@@ -4,10 +4,12 @@ or text when a column is text), values_list elsewhere."""
 from __future__ import annotations
 
 import struct
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import QuerySet
 
 from core.bulk.fields import _COPY_HEADER, _COPY_SIGNATURE, _PG_EPOCH_DAYS, _is_postgresql
@@ -24,6 +26,8 @@ CHUNK_ROWS = 16384  # values per array when read_columns sends rows in chunks (c
 _NULL_DATE = -(2**31)
 _NULL_INT = -(2**63)  # stands for NULL while an integer column travels (replaced by the caller's ``null``)
 
+# a column's kind, or (kind, null) for an integer column whose NULL reads as null / a chars column's length
+ColumnSpec: TypeAlias = str | tuple[str, int]
 KINDS = ("int64", "int32", "int16", "float64", "bool", "date", "text", "chars")
 _PG_CAST = {"int64": "int8", "int32": "int4", "int16": "int2", "float64": "float8", "bool": "bool"}
 _PG_WIDTH = {"int64": 8, "int32": 4, "int16": 2, "float64": 8, "bool": 1, "date": 4}
@@ -40,8 +44,8 @@ _BIG_ENDIAN = {"int64": ">i8", "int32": ">i4", "int16": ">i2", "float64": ">f8",
 
 
 def read_columns(
-    queryset: QuerySet,
-    columns: dict[str, str | tuple[str, int]],
+    queryset: QuerySet[Any],
+    columns: dict[str, ColumnSpec],
     *,
     using: str | None = None,
     chunk_by: str | None = None,
@@ -72,14 +76,16 @@ def read_columns(
     return _read_columns_postgresql(queryset, columns, lookups, using, chunk_by)
 
 
-def _spec(spec) -> tuple[str, int]:
+def _spec(spec: ColumnSpec) -> tuple[str, int]:
     return spec if isinstance(spec, tuple) else (spec, 0)
 
 
-def _read_columns_orm(queryset: QuerySet, columns: dict, lookups: list[str]) -> dict[str, np.ndarray]:
+def _read_columns_orm(
+    queryset: QuerySet[Any], columns: dict[str, ColumnSpec], lookups: list[str]
+) -> dict[str, np.ndarray]:
     rows = list(queryset.values_list(*lookups))
     values = list(zip(*rows, strict=True)) if rows else [() for _ in lookups]
-    out = {}
+    out: dict[str, np.ndarray] = {}
     for lookup, column in zip(lookups, values, strict=True):
         kind, null = _spec(columns[lookup])
         if kind == "float64":
@@ -97,7 +103,9 @@ def _read_columns_orm(queryset: QuerySet, columns: dict, lookups: list[str]) -> 
     return out
 
 
-def _read_columns_postgresql(queryset: QuerySet, columns: dict, lookups: list[str], using: str, chunk_by: str | None):
+def _read_columns_postgresql(
+    queryset: QuerySet[Any], columns: dict[str, ColumnSpec], lookups: list[str], using: str, chunk_by: str | None
+) -> dict[str, np.ndarray]:
     connection = connections[using]
     try:
         sql, params = queryset.values_list(*lookups).query.sql_with_params()
@@ -175,7 +183,7 @@ def _fixed_width(column: str, kind: str, null: int) -> str:
     return f"COALESCE({column}, {int(null)})::{_PG_CAST[kind]}"
 
 
-def _copy_out_packed(connection, select: str, params, kinds: list[str]) -> list[np.ndarray]:
+def _copy_out_packed(connection: BaseDatabaseWrapper, select: str, params: Any, kinds: list[str]) -> list[np.ndarray]:
     """Run ``COPY (select) TO STDOUT (FORMAT BINARY)`` where each row is one bytea of packed fixed-width
     records (the columns' send functions, concatenated), into one NumPy array per column."""
     data = _copy_out(connection, f"COPY ({select}) TO STDOUT (FORMAT BINARY)", params)
@@ -203,7 +211,7 @@ def _native(values: np.ndarray, kind: str) -> np.ndarray:
     return values.astype(kind)  # native byte order, contiguous
 
 
-def _copy_out_binary(connection, select: str, params, kinds: list[str]) -> list[np.ndarray]:
+def _copy_out_binary(connection: BaseDatabaseWrapper, select: str, params: Any, kinds: list[str]) -> list[np.ndarray]:
     """Run ``COPY (select) TO STDOUT (FORMAT BINARY)``, every column a fixed width, into NumPy arrays."""
     data = _copy_out(connection, f"COPY ({select}) TO STDOUT (FORMAT BINARY)", params)
     if not data.startswith(_COPY_SIGNATURE):
@@ -228,7 +236,7 @@ def _copy_out_binary(connection, select: str, params, kinds: list[str]) -> list[
 _TEXT_ESCAPES = {"\\\\": "\\", "\\t": "\t", "\\n": "\n", "\\r": "\r", "\\b": "\b", "\\f": "\f", "\\v": "\v"}
 
 
-def _unescape(value: str):
+def _unescape(value: str) -> str | None:
     """One field of COPY's text format: \\N is NULL; backslash sequences stand for control characters."""
     if value == "\\N":
         return None
@@ -246,7 +254,7 @@ def _unescape(value: str):
     return "".join(out)
 
 
-def _copy_out_text(connection, select: str, params, kinds: list[str]) -> list[np.ndarray]:
+def _copy_out_text(connection: BaseDatabaseWrapper, select: str, params: Any, kinds: list[str]) -> list[np.ndarray]:
     """Run ``COPY (select) TO STDOUT`` (text format) and split it into columns with C-level string and list
     operations (a Python loop per value only for a column holding backslash sequences)."""
     text = _copy_out(connection, f"COPY ({select}) TO STDOUT", params).decode("utf-8")
@@ -261,9 +269,10 @@ def _copy_out_text(connection, select: str, params, kinds: list[str]) -> list[np
     for i, kind in enumerate(kinds):
         column = fields[i::width]
         if kind == "text":
+            texts = cast("list[str | None]", column)  # (the same list: no copy of a million values)
             if escaped and any("\\" in value for value in column):
-                column = [_unescape(value) for value in column]
-            out.append(np.array(column, dtype=object).reshape(-1))
+                texts = [_unescape(value) for value in column]
+            out.append(np.array(texts, dtype=object).reshape(-1))
             continue
         if escaped and "\\N" in column:
             missing = {"bool": "f", "float64": "NaN", "date": "NaT"}.get(kind, str(_NULL_INT))
@@ -279,7 +288,7 @@ def _copy_out_text(connection, select: str, params, kinds: list[str]) -> list[np
     return out
 
 
-def _copy_out(connection, statement: str, params) -> bytes:
+def _copy_out(connection: BaseDatabaseWrapper, statement: str, params: Any) -> bytes:
     chunks = []
     # Raw psycopg COPY bypasses Django's cursor wrapper: wrap its errors so a lost connection is
     # django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY).

@@ -4,14 +4,17 @@ with executemany per batch elsewhere."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from core.bulk.fields import (
+    AnyField,
     JsonText,
     _copy_statement,
     _copy_types,
@@ -24,13 +27,16 @@ from core.bulk.fields import (
     _json_text,
 )
 
+if TYPE_CHECKING:
+    from psycopg import Copy
+
 BATCH_SIZE = 5000
 
 
 def copy_rows(
     model: type[models.Model],
     fields: Sequence[str],
-    rows: Iterable[Sequence],
+    rows: Iterable[Sequence[Any]],
     *,
     using: str = "default",
     batch_size: int = BATCH_SIZE,
@@ -50,7 +56,12 @@ def copy_rows(
 
 
 def _copy_rows_executemany(
-    model, columns: list[models.Field], rows, using: str, batch_size: int, table: str | None = None
+    model: type[models.Model],
+    columns: list[AnyField],
+    rows: Iterable[Sequence[Any]],
+    using: str,
+    batch_size: int,
+    table: str | None = None,
 ) -> int:
     """One INSERT statement run for every row of a batch (executemany): a fixed number of queries per
     batch_size rows, whatever the width of the rows (bulk_create splits by the database's parameter limit)."""
@@ -72,7 +83,11 @@ def _copy_rows_executemany(
 
 
 def _copy_rows_postgresql(
-    model, columns: list[models.Field], rows: Iterable[Sequence], using: str, table: str | None = None
+    model: type[models.Model],
+    columns: list[AnyField],
+    rows: Iterable[Sequence[Any]],
+    using: str,
+    table: str | None = None,
 ) -> int:
     connection = connections[using]
     json_columns = [(i, field) for i, field in enumerate(columns) if _is_json(field)]
@@ -101,13 +116,13 @@ def _copy_rows_postgresql(
 
 @contextmanager
 def copy_in(
-    connection,
+    connection: BaseDatabaseWrapper,
     model: type[models.Model],
-    columns: list[models.Field],
+    columns: list[AnyField],
     *,
     json_dumps: bool = False,
     table: str | None = None,
-):
+) -> Iterator[Copy]:
     """``COPY <model's table, or table> (<columns>) FROM STDIN (FORMAT BINARY)`` on the caller's connection and
     transaction; yields psycopg's Copy (rows by ``write_row``, or ready-made binary data by ``write``).
 
@@ -128,12 +143,12 @@ def copy_in(
             yield copy
 
 
-def _dumps_json(value) -> str:
+def _dumps_json(value: Any) -> str:
     # psycopg's JSON dumper for copy_rows' cursor: every JSON value arrives as JsonText (_json_text)
     return value if isinstance(value, JsonText) else json.dumps(value, cls=DjangoJSONEncoder)
 
 
-def _json_rows(rows: Iterable[Sequence], json_columns: list[tuple[int, models.Field]]):
+def _json_rows(rows: Iterable[Sequence[Any]], json_columns: list[tuple[int, AnyField]]) -> Iterator[list[Any]]:
     for row in rows:
         row = list(row)
         for i, field in json_columns:
