@@ -41,7 +41,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from simple_history.utils import bulk_create_with_history
 
 from audit.services import Actor, audit_record
@@ -74,6 +74,7 @@ from events.trf import (
 )
 from players.models import Club, Federation, Player, Title, WomenTitle
 from players.registry import clubs_ensure, federations_ensure, is_fide_federation_code
+from players.selectors import likely_duplicates_among
 
 __all__ = [
     "RESERVED_ID_START",
@@ -708,32 +709,13 @@ class _Plan:
             )
 
     def likely_duplicates(self, new_players: list[Player]) -> list[DuplicateSuggestion]:
-        """Registered players with the same surname and given names, or the same surname and birth year."""
-        surnames = sorted({player.surname.upper() for player in new_players})
-        candidates: dict[str, list[Player]] = defaultdict(list)
-        for start in range(0, len(surnames), _QUERY_CHUNK // 2):
-            query = Q()
-            for surname in surnames[start : start + _QUERY_CHUNK // 2]:
-                # search_name is "SURNAME, GIVEN NAMES" (indexed; a prefix query uses the index).
-                query |= Q(search_name=surname) | Q(search_name__startswith=f"{surname}, ")
-            # Only the indexed search_name in the query (a planner guessing merged_into's share of a freshly
-            # loaded table scanned it whole); merged records are dropped here.
-            for player in Player.objects.filter(query).order_by():
-                if player.merged_into_id is None:
-                    candidates[_fold(player.surname)].append(player)
-        suggestions = []
-        for player in new_players:
-            found, reasons = [], []
-            for candidate in candidates.get(_fold(player.surname), []):
-                if player.given_names and _fold(candidate.given_names) == _fold(player.given_names):
-                    found.append(candidate)
-                    reasons.append("same name")
-                elif player.birth_year and candidate.birth_year == player.birth_year:
-                    found.append(candidate)
-                    reasons.append(f"same surname and birth year {player.birth_year}")
-            if found:
-                suggestions.append(DuplicateSuggestion(player, found, reasons))
-        return suggestions
+        """Registered players who are probably the same person as a new player (players.selectors'
+        duplicate_reason: the same name, or the same surname start and birth year)."""
+        return [
+            DuplicateSuggestion(player, [candidate for candidate, _ in found], [reason for _, reason in found])
+            for player, found in zip(new_players, likely_duplicates_among(new_players), strict=True)
+            if found
+        ]
 
     def create_event(self, user: Actor, federation: str | None) -> Event:
         t = self.t

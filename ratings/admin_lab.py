@@ -13,6 +13,7 @@ from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
 
 from core.admin import OfficialsOnly
+from core.charts import Frame, polyline
 from ratings import tasks
 from ratings.engine import PRESETS
 from ratings.models import BacktestRun, RatingAdjustment
@@ -168,21 +169,17 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
 
 
 CHART_COLOURS = ["#1d4ed8", "#c2410c", "#15803d", "#7c3aed", "#a16207", "#be123c"]
+CALIBRATION_FRAME = Frame(width=640, height=300, left=50, right=10, top=10, bottom=30)
 
 
 def calibration_chart(runs) -> dict:
     """Expected vs actual score of the favourite by 50-point bucket, one line pair per run (inline SVG)."""
-    width, height, left, bottom, top, right = 640, 300, 50, 30, 10, 10
+    frame = CALIBRATION_FRAME
     buckets = sorted({row["from"] for run in runs for row in run.result["calibration"]})
     if not buckets:
         return {"empty": True}
-    span = max(buckets) + 50 or 50
-
-    def x(value):
-        return round(left + (width - left - right) * value / span, 1)
-
-    def y(score):
-        return round(top + (height - top - bottom) * (1.0 - score) / 0.5, 1)  # 0.5 .. 1.0
+    x = frame.x(0, max(buckets) + 50 or 50)
+    y = frame.y(0.5, 1.0)  # the favourite's score: 0.5 .. 1.0
 
     lines = []
     for i, run in enumerate(runs):
@@ -192,19 +189,16 @@ def calibration_chart(runs) -> dict:
             {
                 "label": f"#{run.pk} {run.result['rules']}",
                 "colour": colour,
-                "expected": " ".join(f"{x(r['from'] + 25)},{y(r['expected'])}" for r in rows),
-                "actual": " ".join(f"{x(r['from'] + 25)},{y(r['actual'])}" for r in rows),
+                "expected": polyline((x(r["from"] + 25), y(r["expected"])) for r in rows),
+                "actual": polyline((x(r["from"] + 25), y(r["actual"])) for r in rows),
             }
         )
     ticks = [{"y": y(v), "label": f"{v:.1f}"} for v in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)]
     every = max(1, len(buckets) // 8)
     return {
         "empty": False,
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": width - right,
-        "label_y": height - 8,
+        **frame.box(),
+        "label_y": frame.height - 8,
         "y_ticks": ticks,
         "x_ticks": [{"x": x(b), "label": b} for b in buckets[::every]],
         "lines": lines,

@@ -7,6 +7,7 @@ import datetime
 from django import template
 from django.utils.html import format_html_join
 
+from core.charts import Frame, label_every, polyline, rating_step
 from events.models import EventStatus, EventSystem, RatingType
 from ratings.engine.classes import roman as engine_roman
 from ratings.engine.rating_types import RATING_TYPES
@@ -80,14 +81,8 @@ def colour_of(rating_type: str) -> str:
 WIDTH, HEIGHT = 720, 290
 # BOTTOM holds the years' labels and the legend (one swatch and label a rating type, LEGEND_STEP apart)
 LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 64
+FRAME = Frame(WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM)
 LEGEND_STEP = 170
-
-
-def _nice_step(span: float) -> int:
-    for step in (25, 50, 100, 200, 250, 500):
-        if span / step <= 6:
-            return step
-    return 1000
 
 
 def chart_geometry(points) -> dict:
@@ -104,19 +99,15 @@ def chart_geometry(points) -> dict:
     dates = [day for series in points_by_type.values() for day, _ in series]
     ratings = [rating for series in points_by_type.values() for _, rating in series]
     first, last = min(dates), max(dates)
-    step = _nice_step(max(ratings) - min(ratings) or 1)
+    step = rating_step(max(ratings) - min(ratings) or 1)
     low = (min(ratings) // step) * step
     high = -(-max(ratings) // step) * step
     if high == low:
         high = low + step
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    days = (last - first).days
+    x_days, y = FRAME.x(0, (last - first).days), FRAME.y(low, high)
 
     def x(day: datetime.date) -> float:
-        return round(LEFT + (plot_w / 2 if days == 0 else plot_w * (day - first).days / days), 1)
-
-    def y(rating: float) -> float:
-        return round(TOP + plot_h * (high - rating) / (high - low), 1)
+        return x_days((day - first).days)
 
     series: list[dict[str, object]] = []
     for rating_type in RATING_TYPES:
@@ -128,7 +119,7 @@ def chart_geometry(points) -> dict:
                 "rating_type": rating_type,
                 "label": RATING_TYPE_LABELS[rating_type],
                 "colour": CHART_COLOURS[rating_type],
-                "points": " ".join(f"{x(day)},{y(rating)}" for day, rating in pts),
+                "points": polyline((x(day), y(rating)) for day, rating in pts),
                 "legend_x": LEFT + LEGEND_STEP * len(series),
                 # one circle a list, written here: a template loop cost a tenth of a millisecond a point
                 "dots": format_html_join(
@@ -150,7 +141,7 @@ def chart_geometry(points) -> dict:
         )
     y_ticks = [{"y": y(value), "label": value} for value in range(int(low), int(high) + 1, step)]
     years = range(first.year, last.year + 1)
-    year_every = max(1, len(years) // 8 + (1 if len(years) % 8 else 0))
+    year_every = label_every(len(years), 8)
     x_ticks: list[dict[str, object]] = [
         {"x": x(datetime.date(year, 1, 1)), "label": year}
         for year in years[::year_every]
@@ -160,15 +151,10 @@ def chart_geometry(points) -> dict:
         x_ticks = [{"x": x(first), "label": first.strftime("%Y-%m")}]
     return {
         "empty": False,
-        "width": WIDTH,
-        "height": HEIGHT,
+        **FRAME.box(),
         "series": series,
         "y_ticks": y_ticks,
         "x_ticks": x_ticks,
-        "left": LEFT,
-        "right": WIDTH - RIGHT,
-        "top": TOP,
-        "bottom": HEIGHT - BOTTOM,
         "label_y": HEIGHT - BOTTOM + 22,
         "legend_y": HEIGHT - 12,
         "first": first,

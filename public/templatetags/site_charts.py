@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from django import template
 
+from core.charts import Frame, scale
+
 register = template.Library()
 
 HISTOGRAM_WIDTH, HISTOGRAM_HEIGHT = 720, 220
 H_LEFT, H_RIGHT, H_TOP, H_BOTTOM = 56, 12, 12, 34
 HISTOGRAM_COLOUR = "#1d4ed8"  # the standard colour of the history chart; the browser test looks for it
+HISTOGRAM_FRAME = Frame(HISTOGRAM_WIDTH, HISTOGRAM_HEIGHT, H_LEFT, H_RIGHT, H_TOP, H_BOTTOM)
 
 
 def histogram_geometry(bands: list[dict[str, int]], bucket: int = 100) -> dict:
@@ -19,13 +22,14 @@ def histogram_geometry(bands: list[dict[str, int]], bucket: int = 100) -> dict:
     counts = {band["low"]: band["players"] for band in bands}
     lows = list(range(min(counts), max(counts) + bucket, bucket))
     most = max(counts.values())
-    plot_w, plot_h = HISTOGRAM_WIDTH - H_LEFT - H_RIGHT, HISTOGRAM_HEIGHT - H_TOP - H_BOTTOM
+    plot_w, plot_h = HISTOGRAM_FRAME.plot_width, HISTOGRAM_FRAME.plot_height
+    bar_height = scale(0, most, 0, plot_h)  # a bar's height: players, the most players the plot's height
     slot = plot_w / len(lows)
     label_every = max(1, round(len(lows) / 8))
     bars = []
     for i, low in enumerate(lows):
         players = counts.get(low, 0)
-        height = round(plot_h * players / most, 1)
+        height = bar_height(players)
         bars.append(
             {
                 "x": round(H_LEFT + i * slot + 1, 1),
@@ -41,13 +45,8 @@ def histogram_geometry(bands: list[dict[str, int]], bucket: int = 100) -> dict:
         )
     return {
         "empty": False,
-        "width": HISTOGRAM_WIDTH,
-        "height": HISTOGRAM_HEIGHT,
+        **HISTOGRAM_FRAME.box(),
         "bars": bars,
-        "left": H_LEFT,
-        "right": HISTOGRAM_WIDTH - H_RIGHT,
-        "top": H_TOP,
-        "bottom": HISTOGRAM_HEIGHT - H_BOTTOM,
         "label_y": HISTOGRAM_HEIGHT - 12,
         "most": most,
         "colour": HISTOGRAM_COLOUR,

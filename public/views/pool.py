@@ -10,12 +10,14 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from core.charts import Frame, label_every, nice_step, polyline
 from public.views.base import public_page
 from ratings.selectors import rating_list_current
 from ratings.services.pool import PoolLedger, pool_history
 
 WIDTH, HEIGHT = 720, 300
 LEFT, RIGHT, TOP, BOTTOM = 70, 40, 16, 34
+FRAME = Frame(WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM)
 PART_COLOURS = {
     "from_games": "#1d4ed8",
     "newcomers": "#15803d",
@@ -25,19 +27,10 @@ PART_COLOURS = {
 LINE_COLOURS = {"total": "#1d4ed8", "mean": "#1d4ed8", "median": "#c2410c", "distribution": "#0e7490"}
 
 
-def _nice_step(span: float, target: int = 5) -> float:
-    raw = max(span, 1e-9) / target
-    magnitude = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 1
-    for factor in (1, 2, 2.5, 5, 10):
-        if raw <= factor * magnitude:
-            return float(factor * magnitude)
-    return float(10 * magnitude)
-
-
 def _axis(low: float, high: float) -> tuple[float, float, float]:
     if high == low:
         high, low = high + 1, low - 1
-    step = _nice_step(high - low)
+    step = nice_step(high - low)
     return (low // step) * step, -(-high // step) * step, step
 
 
@@ -50,11 +43,7 @@ def _label(value: float) -> str:
 
 
 def _frame(low: float, high: float, step: float) -> dict[str, Any]:
-    plot_h = HEIGHT - TOP - BOTTOM
-
-    def y(value: float) -> float:
-        return round(TOP + plot_h * (high - value) / (high - low), 1)
-
+    y = FRAME.y(low, high)
     ticks = []
     value = low
     while value <= high + step / 2:
@@ -70,20 +59,11 @@ def line_chart(dates: list[datetime.date], series: list[tuple[str, str, list[flo
         return {"empty": True}
     low, high, step = _axis(min(values), max(values))
     frame = _frame(low, high, step)
-    plot_w = WIDTH - LEFT - RIGHT
-
-    def x(i: int) -> float:
-        return round(LEFT + (plot_w / 2 if len(dates) == 1 else plot_w * i / (len(dates) - 1)), 1)
-
-    every = max(1, -(-len(dates) // 6))
+    x = FRAME.x(0, len(dates) - 1)
+    every = label_every(len(dates), 6)
     return {
         "empty": False,
-        "width": WIDTH,
-        "height": HEIGHT,
-        "left": LEFT,
-        "right": WIDTH - RIGHT,
-        "top": TOP,
-        "bottom": HEIGHT - BOTTOM,
+        **FRAME.box(),
         "label_y": HEIGHT - 10,
         "y_ticks": frame["y_ticks"],
         "x_ticks": [{"x": x(i), "label": day.strftime("%Y-%m")} for i, day in enumerate(dates) if i % every == 0],
@@ -91,7 +71,7 @@ def line_chart(dates: list[datetime.date], series: list[tuple[str, str, list[flo
             {
                 "label": label,
                 "colour": colour,
-                "points": " ".join(f"{x(i)},{frame['y'](v)}" for i, v in enumerate(vs) if v is not None),
+                "points": polyline((x(i), frame["y"](v)) for i, v in enumerate(vs) if v is not None),
                 "dots": [
                     {"x": x(i), "y": frame["y"](v), "date": dates[i], "value": v}
                     for i, v in enumerate(vs)
@@ -111,8 +91,7 @@ def bar_chart(labels: list[str], series: list[tuple[str, str, list[float]]]) -> 
         return {"empty": True}
     low, high, step = _axis(min(values), max(values))
     frame = _frame(low, high, step)
-    plot_w = WIDTH - LEFT - RIGHT
-    slot = plot_w / len(labels)
+    slot = FRAME.plot_width / len(labels)
     width = max(1.0, slot * 0.8 / len(series))
     zero = frame["y"](0.0)
     bars = []
@@ -129,15 +108,10 @@ def bar_chart(labels: list[str], series: list[tuple[str, str, list[float]]]) -> 
                     "title": f"{name} {labels[i]}: {v:g}",
                 }
             )
-    every = max(1, -(-len(labels) // 8))
+    every = label_every(len(labels), 8)
     return {
         "empty": False,
-        "width": WIDTH,
-        "height": HEIGHT,
-        "left": LEFT,
-        "right": WIDTH - RIGHT,
-        "top": TOP,
-        "bottom": HEIGHT - BOTTOM,
+        **FRAME.box(),
         "label_y": HEIGHT - 10,
         "y_ticks": frame["y_ticks"],
         "x_ticks": [

@@ -93,13 +93,7 @@ def federation_simulate(
     database or unused rating types).
     """
     types = list(dict.fromkeys(rating_types or [rating_type]))
-    for kind in types:
-        check_rating_type(kind)
-        if RatingList.objects.filter(rating_type=kind).exists():
-            raise RatingListRefused(
-                f"the database already has {kind} rating lists; a simulated federation needs "
-                "an empty database (or an unused rating type)"
-            )
+    _check_unused_rating_types(types)
     today = today or timezone.localdate()
     periods = {kind: _period(rating_policy_for(kind), today, months) for kind in types}
     start, end, span = periods[types[0]]
@@ -154,6 +148,17 @@ def federation_simulate(
                     assert player_pk is not None, "simulate_federation yields the players before the first month"
                     _write_month(batch, player_pk, kind, federation, today, summary)
     return summary
+
+
+def _check_unused_rating_types(types: list[str]) -> None:
+    """Refuse a rating type that already has lists: a simulation is for an empty database or unused types."""
+    for kind in types:
+        check_rating_type(kind)
+        if RatingList.objects.filter(rating_type=kind).exists():
+            raise RatingListRefused(
+                f"the database already has {kind} rating lists; a simulated federation needs "
+                "an empty database (or an unused rating type)"
+            )
 
 
 def _period(policy: RatingPolicy, today: datetime.date, months: int) -> tuple[datetime.date, datetime.date, int]:

@@ -117,3 +117,22 @@ def test_staged_upsert_updates_what_differs_inserts_the_rest_and_returns_every_k
     assert Player.objects.filter(pk=kept.pk).values_list("updated_at", flat=True).get() == stamp  # left alone
     assert Player.objects.values_list("surname", "birth_year").get(pk=changed.pk) == ("New", None)
     assert Player.objects.values_list("surname", "birth_year").get(id_number=930003) == ("Ding", 1992)
+
+
+def test_staged_upsert_write_upserts_the_rows_staged_so_far_and_starts_a_new_stage():
+    from core.bulk import StagedUpsert
+
+    Player.objects.create(id_number=940001, surname="Old", birth_year=1980)
+    upsert = StagedUpsert(Player, ["id_number", "surname", "birth_year"], key="id_number", update=("surname",))
+    upsert.add_rows([(940001, "New", 1980), (940002, "Carlsen", 1990)])
+    assert upsert.write() == 1  # one inserted, one updated
+    upsert.add_rows([(940002, "Carlsen, Magnus", 1990), (940003, "Caruana", 1992)])  # a new stage
+    assert upsert.write() == 1
+    assert upsert.write() == 0  # nothing staged
+    stored = dict(Player.objects.filter(id_number__gte=940001).values_list("id_number", "surname"))
+    assert stored == {940001: "New", 940002: "Carlsen, Magnus", 940003: "Caruana"}
+
+
+def test_batch_writer_upsert_is_on_one_unique_field():
+    with pytest.raises(ValueError, match="one unique field"):
+        BatchWriter(Player, FIELDS, conflict=("id_number", "surname"), update=("surname",))

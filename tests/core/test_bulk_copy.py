@@ -198,9 +198,9 @@ def test_read_columns_reads_short_text_as_characters_next_to_binary_numbers():
 
 
 def test_read_columns_in_chunks_gives_the_same_rows_in_some_order(monkeypatch):
-    from core import bulk
+    from core.bulk import read as bulk_read
 
-    monkeypatch.setattr(bulk, "CHUNK_ROWS", 2)  # several chunks from a handful of rows
+    monkeypatch.setattr(bulk_read, "CHUNK_ROWS", 2)  # several chunks from a handful of rows
     rating_list = make_list()
     players = [make_player(title="GM" if i % 3 == 0 else "") for i in range(7)]
     RatingListEntry.objects.bulk_create(

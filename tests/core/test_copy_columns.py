@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from django.db import connection, transaction
 
-from core import bulk
 from core.bulk import JsonText, copy_columns, copy_rows
+from core.bulk import columns as bulk_columns
 from ratings.models import RatingChange, RatingListEntry
 from tests.core.test_bulk_copy import make_list
 from tests.factories import make_event, make_player
@@ -77,7 +77,7 @@ def as_rows(columns: dict) -> list[tuple]:
 
 
 def test_copy_columns_stores_what_copy_rows_stores_for_the_same_values(monkeypatch):
-    monkeypatch.setattr(bulk, "ENCODE_ROWS", 3)  # two chunks for four rows
+    monkeypatch.setattr(bulk_columns, "ENCODE_ROWS", 3)  # two chunks for four rows
     players = [make_player() for _ in range(4)]
     columns = entry_columns(players)
     by_columns, by_rows = make_list(), make_list(datetime.date(2026, 5, 1))
