@@ -292,8 +292,10 @@ def _copy_out(connection: BaseDatabaseWrapper, statement: str, params: Any) -> b
     chunks = []
     # Raw psycopg COPY bypasses Django's cursor wrapper: wrap its errors so a lost connection is
     # django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY).
-    with connection.wrap_database_errors, connection.cursor() as cursor:
-        with cursor.cursor.copy(statement, params or None) as copy:
-            for chunk in copy:
-                chunks.append(bytes(chunk))
+    with (
+        connection.wrap_database_errors,
+        connection.cursor() as cursor,
+        cursor.cursor.copy(statement, params or None) as copy,
+    ):
+        chunks.extend(bytes(chunk) for chunk in copy)
     return b"".join(chunks)

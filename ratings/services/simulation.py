@@ -96,7 +96,7 @@ def federation_simulate(
     _check_unused_rating_types(types)
     today = today or timezone.localdate()
     periods = {kind: _period(rating_policy_for(kind), today, months) for kind in types}
-    start, end, span = periods[types[0]]
+    start, _end, _span = periods[types[0]]
     top = Player.objects.aggregate(top=Max("id_number"))["top"] or 0
     first_id = max(10_000_001, top + 1)
     summary = SimulationSummary(

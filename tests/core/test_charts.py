@@ -23,7 +23,8 @@ def test_an_inverted_scale_puts_the_highest_value_at_the_top():
 def test_a_frame_gives_its_plot_size_scales_and_the_template_coordinates():
     frame = Frame(width=720, height=290, left=52, right=16, top=14, bottom=64)
     assert (frame.plot_width, frame.plot_height) == (652, 212)
-    assert frame.x(0, 10)(10) == 704 and frame.y(0, 10)(10) == 14
+    assert frame.x(0, 10)(10) == 704
+    assert frame.y(0, 10)(10) == 14
     assert frame.box() == {"width": 720, "height": 290, "left": 52, "right": 704, "top": 14, "bottom": 226}
 
 
