@@ -8,13 +8,15 @@ database; ``events.trf_services`` matches the registry and decides what to persi
 tournament, players and games again.
 
 The package, by section: ``records`` (the values: players, rounds, teams, games, problems, result codes),
-``reader`` (``parse_trf`` and ``games``), ``checks`` (``check_event``) and ``writer`` (``write_trf``). Importers
-use the names exported here.
+``reader`` (``parse_trf`` and ``games``), ``checks`` (``check_event``), ``inference`` (the rating type and the
+system a file names: ``infer_rating_type``, ``infer_system``) and ``writer`` (``write_trf``). Importers use the
+names exported here.
 
 Column positions are 1-based and inclusive, as in the TRF texts (reference/formats.md §2).
 """
 
 from events.trf.checks import TrfEventChecks, check_event
+from events.trf.inference import infer_rating_type, infer_system
 from events.trf.reader import TrfParseResult, TrfResultWithoutOpponent, games, parse_trf, results_without_opponent
 from events.trf.records import (
     BLACK_FORFEIT_WIN,
@@ -63,6 +65,8 @@ __all__ = [
     "TrfParseResult",
     "TrfEventChecks",
     "check_event",
+    "infer_rating_type",
+    "infer_system",
     "TrfGame",
     "TrfResultWithoutOpponent",
     "results_without_opponent",
