@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from events.rounds import Pairing, paired_twice
 from events.trf.records import (
     BLACK_FORFEIT_WIN,
     BLACK_WIN,
@@ -848,6 +849,7 @@ class _Reader:
     def check_pairings(self) -> None:
         by_rank = {p.start_rank: p for p in self.t.players}
         entries = _entries(self.t.players)
+        self.check_paired_twice(entries, by_rank)
         for player in self.t.players:
             for entry in player.rounds:
                 if entry.opponent is None:
@@ -868,20 +870,7 @@ class _Reader:
                     continue
                 other = entries.get((entry.opponent, entry.round))
                 if other is None or other.opponent != player.start_rank:
-                    said = (
-                        "nothing"
-                        if other is None
-                        else ("a bye" if other.opponent is None else f"opponent {other.opponent}")
-                    )
-                    self.error(
-                        player.line,
-                        column,
-                        f"{who} says he played {entry.opponent} "
-                        f"({opponent.name or 'no name'}) as {_colour_name(entry.colour)},"
-                        f" but line {opponent.line} of player {entry.opponent} shows "
-                        f"{said} in round {entry.round}",
-                    )
-                    continue
+                    continue  # the opponent is paired twice in this round: check_paired_twice said so
                 if player.start_rank > entry.opponent:
                     continue  # each pairing checked once, from the lower starting rank
                 if entry.colour == other.colour and entry.colour in ("w", "b"):
@@ -914,6 +903,43 @@ class _Reader:
                     )
                 elif entry.result == "":
                     self.warn(player.line, column + 7, f"{who} vs {entry.opponent}: no result (not played yet)")
+
+    def check_paired_twice(self, entries: dict[tuple[int, int], TrfRoundEntry], by_rank: dict[int, TrfPlayer]) -> None:
+        """A player plays once per round (``events.rounds.paired_twice``). A line pairs its player once a round:
+        with the opponent it names, else with nobody (a bye, a result without opponent, a blank round, an
+        opponent not in the file or the player himself). A line naming a player whose own line pairs them
+        otherwise pairs that player twice: an error on the naming line, saying what the other line shows."""
+        pairings: dict[tuple[int, frozenset[int | None]], Pairing] = {}
+        for (rank, round_), entry in entries.items():
+            opponent = entry.opponent if entry.opponent in by_rank and entry.opponent != rank else None
+            pairings.setdefault((round_, frozenset((rank, opponent))), (round_, rank, opponent))
+            if opponent is not None and (opponent, round_) not in entries:  # the opponent's line is blank there
+                pairings.setdefault((round_, frozenset((opponent, None))), (round_, opponent, None))
+        found = list(pairings.values())
+        for (round_, rank), positions in paired_twice(found).items():
+            own = entries.get((rank, round_))
+            for position in positions:
+                _, white, black = found[position]
+                claimant = black if white == rank else white
+                if claimant is None or (own is not None and own.opponent == claimant):
+                    continue  # the pairing the player's own line makes
+                self.not_mutual(by_rank[claimant], entries[(claimant, round_)], by_rank[rank], own)
+
+    def not_mutual(
+        self, player: TrfPlayer, entry: TrfRoundEntry, opponent: TrfPlayer, other: TrfRoundEntry | None
+    ) -> None:
+        """``player``'s line names ``opponent`` in ``entry``'s round; ``opponent``'s line (``other``) does not."""
+        column = 92 + 10 * (entry.round - 1)
+        who = f"round {entry.round}: player {player.start_rank} ({player.name or 'no name'})"
+        said = "nothing" if other is None else ("a bye" if other.opponent is None else f"opponent {other.opponent}")
+        self.error(
+            player.line,
+            column,
+            f"{who} says he played {entry.opponent} "
+            f"({opponent.name or 'no name'}) as {_colour_name(entry.colour)},"
+            f" but line {opponent.line} of player {entry.opponent} shows "
+            f"{said} in round {entry.round}",
+        )
 
     def points_table(self) -> dict[str, float]:
         """Points per kind of result under 162 (TRF-2026) and XXS (JaVaFo), defaults from TRF §2.2."""
