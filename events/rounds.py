@@ -7,7 +7,6 @@ words its own messages. The database keeps the last line of defence (migration 0
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 
 # (round, white, black): a player is any number that names them (a participant's key, a start rank); None is
@@ -21,9 +20,15 @@ def paired_twice(pairings: Iterable[Pairing]) -> dict[tuple[int, int], list[int]
     Returns (round, player) -> the positions of their pairings in ``pairings`` (in that order), ordered by round
     then player. A player on both sides of one pairing is in it twice (the position comes twice).
     """
-    seen: dict[tuple[int, int], list[int]] = defaultdict(list)
+    first: dict[tuple[int, int], int] = {}  # (round, player) -> the position of their first pairing
+    twice: dict[tuple[int, int], list[int]] = {}
     for position, (round_, white, black) in enumerate(pairings):
         for player in (white, black):
-            if player is not None:
-                seen[(round_, player)].append(position)
-    return dict(sorted((key, positions) for key, positions in seen.items() if len(positions) > 1))
+            if player is None:
+                continue
+            key = (round_, player)
+            if key in first:
+                twice.setdefault(key, [first[key]]).append(position)
+            else:
+                first[key] = position
+    return dict(sorted(twice.items()))

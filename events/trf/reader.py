@@ -849,16 +849,20 @@ class _Reader:
     def check_pairings(self) -> None:
         by_rank = {p.start_rank: p for p in self.t.players}
         entries = _entries(self.t.players)
-        self.check_paired_twice(entries, by_rank)
+        # Each line pairs its player once a round: (round, player, opponent), the opponent None for nobody.
+        pairings: list[Pairing] = []
+        disputed: set[int] = set()  # rounds with a pairing the opponent's line does not make
         for player in self.t.players:
             for entry in player.rounds:
                 if entry.opponent is None:
+                    pairings.append((entry.round, player.start_rank, None))
                     continue
                 column = 92 + 10 * (entry.round - 1)
                 who = f"round {entry.round}: player {player.start_rank} ({player.name or 'no name'})"
                 opponent = by_rank.get(entry.opponent)
                 if entry.opponent == player.start_rank:
                     self.error(player.line, column, f"{who} is paired with himself")
+                    pairings.append((entry.round, player.start_rank, None))
                     continue
                 if opponent is None:
                     self.error(
@@ -867,12 +871,20 @@ class _Reader:
                         f"{who} is paired with {entry.opponent}, but there is no "
                         f"player with starting rank {entry.opponent}",
                     )
+                    pairings.append((entry.round, player.start_rank, None))
                     continue
                 other = entries.get((entry.opponent, entry.round))
                 if other is None or other.opponent != player.start_rank:
-                    continue  # the opponent is paired twice in this round: check_paired_twice said so
+                    # a pairing the opponent's line does not make (a blank round there pairs them with nobody):
+                    # the opponent is paired twice in this round, which check_paired_twice reports
+                    pairings.append((entry.round, player.start_rank, entry.opponent))
+                    if other is None:
+                        pairings.append((entry.round, entry.opponent, None))
+                    disputed.add(entry.round)
+                    continue
                 if player.start_rank > entry.opponent:
                     continue  # each pairing checked once, from the lower starting rank
+                pairings.append((entry.round, player.start_rank, entry.opponent))
                 if entry.colour == other.colour and entry.colour in ("w", "b"):
                     self.error(
                         player.line,
@@ -903,23 +915,24 @@ class _Reader:
                     )
                 elif entry.result == "":
                     self.warn(player.line, column + 7, f"{who} vs {entry.opponent}: no result (not played yet)")
+        if disputed:  # elsewhere every line's pairing is its opponent's too: nobody can be paired twice
+            self.check_paired_twice([p for p in pairings if p[0] in disputed], entries, by_rank)
 
-    def check_paired_twice(self, entries: dict[tuple[int, int], TrfRoundEntry], by_rank: dict[int, TrfPlayer]) -> None:
-        """A player plays once per round (``events.rounds.paired_twice``). A line pairs its player once a round:
-        with the opponent it names, else with nobody (a bye, a result without opponent, a blank round, an
-        opponent not in the file or the player himself). A line naming a player whose own line pairs them
-        otherwise pairs that player twice: an error on the naming line, saying what the other line shows."""
-        pairings: dict[tuple[int, frozenset[int | None]], Pairing] = {}
-        for (rank, round_), entry in entries.items():
-            opponent = entry.opponent if entry.opponent in by_rank and entry.opponent != rank else None
-            pairings.setdefault((round_, frozenset((rank, opponent))), (round_, rank, opponent))
-            if opponent is not None and (opponent, round_) not in entries:  # the opponent's line is blank there
-                pairings.setdefault((round_, frozenset((opponent, None))), (round_, opponent, None))
-        found = list(pairings.values())
-        for (round_, rank), positions in paired_twice(found).items():
+    def check_paired_twice(
+        self,
+        pairings: list[Pairing],
+        entries: dict[tuple[int, int], TrfRoundEntry],
+        by_rank: dict[int, TrfPlayer],
+    ) -> None:
+        """A player plays once per round (``events.rounds.paired_twice``). ``pairings``: each line's pairing of its
+        player in each round, once (the opponent it names, else nobody: a bye, a result without opponent, an
+        opponent not in the file or the player himself), and nobody for a blank round another line names. A line
+        naming a player whose own line pairs them otherwise pairs that player twice: an error on the naming line,
+        saying what the other line shows."""
+        for (round_, rank), positions in paired_twice(pairings).items():
             own = entries.get((rank, round_))
             for position in positions:
-                _, white, black = found[position]
+                _, white, black = pairings[position]
                 claimant = black if white == rank else white
                 if claimant is None or (own is not None and own.opponent == claimant):
                     continue  # the pairing the player's own line makes
