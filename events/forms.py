@@ -22,6 +22,7 @@ from django.utils.functional import Promise
 from django.utils.text import Truncator
 
 from events.models import BYE_RESULTS, Event, Game, Participant, Result
+from events.rounds import paired_twice
 from events.services import GameEdit
 
 # --- descriptions used in messages ---------------------------------------------------------------------
@@ -373,26 +374,20 @@ def pairing_problems(event: Event, rows: dict[object, tuple], participants: dict
     event's rounds. ``rows`` maps a game key to (round, board, white_id, black_id) for the state to be saved.
     """
     labels = {p.pk: participant_label(p) for p in participants.values()}
-    seen: dict[tuple[int, int], list[tuple[int | None, int | None]]] = defaultdict(list)
-    beyond: set[int] = set()
-    for round_, board, white_id, black_id in rows.values():
-        if round_ > event.rounds:
-            beyond.add(round_)
-        seen[(round_, white_id)].append((board, black_id))
-        if black_id is not None:
-            seen[(round_, black_id)].append((board, white_id))
+    games = list(rows.values())
+    beyond = {round_ for round_, _, _, _ in games if round_ > event.rounds}
     problems = []
-    for (round_, participant_id), games in sorted(seen.items(), key=lambda item: item[0]):
-        if len(games) < 2:
-            continue
+    for (round_, participant_id), positions in paired_twice((r, white, black) for r, _, white, black in games).items():
+        # each of the participant's games: its board and the other side (white's opponent is black, and back)
+        paired = [(games[i][1], games[i][3] if games[i][2] == participant_id else games[i][2]) for i in positions]
         where = "; ".join(
             f"{'board ' + str(board) if board else 'no board'} against "
             f"{labels.get(opponent, 'nobody (bye)') if opponent else 'nobody (bye)'}"
-            for board, opponent in games
+            for board, opponent in paired
         )
         problems.append(
             f"Round {round_}: {labels.get(participant_id, f'participant #{participant_id}')} is paired "
-            f"{len(games)} times ({where}); a player plays once per round."
+            f"{len(paired)} times ({where}); a player plays once per round."
         )
     for round_ in sorted(beyond):
         problems.append(f"Round {round_} has games but {event.name} has only {event.rounds} rounds.")

@@ -10,7 +10,6 @@ checks, history, audit and optimistic lock as the event admin).
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from audit.services import Actor
 from events.models import BYE_RESULTS, Event, Game, Participant, Result
+from events.rounds import paired_twice
 from events.services import GameEdit, GamesUpdate, event_games_update
 
 _BYES = frozenset(r.value for r in BYE_RESULTS)
@@ -73,25 +73,26 @@ class PastedPairings:
 def round_boards_check(boards: list[BoardEntry], roster: dict[int, RosterLine], round_: int) -> list[RoundProblem]:
     """Every problem of one round's boards, each naming the board and the player (empty: it can be saved)."""
     problems: list[RoundProblem] = []
-    seen: dict[int, list[int]] = defaultdict(list)
-    for entry in boards:
-        if entry.is_empty:
-            continue
+    entered = [entry for entry in boards if not entry.is_empty]
+    for entry in entered:
         problems.extend(_board_problems(entry, roster))
-        for rank in (entry.white, entry.black):
-            if rank is not None and rank in roster:
-                seen[rank].append(entry.board)
-    for rank, where in sorted(seen.items()):
-        if len(where) > 1:
-            boards_text = ", ".join(str(board) for board in where)
-            problems.append(
-                RoundProblem(
-                    where[1],
-                    _("Round %(round)s: %(player)s is paired twice (boards %(boards)s); a player plays once per round.")
-                    % {"round": round_, "player": _label(roster[rank]), "boards": boards_text},
-                )
+    # players by start rank; one not in the roster is _board_problems' (no such player), not paired here
+    pairings = [(round_, _in_roster(entry.white, roster), _in_roster(entry.black, roster)) for entry in entered]
+    for (_round, rank), positions in paired_twice(pairings).items():
+        where = [entered[position].board for position in positions]
+        boards_text = ", ".join(str(board) for board in where)
+        problems.append(
+            RoundProblem(
+                where[1],
+                _("Round %(round)s: %(player)s is paired twice (boards %(boards)s); a player plays once per round.")
+                % {"round": round_, "player": _label(roster[rank]), "boards": boards_text},
             )
+        )
     return problems
+
+
+def _in_roster(rank: int | None, roster: dict[int, RosterLine]) -> int | None:
+    return rank if rank in roster else None
 
 
 def _board_problems(entry: BoardEntry, roster: dict[int, RosterLine]) -> list[RoundProblem]:

@@ -33,7 +33,6 @@ registry, decides what the file means for it and writes it in one transaction, i
 from __future__ import annotations
 
 import datetime
-import re
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -69,6 +68,8 @@ from events.trf import (
     TrfRoundEntry,
     TrfTournament,
     check_event,
+    infer_rating_type,
+    infer_system,
     parse_trf,
     write_trf,
 )
@@ -93,18 +94,6 @@ IMPORT_ACTION = "event.import_trf"
 _QUERY_CHUNK = 500  # ids / names per IN (...) or OR query: within SQLite's limits on variables and depth
 _TITLES = frozenset(Title.values)
 _WOMEN_TITLES = frozenset(WomenTitle.values)
-# Words in 012/092/122 that name the rating type (Spanish, German and French forms seen in real files).
-_RATING_TYPE_WORDS = (
-    (RatingType.BLITZ, re.compile(r"blitz|\blightning\b|\bbullet\b", re.I)),
-    (RatingType.RAPID, re.compile(r"\br[aá]pid|schnell|semi-?rapid", re.I)),
-    (RatingType.STANDARD, re.compile(r"\bstandard\b|\bclassical\b|\bclassic\b", re.I)),
-)
-_ROUND_ROBIN_WORDS = re.compile(
-    r"round[ -]?robin|\bberger\b|all[ -]play[ -]all|\brr\b|rundenturnier|"
-    r"scheveningen|\bschev|\bdrr\b|\bsrr\b",
-    re.I,
-)
-_SWISS_WORDS = re.compile(r"swiss|dutch|dubov|burstein|\blim\b|monrad|schweizer|suizo", re.I)
 _SYSTEM_LABELS: dict[str, str] = {
     EventSystem.SWISS: "Swiss",
     EventSystem.ROUND_ROBIN: "Round robin",
@@ -391,7 +380,9 @@ class _Plan:
         self.federation = checks.federation
         self.games = checks.games
         self.without_opponent = checks.without_opponent
-        self.rating_type = self.rating_type or self.infer_rating_type()
+        if not self.rating_type:  # read from the file's words (092, 012, 122), or left for the arbiter
+            self.rating_type, problem = infer_rating_type(self.t)
+            self.outcome.problems += [problem] if problem else []
 
     def as_draft_problem(self, problem: TrfProblem, checks: TrfEventChecks) -> TrfProblem:
         """A missing date refuses nothing (issue 15): the event is imported as a draft without it, and its
@@ -406,46 +397,9 @@ class _Plan:
                 )
         return problem
 
-    def infer_rating_type(self) -> str:
-        t = self.t
-        for rating_type, words in _RATING_TYPE_WORDS:
-            for code, text in (("092", t.tournament_type), ("012", t.name), ("122", t.time_control)):
-                if text and words.search(text):
-                    if rating_type != RatingType.STANDARD:
-                        self.warn(
-                            self.t.record_lines.get(code, 0),
-                            5,
-                            f"rating type not given: read as {rating_type} from record {code} {text!r}",
-                        )
-                    return rating_type
-        self.warn(
-            0,
-            None,
-            "rating type not given and not named in the file (record 092): imported as a draft; choose the "
-            "rating type in the event before submitting",
-        )
-        return ""
-
     def system(self) -> str:
-        t = self.t
-        text = f"{t.tournament_type} {t.encoded_type}"
-        if t.teams or "team" in text.lower():
-            return EventSystem.TEAM
-        if _ROUND_ROBIN_WORDS.search(text):
-            return EventSystem.ROUND_ROBIN
-        if len(t.players) == 2:
-            return EventSystem.MATCH
-        if "match" in text.lower() and not _SWISS_WORDS.search(text):
-            return EventSystem.MATCH
-        if _SWISS_WORDS.search(text):
-            return EventSystem.SWISS
-        # Nothing said: everyone met everyone once -> a round robin.
-        pairs = {frozenset((g.white, g.black)) for g in self.games if g.black is not None}
-        n = len(t.players)
-        played = sum(g.black is not None for g in self.games)
-        if n > 2 and len(pairs) == n * (n - 1) // 2 == played:
-            return EventSystem.ROUND_ROBIN
-        return EventSystem.SWISS
+        """The event's system as the file names it, else as its games show (``events.trf.infer_system``)."""
+        return infer_system(self.t, self.games)
 
     # -- inside the transaction
 

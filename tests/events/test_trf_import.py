@@ -564,7 +564,7 @@ def test_header_problems_name_their_line_and_column_whatever_the_encoding():
 
 def test_the_parser_removes_the_same_control_characters_as_the_registry():
     # events.trf may not import players (.importlinter): its copy of the set is pinned to the registry's here.
-    from events.trf import _CONTROL_CHARACTERS
+    from events.trf.reader import CONTROL_CHARACTERS as TRF_CONTROL_CHARACTERS
     from players.registry import CONTROL_CHARACTERS
 
-    assert _CONTROL_CHARACTERS == CONTROL_CHARACTERS
+    assert TRF_CONTROL_CHARACTERS == CONTROL_CHARACTERS

@@ -315,6 +315,28 @@ def test_non_mutual_pairing_is_an_error_naming_line_and_column():
     assert TrfGame(1, 1, 2, WHITE_WIN) not in games(result)
 
 
+def test_a_player_named_by_a_second_line_in_a_round_is_paired_twice_an_error_on_that_line():
+    # Round 1: player 3 says he played 2, whose line (13) pairs him with 1; player 4's line names 3, whose line
+    # now names 2; player 2 in round 3 names 3, whose line names 2 too (a pairing both lines make is fine).
+    result = parse_trf(trf(P1, P2, P3.replace("     4 b 1", "     2 b 1"), P4))
+
+    twice = problems_matching(result, ERROR, "says he played")
+    assert [(p.line, p.column) for p in twice] == [(FIRST_PLAYER_LINE + 2, 92), (FIRST_PLAYER_LINE + 3, 92)]
+    assert twice[0].message == (
+        "round 1: player 3 (Gamma, Gus) says he played 2 (Beta, Bea) as black, but line 13 of player 2 shows "
+        "opponent 1 in round 1"
+    )
+    assert "line 14 of player 3 shows opponent 2 in round 1" in twice[1].message
+
+
+def test_a_line_naming_a_player_whose_line_is_blank_in_that_round_is_an_error():
+    result = parse_trf(trf(P1, P2, P3, P4.replace("     3 w 0     2 b 0     1 b 0", "               2 b 0     1 b 0")))
+
+    (problem,) = problems_matching(result, ERROR, "says he played")
+    assert (problem.line, problem.column) == (FIRST_PLAYER_LINE + 2, 92)
+    assert "line 15 of player 4 shows nothing in round 1" in problem.message
+
+
 def test_opponent_that_does_not_exist_is_an_error():
     result = parse_trf(trf(P1.replace("     4 w 1", "     9 w 1"), P2, P3, P4))
 

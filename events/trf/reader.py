@@ -1,11 +1,8 @@
-"""FIDE Tournament Report File (TRF16 / TRF06 / TRF-2026): a pure parser and writer.
+"""Reading a TRF file (TRF16 / TRF06 / TRF-2026) into values, every record keeping its line.
 
-No Django here: ``parse_trf`` turns the bytes an arbiter uploads into plain dataclasses plus a list of
+``parse_trf`` turns the bytes an arbiter uploads into the dataclasses of ``events.trf.records`` plus a list of
 problems (each naming the line, the column and why), keeping the line of every record (``record_lines`` for
-the header records); ``check_event`` adds the checks an event needs before it is rated, still without a
-database; ``events.trf_services`` matches the registry and decides what to persist.
-``write_trf`` writes TRF-2026 so that ``parse_trf(write_trf(parse_trf(x).tournament))`` gives the same
-tournament, players and games again.
+the header records); ``games`` makes every pairing once of what was read.
 
 Column positions below are 1-based and inclusive, as in the TRF texts (reference/formats.md §2).
 """
@@ -16,68 +13,38 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
-__all__ = [
-    "ERROR",
-    "WARNING",
-    "TrfProblem",
-    "TrfRoundEntry",
-    "TrfPlayer",
-    "TrfNationalRating",
-    "TrfTeam",
-    "TrfBye",
-    "TrfRecord",
-    "TrfTournament",
-    "TrfParseResult",
-    "TrfEventChecks",
-    "check_event",
-    "TrfGame",
-    "TrfResultWithoutOpponent",
-    "results_without_opponent",
-    "parse_trf",
-    "games",
-    "write_trf",
-    "WHITE_WIN",
-    "DRAW",
-    "BLACK_WIN",
-    "WHITE_FORFEIT_WIN",
-    "BLACK_FORFEIT_WIN",
-    "DOUBLE_FORFEIT",
-    "WHITE_WIN_UNPLAYED",
-    "DRAW_UNPLAYED",
-    "BLACK_WIN_UNPLAYED",
-    "HALF_POINT_BYE",
-    "FULL_POINT_BYE",
-    "PAIRING_BYE",
-    "ZERO_POINT_BYE",
-    "PENDING",
-    "RATED_RESULTS",
-    "BYE_RESULTS",
-]
-
-ERROR: Literal["error"] = "error"
-WARNING: Literal["warning"] = "warning"
-Severity = Literal["error", "warning"]
-
-# Game results in the project's vocabulary (the values of events.models.Result).
-WHITE_WIN = "1-0"
-DRAW = "1/2-1/2"
-BLACK_WIN = "0-1"
-WHITE_FORFEIT_WIN = "+-"
-BLACK_FORFEIT_WIN = "-+"
-DOUBLE_FORFEIT = "--"
-WHITE_WIN_UNPLAYED = "1-0u"  # TRF W/L: the game lasted less than one move
-DRAW_UNPLAYED = "1/2u"  # TRF D/D
-BLACK_WIN_UNPLAYED = "0-1u"  # TRF L/W
-HALF_POINT_BYE = "H"
-FULL_POINT_BYE = "F"
-PAIRING_BYE = "U"
-ZERO_POINT_BYE = "Z"
-PENDING = "*"  # paired, no result yet (in-tournament files)
-# B.02 §1.2 / TRF §2.2: only 1, = and 0 between two players are rated games.
-RATED_RESULTS = frozenset({WHITE_WIN, DRAW, BLACK_WIN})
-BYE_RESULTS = frozenset({HALF_POINT_BYE, FULL_POINT_BYE, PAIRING_BYE, ZERO_POINT_BYE})
+from events.rounds import Pairing, paired_twice
+from events.trf.records import (
+    BLACK_FORFEIT_WIN,
+    BLACK_WIN,
+    BLACK_WIN_UNPLAYED,
+    DOUBLE_FORFEIT,
+    DRAW,
+    DRAW_UNPLAYED,
+    ERROR,
+    FULL_POINT_BYE,
+    GAME_CODES_WITHOUT_OPPONENT,
+    HALF_POINT_BYE,
+    PAIRING_BYE,
+    PENDING,
+    TEXT_RECORDS,
+    WARNING,
+    WHITE_FORFEIT_WIN,
+    WHITE_WIN,
+    WHITE_WIN_UNPLAYED,
+    ZERO_POINT_BYE,
+    ProblemsBySeverity,
+    TrfBye,
+    TrfGame,
+    TrfNationalRating,
+    TrfPlayer,
+    TrfProblem,
+    TrfRecord,
+    TrfRoundEntry,
+    TrfTeam,
+    TrfTournament,
+)
 
 # TRF result codes (position 99 + 10(r-1)); letters are case-insensitive and stored upper-case.
 _PLAYED_CODES = frozenset("1=0+-WDL")
@@ -115,11 +82,6 @@ _BYE_RESULT = {
     "L": ZERO_POINT_BYE,
     "": ZERO_POINT_BYE,
 }
-# The result of a game between two players (TRF §2.2: 1 = 0 played, W D L lasted less than one move) with a
-# colour (w / b: a game was played, TRF §2.1 column 97) but no opponent: the file does not say who the game
-# was against. Not guessed: no game is made of it, and the event stays a draft until the arbiter enters the
-# pairing or the bye (issue 15, "a result without an opponent"). The same code with colour "-" is a bye.
-_GAME_CODES_WITHOUT_OPPONENT = frozenset("1=0WDL")
 _TITLES = {
     "G": "GM",
     "M": "IM",
@@ -159,23 +121,6 @@ _MONTHS = {
     )
     for name in names
 }
-# Tournament records with one line of free text from position 5 -> TrfTournament attribute.
-_TEXT_RECORDS = {
-    "012": "name",
-    "022": "city",
-    "032": "federation",
-    "092": "tournament_type",
-    "102": "chief_arbiter",
-    "122": "time_control",
-    "152": "initial_colour",
-    "182": "pairing_controller",
-    "192": "encoded_type",
-    "202": "tie_breaks",
-    "212": "standings_tie_breaks",
-    "222": "encoded_time_control",
-    "352": "team_board_colours",
-    "362": "team_scoring",
-}
 # Records this parser does not interpret but keeps and writes back verbatim (TRF-2026 §2.4, JaVaFo, Tornelo).
 _KEPT_RECORDS = frozenset({"250", "260", "299", "300", "320", "330", "801", "802", "DAT"})
 _TRF2026_RECORDS = frozenset(
@@ -205,222 +150,13 @@ _TRF2026_RECORDS = frozenset(
 )
 # C0 control characters and DEL, removed from the text read (PostgreSQL refuses NUL; none belongs in a name).
 # The same set as players.registry.CONTROL_CHARACTERS, which this pure module may not import (.importlinter);
-# tests/events/test_trf_parser.py pins the two equal.
-_CONTROL_CHARACTERS = {code: None for code in (*range(0x00, 0x20), 0x7F)}
+# tests/events/test_trf_import.py pins the two equal.
+CONTROL_CHARACTERS = {code: None for code in (*range(0x00, 0x20), 0x7F)}
 _BYE_PLAYER_NAMES = frozenset({"spielfrei", "bye", "free", "frei", "exempt", "libre", "bye, bye", "pab"})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
-_FEDERATION_CODE = re.compile(r"[A-Z]{3}")  # FIDE federation codes, NRS record codes
-
-
-# --------------------------------------------------------------------------------------------------- data
-
-
-@dataclass(frozen=True)
-class TrfProblem:
-    """Something wrong with the file. ``line`` is 1-based (0: the file as a whole), ``column`` 1-based."""
-
-    line: int
-    column: int | None
-    severity: Severity
-    message: str
-
-    def __str__(self) -> str:
-        where = f"line {self.line}" if self.line else "file"
-        if self.column:
-            where += f", column {self.column}"
-        return f"{where}: {self.severity}: {self.message}"
-
-
-@dataclass
-class TrfRoundEntry:
-    """One round of a 001 record: opponent start rank (None: no opponent), colour w/b/-, TRF result code.
-
-    ``result`` is the TRF code upper-cased (``1 = 0 + - W D L H F U Z``) or ``""`` for a blank field.
-    """
-
-    round: int
-    opponent: int | None
-    colour: str
-    result: str
-
-    @property
-    def is_bye(self) -> bool:
-        return self.opponent is None and not self.without_opponent
-
-    @property
-    def without_opponent(self) -> bool:
-        """A game's result with a colour but no opponent (_GAME_CODES_WITHOUT_OPPONENT): neither game nor bye."""
-        return self.opponent is None and self.colour in ("w", "b") and self.result in _GAME_CODES_WITHOUT_OPPONENT
-
-
-@dataclass
-class TrfPlayer:
-    start_rank: int
-    name: str = ""
-    sex: str = ""  # "m", "w" or ""
-    title: str = ""  # GM IM FM CM WGM WIM WFM WCM (one-letter g/m/f/wg… normalised) or as written
-    rating: int | None = None  # None: unrated (blank, 0, 0000)
-    federation: str = ""  # as written: FIDE code, sometimes a club code (ICU exports)
-    fide_id: str = ""  # digits, or "" (blank, 0, not digits)
-    birth_date: dt.date | None = None
-    birth_year: int | None = None
-    points: float | None = None
-    rank: int | None = None
-    rounds: list[TrfRoundEntry] = field(default_factory=list)
-    line: int = field(default=0, compare=False)
-
-    @property
-    def surname(self) -> str:
-        return self.name.split(",", 1)[0].strip()
-
-    @property
-    def given_names(self) -> str:
-        return self.name.split(",", 1)[1].strip() if "," in self.name else ""
-
-    def entry(self, round_number: int) -> TrfRoundEntry | None:
-        for entry in self.rounds:
-            if entry.round == round_number:
-                return entry
-        return None
-
-
-@dataclass
-class TrfNationalRating:
-    """TRF-2026 National Rating Support record: the 001 columns under a 3-letter federation code."""
-
-    federation: str
-    start_rank: int
-    sex: str = ""
-    classification: str = ""
-    name: str = ""
-    rating: int | None = None
-    origin: str = ""
-    national_id: str = ""
-    birth_date: dt.date | None = None
-    birth_year: int | None = None
-    line: int = field(default=0, compare=False)
-
-
-@dataclass
-class TrfTeam:
-    """A team (record 310, or the older 013 numbered in file order)."""
-
-    number: int
-    name: str
-    members: list[int] = field(default_factory=list)
-    nickname: str = ""
-    strength: int | None = None
-    match_points: float | None = None
-    game_points: float | None = None
-    rank: int | None = None
-    line: int = field(default=0, compare=False)
-    record: str = field(default="310", compare=False)
-
-
-@dataclass
-class TrfBye:
-    """TRF-2026 record 240: a bye of ``kind`` F/H/Z in ``round`` for the listed player (or team) ids."""
-
-    kind: str
-    round: int
-    ids: list[int] = field(default_factory=list)
-    line: int = field(default=0, compare=False)
-
-
-@dataclass
-class TrfRecord:
-    """A line kept verbatim (a record this module does not interpret, or an unknown one)."""
-
-    code: str
-    text: str
-    line: int = field(default=0, compare=False)
-
-
-@dataclass
-class TrfTournament:
-    name: str = ""  # 012
-    city: str = ""  # 022
-    federation: str = ""  # 032
-    start_date: dt.date | None = None  # 042
-    end_date: dt.date | None = None  # 052
-    tournament_type: str = ""  # 092
-    chief_arbiter: str = ""  # 102
-    deputy_arbiters: list[str] = field(default_factory=list)  # 112, one line each
-    time_control: str = ""  # 122
-    round_dates: list[dt.date | None] = field(default_factory=list)  # 132, index = round - 1
-    rounds_declared: int | None = None  # 142, or JaVaFo XXR
-    initial_colour: str = ""  # 152
-    scoring: dict[str, float] = field(default_factory=dict)  # 162 codes W D L A P X given explicitly
-    nrs_federation: str = ""  # 172 positions 5-7
-    starting_rank_method: str = ""  # 172 positions 9-13
-    pairing_controller: str = ""  # 182
-    encoded_type: str = ""  # 192
-    tie_breaks: str = ""  # 202
-    standings_tie_breaks: str = ""  # 212
-    encoded_time_control: str = ""  # 222
-    team_board_colours: str = ""  # 352
-    team_scoring: str = ""  # 362
-    players: list[TrfPlayer] = field(default_factory=list)
-    national_ratings: list[TrfNationalRating] = field(default_factory=list)
-    teams: list[TrfTeam] = field(default_factory=list)
-    byes: list[TrfBye] = field(default_factory=list)
-    records: list[TrfRecord] = field(default_factory=list)  # kept verbatim, written back
-    # Record code -> the line of its first record (header records included), as read: a problem about a
-    # header value names that line and column 5. Players, teams, byes and kept records carry their own line.
-    record_lines: dict[str, int] = field(default_factory=dict, compare=False)
-    # Declared counts are checked against the data on parsing; the writer recomputes them.
-    players_declared: int | None = field(default=None, compare=False)  # 062
-    rated_players_declared: int | None = field(default=None, compare=False)  # 072
-    teams_declared: int | None = field(default=None, compare=False)  # 082
-
-    def player(self, start_rank: int) -> TrfPlayer | None:
-        for player in self.players:
-            if player.start_rank == start_rank:
-                return player
-        return None
-
-    @property
-    def rounds_played(self) -> int:
-        """The highest round for which any player has an entry."""
-        return max((entry.round for player in self.players for entry in player.rounds), default=0)
-
-    @property
-    def number_of_rounds(self) -> int:
-        return max(self.rounds_declared or 0, self.rounds_played)
-
-
-@dataclass(frozen=True)
-class TrfGame:
-    """One pairing, once (not once per side). A bye has ``black`` None and the player as ``white``."""
-
-    round: int
-    white: int
-    black: int | None
-    result: str
-
-    @property
-    def is_rated(self) -> bool:
-        return self.black is not None and self.result in RATED_RESULTS
-
-    @property
-    def is_bye(self) -> bool:
-        return self.black is None
-
-
-class ProblemsBySeverity:
-    """``errors`` and ``warnings`` of an object's ``problems`` (a parse result, an import outcome)."""
-
-    problems: list[TrfProblem]
-
-    @property
-    def errors(self) -> list[TrfProblem]:
-        return [p for p in self.problems if p.severity == ERROR]
-
-    @property
-    def warnings(self) -> list[TrfProblem]:
-        return [p for p in self.problems if p.severity == WARNING]
+FEDERATION_CODE = re.compile(r"[A-Z]{3}")  # FIDE federation codes, NRS record codes
 
 
 @dataclass
@@ -644,11 +380,11 @@ class _Reader:
             self.version = "TRF-2026"
         reader = _RECORD_READERS.get(code)
         if reader is None:
-            if code in _TEXT_RECORDS:
+            if code in TEXT_RECORDS:
                 reader = _Reader.read_text
             elif code in _KEPT_RECORDS or code.startswith("XX"):
                 reader = _Reader.read_kept
-            elif _FEDERATION_CODE.fullmatch(code) and _int(line[4:8]) is not None:
+            elif FEDERATION_CODE.fullmatch(code) and _int(line[4:8]) is not None:
                 reader = _Reader.read_national
             else:
                 self.unknown_line(code, line, number, "unknown record code")
@@ -659,14 +395,14 @@ class _Reader:
 
     def clean(self, value: str, number: int, column: int, who: str) -> str:
         """``value`` without control characters (NUL, ESC, ...), with a warning when it had any."""
-        cleaned = value.translate(_CONTROL_CHARACTERS)
+        cleaned = value.translate(CONTROL_CHARACTERS)
         if cleaned == value:
             return value
         self.warn(number, column, f"{who}: control characters removed from {value!r}")
         return cleaned.strip()
 
     def read_text(self, code: str, line: str, number: int) -> None:
-        attribute = _TEXT_RECORDS[code]
+        attribute = TEXT_RECORDS[code]
         value = self.clean(line[4:].strip(), number, 5, f"record {code}")
         if code in self.seen_text:
             if value != getattr(self.t, attribute):
@@ -979,7 +715,7 @@ class _Reader:
             )
             return None
         if opponent == 0:
-            if colour != "-" and result in _GAME_CODES_WITHOUT_OPPONENT:
+            if colour != "-" and result in GAME_CODES_WITHOUT_OPPONENT:
                 # a game was played (colour and result) against nobody named: kept as it is, reported by
                 # results_without_opponent, and the event stays a draft until it is entered (issue 15)
                 return TrfRoundEntry(round_number, None, colour, result)
@@ -1113,15 +849,20 @@ class _Reader:
     def check_pairings(self) -> None:
         by_rank = {p.start_rank: p for p in self.t.players}
         entries = _entries(self.t.players)
+        # Each line pairs its player once a round: (round, player, opponent), the opponent None for nobody.
+        pairings: list[Pairing] = []
+        disputed: set[int] = set()  # rounds with a pairing the opponent's line does not make
         for player in self.t.players:
             for entry in player.rounds:
                 if entry.opponent is None:
+                    pairings.append((entry.round, player.start_rank, None))
                     continue
                 column = 92 + 10 * (entry.round - 1)
                 who = f"round {entry.round}: player {player.start_rank} ({player.name or 'no name'})"
                 opponent = by_rank.get(entry.opponent)
                 if entry.opponent == player.start_rank:
                     self.error(player.line, column, f"{who} is paired with himself")
+                    pairings.append((entry.round, player.start_rank, None))
                     continue
                 if opponent is None:
                     self.error(
@@ -1130,25 +871,20 @@ class _Reader:
                         f"{who} is paired with {entry.opponent}, but there is no "
                         f"player with starting rank {entry.opponent}",
                     )
+                    pairings.append((entry.round, player.start_rank, None))
                     continue
                 other = entries.get((entry.opponent, entry.round))
                 if other is None or other.opponent != player.start_rank:
-                    said = (
-                        "nothing"
-                        if other is None
-                        else ("a bye" if other.opponent is None else f"opponent {other.opponent}")
-                    )
-                    self.error(
-                        player.line,
-                        column,
-                        f"{who} says he played {entry.opponent} "
-                        f"({opponent.name or 'no name'}) as {_colour_name(entry.colour)},"
-                        f" but line {opponent.line} of player {entry.opponent} shows "
-                        f"{said} in round {entry.round}",
-                    )
+                    # a pairing the opponent's line does not make (a blank round there pairs them with nobody):
+                    # the opponent is paired twice in this round, which check_paired_twice reports
+                    pairings.append((entry.round, player.start_rank, entry.opponent))
+                    if other is None:
+                        pairings.append((entry.round, entry.opponent, None))
+                    disputed.add(entry.round)
                     continue
                 if player.start_rank > entry.opponent:
                     continue  # each pairing checked once, from the lower starting rank
+                pairings.append((entry.round, player.start_rank, entry.opponent))
                 if entry.colour == other.colour and entry.colour in ("w", "b"):
                     self.error(
                         player.line,
@@ -1179,6 +915,44 @@ class _Reader:
                     )
                 elif entry.result == "":
                     self.warn(player.line, column + 7, f"{who} vs {entry.opponent}: no result (not played yet)")
+        if disputed:  # elsewhere every line's pairing is its opponent's too: nobody can be paired twice
+            self.check_paired_twice([p for p in pairings if p[0] in disputed], entries, by_rank)
+
+    def check_paired_twice(
+        self,
+        pairings: list[Pairing],
+        entries: dict[tuple[int, int], TrfRoundEntry],
+        by_rank: dict[int, TrfPlayer],
+    ) -> None:
+        """A player plays once per round (``events.rounds.paired_twice``). ``pairings``: each line's pairing of its
+        player in each round, once (the opponent it names, else nobody: a bye, a result without opponent, an
+        opponent not in the file or the player himself), and nobody for a blank round another line names. A line
+        naming a player whose own line pairs them otherwise pairs that player twice: an error on the naming line,
+        saying what the other line shows."""
+        for (round_, rank), positions in paired_twice(pairings).items():
+            own = entries.get((rank, round_))
+            for position in positions:
+                _, white, black = pairings[position]
+                claimant = black if white == rank else white
+                if claimant is None or (own is not None and own.opponent == claimant):
+                    continue  # the pairing the player's own line makes
+                self.not_mutual(by_rank[claimant], entries[(claimant, round_)], by_rank[rank], own)
+
+    def not_mutual(
+        self, player: TrfPlayer, entry: TrfRoundEntry, opponent: TrfPlayer, other: TrfRoundEntry | None
+    ) -> None:
+        """``player``'s line names ``opponent`` in ``entry``'s round; ``opponent``'s line (``other``) does not."""
+        column = 92 + 10 * (entry.round - 1)
+        who = f"round {entry.round}: player {player.start_rank} ({player.name or 'no name'})"
+        said = "nothing" if other is None else ("a bye" if other.opponent is None else f"opponent {other.opponent}")
+        self.error(
+            player.line,
+            column,
+            f"{who} says he played {entry.opponent} "
+            f"({opponent.name or 'no name'}) as {_colour_name(entry.colour)},"
+            f" but line {opponent.line} of player {entry.opponent} shows "
+            f"{said} in round {entry.round}",
+        )
 
     def points_table(self) -> dict[str, float]:
         """Points per kind of result under 162 (TRF-2026) and XXS (JaVaFo), defaults from TRF §2.2."""
@@ -1276,7 +1050,7 @@ class _Reader:
                 )
 
 
-# Record code -> its reader; text records (_TEXT_RECORDS), kept ones, XX.. and NRS records are told apart by
+# Record code -> its reader; text records (TEXT_RECORDS), kept ones, XX.. and NRS records are told apart by
 # _Reader.read_line. One dictionary look-up per line: parsing stays linear in the file size.
 _RECORD_READERS: dict[str, Callable[[_Reader, str, str, int], None]] = {
     "001": _Reader.read_player,
@@ -1418,266 +1192,3 @@ def _game(a: TrfRoundEntry, b: TrfRoundEntry, rank_a: int, rank_b: int) -> TrfGa
     else:
         code = None
     return None if code is None else TrfGame(a.round, white_rank, black_rank, code)
-
-
-# ------------------------------------------------------------------------------------- checks for an event
-
-
-@dataclass
-class TrfEventChecks(ProblemsBySeverity):
-    """What rating a parsed file as an event needs beyond the parse, decided without a database.
-
-    ``start_date`` / ``end_date``: 042 / 052, else the first / last round date (132); ``federation``: 032 when
-    it is a three-letter code, else ``""``; ``games``: the file's games (``games``). ``problems`` name line
-    and column like the parser's.
-    """
-
-    start_date: dt.date | None = None
-    end_date: dt.date | None = None
-    federation: str = ""
-    games: list[TrfGame] = field(default_factory=list)
-    without_opponent: list[TrfResultWithoutOpponent] = field(default_factory=list)
-    problems: list[TrfProblem] = field(default_factory=list)
-
-    def error(self, line: int, column: int | None, message: str) -> None:
-        self.problems.append(TrfProblem(line, column, ERROR, message))
-
-    def warn(self, line: int, column: int | None, message: str) -> None:
-        self.problems.append(TrfProblem(line, column, WARNING, message))
-
-
-def check_event(result: TrfParseResult, *, submit: bool = False) -> TrfEventChecks:
-    """The rules an event must meet to be rated (dates, one person once, results when submitted), checked
-    on the parse result alone: ``events.trf_services`` adds what needs the registry (matching players,
-    federations known) and persists."""
-    t = result.tournament
-    checks = TrfEventChecks()
-    _check_dates(t, checks)
-    _check_ids(t, checks)
-    _check_results(result, checks, submit=submit)
-    _check_opponents(result, checks)
-    checks.federation = _event_federation(t, checks)
-    return checks
-
-
-def _header_place(t: TrfTournament, code: str) -> tuple[int, int | None]:
-    """Line and column of a header record's value: (line, 5), or (0, None) when the file has no such record."""
-    line = t.record_lines.get(code, 0)
-    return line, 5 if line else None
-
-
-def _check_dates(t: TrfTournament, checks: TrfEventChecks) -> None:
-    """An event is rated with its dates: 042/052, else the round dates of 132."""
-    # rating-rules.md §1.3: the start date picks the ratings used, the end date the list the event goes to.
-    round_dates = [date for date in t.round_dates if date]
-    checks.start_date = t.start_date or (min(round_dates) if round_dates else None)
-    checks.end_date = t.end_date or (max(round_dates) if round_dates else None)
-    for code, value, what, fallback in (
-        ("042", t.start_date, "start", checks.start_date),
-        ("052", t.end_date, "end", checks.end_date),
-    ):
-        line, column = _header_place(t, code)
-        if value is None and fallback is not None:
-            checks.warn(
-                line,
-                column,
-                f"no {what} date (record {code}); the {'first' if what == 'start' else 'last'} "
-                f"round date {fallback:%Y-%m-%d} (record 132) is used",
-            )
-        elif value is None:
-            state = "is not a date this importer understands" if line else "is missing"
-            checks.error(
-                line,
-                column,
-                f"no {what} date: record {code} {state} (write YYYY/MM/DD) and there are no round dates "
-                "(record 132); an event cannot be rated without its dates",
-            )
-    if checks.start_date and checks.end_date and checks.end_date < checks.start_date:
-        line, column = _header_place(t, "052")
-        checks.error(
-            line,
-            column,
-            f"end date {checks.end_date:%Y-%m-%d} is before the start date {checks.start_date:%Y-%m-%d}",
-        )
-
-
-def _check_ids(t: TrfTournament, checks: TrfEventChecks) -> None:
-    seen: dict[int, TrfPlayer] = {}
-    for player in t.players:
-        if not player.fide_id:
-            continue
-        number = int(player.fide_id)
-        if number in seen:
-            first = seen[number]
-            checks.error(
-                player.line,
-                58,
-                f"player {player.start_rank}: ID number {number} is also player {first.start_rank} on "
-                f"line {first.line}; one person cannot play twice in an event",
-            )
-        else:
-            seen[number] = player
-
-
-def _check_results(result: TrfParseResult, checks: TrfEventChecks, *, submit: bool) -> None:
-    found = checks.games = result.games()
-    if not found:
-        checks.warn(0, None, "no results in the file: the event is created with its players only")
-    if not submit:
-        return
-    by_rank = {p.start_rank: p for p in result.tournament.players}
-    for game in found:
-        if game.result == PENDING:
-            checks.error(
-                by_rank[game.white].line,
-                99 + 10 * (game.round - 1),
-                f"round {game.round}: {game.white} vs {game.black} has no result; an event is "
-                "submitted for rating only with every result (import it without submitting and "
-                "finish it in the admin)",
-            )
-
-
-def _check_opponents(result: TrfParseResult, checks: TrfEventChecks) -> None:
-    """A game's result without its opponent refuses nothing (issue 15: the file is readable): the round is left
-    out, and the event is a draft until the arbiter enters who the game was against, or the bye it was."""
-    checks.without_opponent = results_without_opponent(result)
-    for missing in checks.without_opponent:
-        checks.warn(
-            missing.line,
-            missing.column,
-            f"round {missing.round}: player {missing.start_rank} ({missing.name or 'no name'}) has the result "
-            f"{missing.result!r} of a game (column {missing.result_column}) but no opponent (columns "
-            f"{missing.column}-{missing.column + 3} blank or 0000; a bye is written H, F, U or Z): the round is "
-            f"not imported and the event stays a draft until player {missing.start_rank}'s game or bye in round "
-            f"{missing.round} is entered",
-        )
-
-
-def _event_federation(t: TrfTournament, checks: TrfEventChecks) -> str:
-    code = t.federation.strip()
-    if not code or _FEDERATION_CODE.fullmatch(code):
-        return code
-    line, _ = _header_place(t, "032")
-    checks.warn(line, 5, f"record 032: {code!r} is not a three-letter federation code; left empty")
-    return ""
-
-
-# -------------------------------------------------------------------------------------------------- writer
-
-
-def _cut(text: str, width: int) -> str:
-    return text[:width].ljust(width)
-
-
-def _points_text(points: float | None) -> str:
-    """TRF's ``11.5`` format; more decimals only when a scoring system needs them."""
-    if points is None:
-        return ""
-    text = f"{points:.1f}"
-    # Columns 81-84: "199" rather than "199.0", which would run into the rank column.
-    return text if float(text) == points and len(text) <= 4 else f"{points:g}"
-
-
-def _birth_text(date: dt.date | None, year: int | None) -> str:
-    if date is not None:
-        return f"{date.year:04d}/{date.month:02d}/{date.day:02d}"
-    return f"{year:04d}/00/00" if year else ""
-
-
-def _player_line(player: TrfPlayer, rounds: int) -> str:
-    # 001 layout (TRF §2.1): 5-8 rank, 10 sex, 11-13 title, 15-47 name, 49-52 rating, 54-56 federation,
-    # 58-68 FIDE ID, 70-79 birth date, 81-84 points, 86-89 rank, rounds from 92 every 10 columns.
-    head = (
-        f"001 {player.start_rank:>4} {_cut(player.sex, 1)}{_cut(player.title, 3)} {_cut(player.name, 33)} "
-        f"{player.rating or '':>4} {_cut(player.federation, 3)} {player.fide_id[:11]:>11} "
-        f"{_birth_text(player.birth_date, player.birth_year):<10} {_points_text(player.points):>4} "
-        f"{player.rank or '':>4}  "
-    )
-    by_round = {entry.round: entry for entry in player.rounds}
-    cells = []
-    for round_number in range(1, rounds + 1):
-        entry = by_round.get(round_number)
-        if entry is None:
-            cells.append(" " * 10)
-        else:
-            opponent = "0000" if entry.opponent is None else f"{entry.opponent:>4}"
-            colour = entry.colour or "-"  # (a result without opponent keeps its colour: results_without_opponent)
-            cells.append(f"{opponent} {colour} {entry.result or ' '}  ")
-    return (head + "".join(cells)).rstrip()
-
-
-def _national_line(record: TrfNationalRating) -> str:
-    # NRS (TRF-2026): the 001 columns; 11-13 national classification, 49-52 national rating,
-    # 54-56 national origin, 58-68 national number.
-    r = record
-    return (
-        f"{_cut(r.federation, 3)} {r.start_rank:>4} {_cut(r.sex, 1)}{_cut(r.classification, 3)} "
-        f"{_cut(r.name, 33)} {r.rating or '':>4} {_cut(r.origin, 3)} {r.national_id[:11]:>11} "
-        f"{_birth_text(r.birth_date, r.birth_year)}"
-    ).rstrip()
-
-
-def _team_line(team: TrfTeam) -> str:
-    # 310 (TRF-2026): 5-7 number, 9-40 name, 42-46 nickname, 48-53 strength, 55-60 match points,
-    # 62-67 game points, 69-71 rank, players from 74-77 every 5 columns.
-    head = (
-        f"310 {team.number:>3} {_cut(team.name, 32)} {_cut(team.nickname, 5)} {team.strength or '':>6} "
-        f"{_points_text(team.match_points):>6} {_points_text(team.game_points):>6} {team.rank or '':>3} "
-    )
-    return (head + "".join(f" {member:>4}" for member in team.members)).rstrip()
-
-
-def write_trf(event: TrfTournament, *, line_ending: str = "\r\n", comment: str | None = None) -> str:
-    """The tournament as TRF-2026 text (formats.md §2.4).
-
-    Lines end with CR LF (TRF: "each line shall have a CR as last character"). Declared counts (062, 072,
-    082) are recomputed from the data; records kept verbatim by the parser are written back at the end.
-    """
-    t = event
-    lines: list[str] = []
-    if comment:
-        lines += [f"### {text}".rstrip() for text in comment.splitlines()]
-
-    def text(code: str, value: str) -> None:
-        if value:
-            lines.append(f"{code} {value}")
-
-    text("012", t.name)
-    text("022", t.city)
-    text("032", t.federation)
-    if t.start_date:
-        lines.append(f"042 {t.start_date:%Y/%m/%d}")
-    if t.end_date:
-        lines.append(f"052 {t.end_date:%Y/%m/%d}")
-    lines.append(f"062 {len(t.players)}")
-    lines.append(f"072 {sum(1 for p in t.players if p.rating)}")
-    if t.teams:
-        lines.append(f"082 {len(t.teams)}")
-    text("092", t.tournament_type)
-    text("102", t.chief_arbiter)
-    for arbiter in t.deputy_arbiters:
-        text("112", arbiter)
-    text("122", t.time_control)
-    if t.rounds_declared is not None:
-        lines.append(f"142 {t.rounds_declared}")
-    text("152", t.initial_colour)
-    if t.scoring:
-        # 162: result letter at 6, points at 7-10, repeated every 9 columns
-        lines.append(
-            ("162  " + "".join(f"{code}{_points_text(points):>4}    " for code, points in t.scoring.items())).rstrip()
-        )
-    if t.nrs_federation or t.starting_rank_method:
-        lines.append(f"172 {_cut(t.nrs_federation, 3)} {t.starting_rank_method}".rstrip())
-    for code in ("182", "192", "202", "212", "222", "352", "362"):
-        text(code, getattr(t, _TEXT_RECORDS[code]))
-    if any(t.round_dates):
-        cells = "".join(f"{date:%y/%m/%d}  " if date else " " * 10 for date in t.round_dates)
-        lines.append(("132" + " " * 88 + cells).rstrip())
-    rounds = max((entry.round for p in t.players for entry in p.rounds), default=0)
-    lines += [_player_line(player, rounds) for player in sorted(t.players, key=lambda p: p.start_rank)]
-    lines += [_national_line(record) for record in t.national_ratings]
-    lines += [_team_line(team) for team in t.teams]
-    for bye in t.byes:
-        lines.append(f"240 {bye.kind} {bye.round:>3}" + "".join(f" {player:>4}" for player in bye.ids))
-    lines += [record.text for record in t.records]
-    return line_ending.join(lines) + line_ending
