@@ -81,8 +81,8 @@ __all__ = [
     "RESERVED_ID_START",
     "DuplicateSuggestion",
     "PlayerMatch",
-    "UnratedGame",
     "TrfImportOutcome",
+    "UnratedGame",
     "event_export_trf",
     "event_import_trf",
     "trf_check_report",
@@ -539,7 +539,7 @@ class _Plan:
                 continue
             used[player.pk] = trf_player
             matched[trf_player.start_rank] = player
-            surname, given = _split_name(trf_player)
+            surname, _given = _split_name(trf_player)
             if trf_player.name and _fold(surname) not in (_fold(player.surname), _fold(player.name)):
                 self.warn(
                     trf_player.line,

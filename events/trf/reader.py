@@ -151,7 +151,7 @@ _TRF2026_RECORDS = frozenset(
 # C0 control characters and DEL, removed from the text read (PostgreSQL refuses NUL; none belongs in a name).
 # The same set as players.registry.CONTROL_CHARACTERS, which this pure module may not import (.importlinter);
 # tests/events/test_trf_import.py pins the two equal.
-CONTROL_CHARACTERS = {code: None for code in (*range(0x00, 0x20), 0x7F)}
+CONTROL_CHARACTERS = dict.fromkeys((*range(0x00, 0x20), 0x7F))
 _BYE_PLAYER_NAMES = frozenset({"spielfrei", "bye", "free", "frei", "exempt", "libre", "bye, bye", "pab"})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"[0-9]+")
@@ -257,9 +257,8 @@ def _date_candidates(text: str, near: dt.date | None = None) -> list[dt.date]:
     elif m := re.fullmatch(r"([^\W\d_]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", text):
         if month := _MONTHS.get(m[1]):
             found.append(_date(int(m[3]), month, int(m[2])))
-    elif m := re.fullmatch(r"(\d{1,2})\.?\s*([^\W\d_]+)\.?,?\s+(\d{4})", text):
-        if month := _MONTHS.get(m[2]):
-            found.append(_date(int(m[3]), month, int(m[1])))
+    elif (m := re.fullmatch(r"(\d{1,2})\.?\s*([^\W\d_]+)\.?,?\s+(\d{4})", text)) and (month := _MONTHS.get(m[2])):
+        found.append(_date(int(m[3]), month, int(m[1])))
     unique: list[dt.date] = []
     for date in found:
         if date is not None and date not in unique:

@@ -38,7 +38,8 @@ def test_a_rapid_or_blitz_reading_warns_naming_the_records_line_standard_does_no
 
     _, warning = infer_rating_type(rapid)
 
-    assert warning is not None and (warning.line, warning.column, warning.severity) == (4, 5, WARNING)
+    assert warning is not None
+    assert (warning.line, warning.column, warning.severity) == (4, 5, WARNING)
     assert warning.message == "rating type not given: read as rapid from record 092 'Swiss rapid'"
     assert infer_rating_type(standard) == ("standard", None)
 
@@ -47,7 +48,8 @@ def test_no_rating_type_named_is_empty_with_a_warning_for_the_whole_file():
     rating_type, warning = infer_rating_type(TrfTournament(name="City Open", tournament_type="Swiss"))
 
     assert rating_type == ""
-    assert warning is not None and (warning.line, warning.column) == (0, None)
+    assert warning is not None
+    assert (warning.line, warning.column) == (0, None)
     assert warning.message.startswith("rating type not given and not named in the file (record 092)")
 
 
