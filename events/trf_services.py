@@ -33,7 +33,6 @@ registry, decides what the file means for it and writes it in one transaction, i
 from __future__ import annotations
 
 import datetime
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,7 +74,7 @@ from events.trf import (
 )
 from players.models import Club, Federation, Player, Title, WomenTitle
 from players.registry import clubs_ensure, federations_ensure, is_fide_federation_code
-from players.selectors import likely_duplicates_among
+from players.selectors import fold_name, likely_duplicates_among
 
 __all__ = [
     "RESERVED_ID_START",
@@ -329,12 +328,6 @@ def trf_check_report(outcome: TrfImportOutcome) -> dict[str, Any]:
     }
 
 
-def _fold(text: str) -> str:
-    """Names compared without case, accents or punctuation ("Mícheál" = "MICHEAL")."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if c.isalnum()).casefold()
-
-
 def _split_name(player: TrfPlayer) -> tuple[str, str]:
     return player.surname[:100], player.given_names[:100]
 
@@ -396,10 +389,6 @@ class _Plan:
                     f"{problem.message}: imported as a draft; enter the {what} date in the event before submitting",
                 )
         return problem
-
-    def system(self) -> str:
-        """The event's system as the file names it, else as its games show (``events.trf.infer_system``)."""
-        return infer_system(self.t, self.games)
 
     # -- inside the transaction
 
@@ -540,7 +529,7 @@ class _Plan:
             used[player.pk] = trf_player
             matched[trf_player.start_rank] = player
             surname, _given = _split_name(trf_player)
-            if trf_player.name and _fold(surname) not in (_fold(player.surname), _fold(player.name)):
+            if trf_player.name and fold_name(surname) not in (fold_name(player.surname), fold_name(player.name)):
                 self.warn(
                     trf_player.line,
                     15,
@@ -685,7 +674,7 @@ class _Plan:
             start_date=start_date,
             end_date=end_date,
             rating_type=rating_type,
-            system=self.system(),
+            system=infer_system(self.t, self.games),
             rounds=rounds,
             time_control=(t.time_control or t.encoded_time_control)[:100],
             status=EventStatus.DRAFT,
