@@ -20,7 +20,7 @@ class RatingsConfig(AppConfig):
             PlayerRows("list_entries", RatingListEntry, shared="rating_list", identity="rating_list_id")
         )
         player_rows_register(PlayerRows("player_ratings", PlayerRating, moves=False))
-        # Shadow lists (ratings.services.shadow) follow the entries' rule.
+        # Shadow lists (ratings.services.publication.shadow) follow the entries' rule.
         player_rows_register(PlayerRows("shadow_entries", ShadowRatingEntry, shared="shadow_list"))
 
         # The round entry screen (events) shows the rating change the next list would give each player.

@@ -291,7 +291,7 @@ class EntryColumns(models.Model):
         blank=True,
         help_text="One-off adjustment included in this list's rating (RatingAdjustment), in rating points",
     )
-    # Lists under a Glicko-2 preset (ratings.services.publication_glicko2); empty on Elo lists.
+    # Lists under a Glicko-2 preset (ratings.services.publication.glicko2); empty on Elo lists.
     deviation = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation (RD)")
     volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility")
     # Computed at publication (profiles read them instead of counting millions of entries); empty for an
@@ -465,7 +465,8 @@ class RatingAdjustment(models.Model):
 
 class ShadowRatingList(models.Model):
     """A second list computed beside a published one (RatingPolicy.shadow_preset) from the same games:
-    unofficial, stored apart from the official entries and never mixed with them (ratings.services.shadow)."""
+    unofficial, stored apart from the official entries and never mixed with them
+    (ratings.services.publication.shadow)."""
 
     rating_list = models.OneToOneField(RatingList, on_delete=models.CASCADE, related_name="shadow")
     rules_preset = models.CharField(max_length=40)

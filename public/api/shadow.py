@@ -1,4 +1,5 @@
-"""GET /api/v1/players/<id>/shadow-ratings/: the player's unofficial shadow ratings (ratings.services.shadow)."""
+"""GET /api/v1/players/<id>/shadow-ratings/: the player's unofficial shadow ratings
+(ratings.services.publication.shadow)."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema

@@ -1,4 +1,4 @@
-"""Shadow ratings of a player (ratings.services.shadow): unofficial, beside the official ones. One query."""
+"""Shadow ratings of a player (ratings.services.publication.shadow): unofficial, beside the official ones. One query."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ at the event's start, as replayed):
 A Glicko-2 preset replays each list as one rating period (ratings.engine.glicko2.glicko2_list) from the
 ratings in force at ``start`` (with their deviation and volatility on a Glicko-2 list, the unrated ones
 otherwise), over the games the publication reads for that list, continuing from the printed (whole) ratings as
-a published Glicko-2 list does (ratings.services.publication_glicko2): replaying Glicko-2 lists gives 0
+a published Glicko-2 list does (ratings.services.publication.glicko2): replaying Glicko-2 lists gives 0
 differences.
 
 One-off adjustments the published lists applied (ratings.models.RatingAdjustment) are applied again on the

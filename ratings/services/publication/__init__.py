@@ -22,7 +22,7 @@ Compute, then write: each step in a module of its own (the package exports the p
    stores nothing, giving a :class:`ComputedList`: one entry for every player with rating state (players
    without games are copied forward with their inactivity updated), one rating change per player and event
    with per-game detail, and a digest of the inputs. A publication then computes its shadow list
-   (ratings.services.shadow.shadow_list_compute), still before anything is written.
+   (ratings.services.publication.shadow.shadow_list_compute), still before anything is written.
 2. :func:`rating_list_write` is THE write step, computing nothing: the list row, entries, rating changes (COPY
    on PostgreSQL, bulk_create elsewhere), the shadow list computed in 1 and events (status rated, rated_on).
    Current ratings (PlayerRating) are a view over the newest current list's entries: they follow the list as

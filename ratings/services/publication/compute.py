@@ -37,6 +37,7 @@ from ratings.engine.list_state import (
     list_state_after,
 )
 from ratings.engine.sorted_keys import distinct_sorted
+from ratings.services.publication.glicko2 import glicko2_list_state
 from ratings.services.publication.load import (
     ListEvents,
     RatedGames,
@@ -49,7 +50,6 @@ from ratings.services.publication.load import (
     size_work_memory,
 )
 from ratings.services.publication.plan import Arrays, ListPlan, Phases
-from ratings.services.publication_glicko2 import glicko2_list_state
 
 
 @dataclass

@@ -31,9 +31,9 @@ from ratings.services.publication.plan import (
     nothing_message,
     plan_regular,
 )
+from ratings.services.publication.shadow import shadow_list_compute
 from ratings.services.publication.write import rating_list_write
 from ratings.services.schedule import check_rating_type, rating_policy_for
-from ratings.services.shadow import shadow_list_compute
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

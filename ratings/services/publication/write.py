@@ -34,7 +34,7 @@ from ratings.services.entry_storage import (
 from ratings.services.publication.compute import ComputedList
 from ratings.services.publication.load import POOL_SUMS
 from ratings.services.publication.plan import Phases
-from ratings.services.shadow import ShadowList, shadow_list_write
+from ratings.services.publication.shadow import ShadowList, shadow_list_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -60,7 +60,7 @@ def rating_list_write(
     supersedes is marked, the row becomes published (so current ratings, the PlayerRating view, follow it) and
     its events become rated.
     ``promote`` publishes an existing draft whose digest equals ``computed.digest`` without rewriting it.
-    ``shadow``: the shadow list computed beside it (ratings.services.shadow.shadow_list_compute, before this
+    ``shadow``: the shadow list computed beside it (ratings.services.publication.shadow.shadow_list_compute, before this
     write), stored with the publication; nothing is computed here.
     """
     assert connection.in_atomic_block, "rating_list_write must run inside the publication transaction"
