@@ -289,7 +289,7 @@ def _copy_out_text(connection: BaseDatabaseWrapper, select: str, params: Any, ki
 
 
 def _copy_out(connection: BaseDatabaseWrapper, statement: str, params: Any) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     # Raw psycopg COPY bypasses Django's cursor wrapper: wrap its errors so a lost connection is
     # django.db.OperationalError, which the publication tasks retry (ratings/tasks.py RETRY).
     with (
