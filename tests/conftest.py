@@ -103,6 +103,18 @@ def celery_worker_process(transactional_db, settings, tmp_path):
 
 
 @pytest.fixture(autouse=True)
+def _default_language_per_test():
+    """Each test starts in the site's default language: a request in Spanish leaves Spanish active in the
+    thread (LocaleMiddleware activates, nothing deactivates), and a later test reading a lazy label would
+    depend on the order the tests ran in."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _current_lists_bound_per_test():
     """Current ratings' partition bound (ratings.models.current_lists_bound) is kept per process: each test
     reads its own database's lists again (a test database's sequences may start again between tests)."""

@@ -10,12 +10,12 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.admin import admin_user
 from events.admin.transitions import allowed_event, transition_run, transition_view
+from events.admin.urls import admin_view_urls
 from events.forms import ReasonForm
 from events.models import Event, EventStatus, EventStatusChange, IntegrityFlag
 from events.roles import (
@@ -144,37 +144,16 @@ def lifecycle_context(request, event: Event) -> dict:
 
 
 def lifecycle_admin_urls(model_admin) -> list:
-    prefix = f"{model_admin.opts.app_label}_{model_admin.opts.model_name}"
-    site = model_admin.admin_site
-    return [
-        path(
-            "register/",
-            site.admin_view(lambda request: register_view(model_admin, request)),
-            name=f"{prefix}_register",
-        ),
-        path(
-            "<path:object_id>/approve-registration/",
-            site.admin_view(lambda request, object_id: approve_registration_view(model_admin, request, object_id)),
-            name=f"{prefix}_approve_registration",
-        ),
-        path(
-            "<path:object_id>/clear-flag/<int:flag_id>/",
-            site.admin_view(
-                lambda request, object_id, flag_id: clear_flag_view(model_admin, request, object_id, flag_id)
-            ),
-            name=f"{prefix}_clear_flag",
-        ),
-        path(
-            "<path:object_id>/check/",
-            site.admin_view(lambda request, object_id: check_view(model_admin, request, object_id)),
-            name=f"{prefix}_check",
-        ),
-        path(
-            "<path:object_id>/refuse/",
-            site.admin_view(lambda request, object_id: refuse_view(model_admin, request, object_id)),
-            name=f"{prefix}_refuse",
-        ),
-    ]
+    return admin_view_urls(
+        model_admin,
+        [
+            ("register/", register_view, "register"),
+            ("<path:object_id>/approve-registration/", approve_registration_view, "approve_registration"),
+            ("<path:object_id>/clear-flag/<int:flag_id>/", clear_flag_view, "clear_flag"),
+            ("<path:object_id>/check/", check_view, "check"),
+            ("<path:object_id>/refuse/", refuse_view, "refuse"),
+        ],
+    )
 
 
 def check_view(model_admin, request, object_id):

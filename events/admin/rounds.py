@@ -11,10 +11,11 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from core.admin import admin_user
+from events.admin.urls import admin_view_urls
 from events.models import BYE_RESULTS, Result
 from events.roles import event_results_editable_by
 from events.selectors_rounds import RoundSheet, SheetBoard, event_projection, projection_available, round_sheet
@@ -64,26 +65,16 @@ SHORT = {
 
 
 def round_admin_urls(model_admin):
-    prefix = f"{model_admin.opts.app_label}_{model_admin.opts.model_name}"
-    return [
-        path(
-            "<path:object_id>/round/<int:round_>/",
-            model_admin.admin_site.admin_view(
-                lambda request, object_id, round_: round_view(model_admin, request, object_id, round_)
-            ),
-            name=f"{prefix}_round",
-        ),
-        path(
-            "<path:object_id>/round/<int:round_>/projection/",
-            model_admin.admin_site.admin_view(
-                lambda request, object_id, round_: projection_view(model_admin, request, object_id)
-            ),
-            name=f"{prefix}_round_projection",
-        ),
-    ]
+    return admin_view_urls(
+        model_admin,
+        [
+            ("<path:object_id>/round/<int:round_>/", round_view, "round"),
+            ("<path:object_id>/round/<int:round_>/projection/", projection_view, "round_projection"),
+        ],
+    )
 
 
-def projection_view(model_admin, request, object_id):
+def projection_view(model_admin, request, object_id, round_=None):  # round_: the URL's; the projection is the event's
     """The projected rating changes of the event's participants as JSON, fetched by the round page once it is
     shown (the projection reads the published list: the boards never wait for it)."""
     event = model_admin.get_object(request, unquote(object_id))

@@ -14,11 +14,12 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from events.admin.urls import admin_view_urls
 from events.models import RatingType
 from events.trf_services import event_export_trf, event_import_trf
 
@@ -72,20 +73,13 @@ class TrfUploadForm(forms.Form):
 
 def trf_admin_urls(model_admin) -> list:
     """URL patterns for EventAdmin.get_urls (before the admin's own ``<path:object_id>/`` patterns)."""
-    prefix = f"{model_admin.opts.app_label}_{model_admin.opts.model_name}"
-    site = model_admin.admin_site
-    return [
-        path(
-            "upload-trf/",
-            site.admin_view(lambda request: upload_trf_view(model_admin, request)),
-            name=f"{prefix}_upload_trf",
-        ),
-        path(
-            "<path:object_id>/export-trf/",
-            site.admin_view(lambda request, object_id: export_trf_view(model_admin, request, object_id)),
-            name=f"{prefix}_export_trf",
-        ),
-    ]
+    return admin_view_urls(
+        model_admin,
+        [
+            ("upload-trf/", upload_trf_view, "upload_trf"),
+            ("<path:object_id>/export-trf/", export_trf_view, "export_trf"),
+        ],
+    )
 
 
 def upload_trf_view(model_admin, request):
