@@ -11,8 +11,11 @@ import re
 from events.trf.records import WARNING, TrfGame, TrfProblem, TrfTournament
 
 # The values of events.models.RatingType and events.models.EventSystem, which this pure package may not import
-# (.importlinter); tests/events/test_trf_inference.py pins them equal.
-STANDARD, RAPID, BLITZ = "standard", "rapid", "blitz"
+# (.importlinter); tests/events/test_trf_inference.py pins them equal (and RatingType is pinned to the engine's
+# RATING_TYPES, the one list of them, by tests/ratings/test_rating_types.py).
+STANDARD = "standard"
+RAPID = "rapid"
+BLITZ = "blitz"
 SWISS, ROUND_ROBIN, MATCH, TEAM = "swiss", "round_robin", "match", "team"
 
 # Words in 012/092/122 that name the rating type (Spanish, German and French forms seen in real files).
