@@ -9,10 +9,8 @@ import numpy as np
 def lookup_sorted(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default: object) -> np.ndarray:
     """values[keys == query] for sorted ``keys``; ``default`` where the key is absent."""
     out = np.full(query.shape, default, dtype=values.dtype)
-    if keys.size == 0 or query.size == 0:
-        return out
-    pos = np.minimum(np.searchsorted(keys, query), keys.size - 1)
-    found = keys[pos] == query
+    pos = np.searchsorted(keys, query)
+    found = found_sorted(keys, pos, query)
     out[found] = values[pos[found]]
     return out
 
