@@ -5,7 +5,7 @@
 - "Algorithm of 400" (seed 002): (sum of opponents + 400 x wins - 400 x losses) / games.
 - Exact inverse of the normal curve (seed 000 problem 8): the R with sum Phi((R - Ri) / sigma) = W.
 - Norms: the GM / IM / WGM / WIM performance and average thresholds with the rating floor for at most one
-  opponent (rules 3.1). Other norm conditions (games, titled opponents, federations) are out of scope.
+  opponent (rules 3.1): the performance part only; ratings.engine.norms checks every requirement of B.01 1.4.
 """
 
 from __future__ import annotations
@@ -19,6 +19,14 @@ from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
 from ratings.engine.expected_score import ELO_SIGMA
+from ratings.engine.norms import (
+    MIN_AVERAGE,
+    MIN_PERFORMANCE,
+    MIN_SCORE_PERCENT,
+    NORM_TITLES,
+    RATING_FLOOR,
+    UNRATED_OPPONENT_RATING,
+)
 from ratings.engine.rounding import round_half_up
 from ratings.engine.tables import dp_from_percent, percent_half_up
 
@@ -95,15 +103,13 @@ class NormRequirement:
     opponent_floor: int  # the "rating floor" that may raise the lowest opponent
 
 
-# Title Regulations 2024 1.4 (rules 3.1); before July 2009 the performances were 2601/2451/...
+# Title Regulations 2024 1.4.7-1.4.8, defined once in ratings.engine.norms (the full check of every requirement).
 NORM_REQUIREMENTS = {
-    "GM": NormRequirement("GM", 2600, 2380, 2200),
-    "IM": NormRequirement("IM", 2450, 2230, 2050),
-    "WGM": NormRequirement("WGM", 2400, 2180, 2000),
-    "WIM": NormRequirement("WIM", 2250, 2030, 1850),
+    title: NormRequirement(title, MIN_PERFORMANCE[title], MIN_AVERAGE[title], RATING_FLOOR[title])
+    for title in NORM_TITLES
 }
-NORM_UNRATED_OPPONENT = 1400  # unrated opponents count as 1400
-NORM_MIN_PERCENT = 35
+NORM_UNRATED_OPPONENT = UNRATED_OPPONENT_RATING
+NORM_MIN_PERCENT = MIN_SCORE_PERCENT
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,462 @@
+"""FIDE title norms for one player in one event: every requirement of the Title Regulations B.01 (2024) 1.4.
+
+Authority: /work/shared/reference/titles-norms.md (§3 the per-player check, §6 the traps, §9 the open points).
+Each requirement is reported with its rule number, what was required, what the player had and whether it holds.
+
+- Games that count (1.4.1, 1.4.2): played games only (forfeits and byes never); ``FID`` opponents count for games,
+  titles and the average but never as a federation (1.4.3). 1.4.1c: in a 9-round event 8 played games plus a
+  forfeit win or a pairing-allocated bye are a 9-game norm when the rest holds on the 8 games. Events of more than
+  13 rounds are worth 13 games (1.7).
+- Federations (1.4.3, 1.4.4): ≥ 2 federations other than the player's; ≤ 3/5 own (rounded down); ≤ 2/3 from any
+  one federation (rounded down); waived for the exempt events of 1.4.3a-d.
+- Titled opponents (1.4.5): ≥ 50 % titled (GM IM WGM WIM FM WFM; CM and WCM do not count); ≥ max(3, ⌈n/3⌉) of the
+  target title or higher; in a double round robin distinct players, with the numbers required halved (rounded up).
+- Average and performance (1.4.6-1.4.9): unrated opponents at 1400; only the lowest opponent raised to the title's
+  floor; Ra rounded half up; p rounded to the whole percent half up; Rp = Ra + dp (table 1.4.9 = B.02 8.1.1);
+  minimum Ra, Rp and 35 %.
+- Subsets (1.4.1e/f): where pairings are not predetermined, later rounds may be dropped after a title result and
+  games against opponents the player beat may be ignored, while ≥ the minimum games and the mix remain. Failing after
+  dropping k games does not imply failing after k + 1, so every admissible subset is tried (vectorised with NumPy).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ratings.engine.tables import dp_from_percent, percent_half_up
+
+# 1.4.7 / 1.4.8: minimum Rp, minimum Ra and the rating floor per norm title.
+NORM_TITLES = ("GM", "IM", "WGM", "WIM")
+WOMENS_TITLES = frozenset({"WGM", "WIM"})
+MIN_PERFORMANCE = {"GM": 2600, "IM": 2450, "WGM": 2400, "WIM": 2250}
+MIN_AVERAGE = {"GM": 2380, "IM": 2230, "WGM": 2180, "WIM": 2030}
+RATING_FLOOR = {"GM": 2200, "IM": 2050, "WGM": 2000, "WIM": 1850}
+UNRATED_OPPONENT_RATING = 1400  # 1.4.7
+MIN_SCORE_PERCENT = 35  # 1.4.8
+MAX_COUNTED_GAMES = 13  # 1.7
+# 1.4.5: titles that count as "titled" (CM and WCM do not), and the titles that count as the target or higher.
+TITLED = frozenset({"GM", "IM", "WGM", "WIM", "FM", "WFM"})
+TARGET_OR_HIGHER = {
+    "GM": frozenset({"GM"}),
+    "IM": frozenset({"GM", "IM"}),
+    "WGM": frozenset({"GM", "IM", "WGM"}),
+    "WIM": frozenset({"GM", "IM", "WGM", "WIM"}),
+}
+NO_FEDERATION = "FID"  # 1.4.3: FIDE-flagged players are never a federation
+PLAYED_RESULTS = {"1": 1.0, "0.5": 0.5, "0": 0.0}
+UNPLAYED_RESULTS = frozenset({"+", "-", "bye"})
+SYSTEMS = ("swiss", "round-robin", "double-round-robin", "knockout")
+PREDETERMINED_SYSTEMS = frozenset({"round-robin", "double-round-robin"})
+EXEMPTIONS = ("", "national-championship", "national-team-championship", "zonal", "large-swiss")
+
+
+@dataclass(frozen=True)
+class NormRules:
+    """The open points of titles-norms.md §9 as settings, with their defaults.
+
+    - ``min_score_rounded``: False (default) compares the raw score with 35 % (4½/13 = 34.6 % fails); True compares
+      the percentage rounded as for table 1.4.9 (35 %, passes).
+    - ``exemption_waives_limits``: True (default, the reading a QC confirmation supports) lets the exemptions of
+      1.4.3a-d waive the 3/5 and 2/3 limits as well as the two-foreign-federations rule; False keeps the limits.
+    - ``minimum_games``: 9 (1.4.1a); 7 for World/Continental team or club championships of 7-9 rounds, 8 in the
+      World Cup (1.4.1b).
+    """
+
+    min_score_rounded: bool = False
+    exemption_waives_limits: bool = True
+    minimum_games: int = 9
+
+
+@dataclass(frozen=True)
+class NormGame:
+    round: int
+    result: str  # "1" | "0.5" | "0" | "+" | "-" | "bye"
+    opponent: str = ""  # who the opponent is (distinct players in a double round robin); "" = one per game
+    opponent_rating: int | None = None  # None: unrated (counts as 1400)
+    opponent_title: str = ""
+    opponent_federation: str = ""
+    excluded: bool = False  # round robins: an unrated opponent who scored zero against the rated (1.4.1)
+
+
+@dataclass(frozen=True)
+class NormEvent:
+    rounds: int
+    system: str = "swiss"
+    exemption: str = ""
+
+
+@dataclass(frozen=True)
+class NormPlayer:
+    federation: str
+    sex: str = ""  # "M" | "F"
+
+
+@dataclass(frozen=True)
+class NormRequirementCheck:
+    rule: str
+    required: str
+    actual: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class RaisedOpponent:
+    round: int
+    rating: int  # the rating the average would have used (1400 when unrated)
+    raised_to: int
+
+
+@dataclass(frozen=True)
+class NormResult:
+    title: str
+    norm: bool
+    games: int  # what the norm is worth toward an application's 27 games (1.4.1c, 1.7)
+    score: float
+    percentage: int
+    average_rating: int
+    performance: int
+    raised_opponent: RaisedOpponent | None
+    required_score: float | None  # the least score on these games that reaches the norm; None if none does
+    games_used: tuple[int, ...]  # rounds
+    checks: tuple[NormRequirementCheck, ...]
+    one_four_one_c: bool = False  # the 9-round, 8-games rule was used
+
+
+@dataclass(frozen=True)
+class _Games:
+    """The played games that may count, as arrays in round order."""
+
+    rounds: np.ndarray  # int64
+    points: np.ndarray  # float64
+    ratings: np.ndarray  # int64, unrated as 1400
+    unrated: np.ndarray  # bool
+    titled: np.ndarray  # bool
+    titles: tuple[str, ...]
+    federations: tuple[str, ...]
+    opponents: tuple[str, ...]
+
+
+def _played_games(games: Sequence[NormGame]) -> _Games:
+    played = sorted((g for g in games if g.result in PLAYED_RESULTS and not g.excluded), key=lambda g: g.round)
+    return _Games(
+        rounds=np.array([g.round for g in played], dtype=np.int64),
+        points=np.array([PLAYED_RESULTS[g.result] for g in played], dtype=np.float64),
+        ratings=np.array(
+            [UNRATED_OPPONENT_RATING if g.opponent_rating is None else g.opponent_rating for g in played],
+            dtype=np.int64,
+        ),
+        unrated=np.array([g.opponent_rating is None for g in played], dtype=bool),
+        titled=np.array([g.opponent_title in TITLED for g in played], dtype=bool),
+        titles=tuple(g.opponent_title for g in played),
+        federations=tuple(g.opponent_federation.upper() for g in played),
+        opponents=tuple(g.opponent or f"#{i}" for i, g in enumerate(played)),
+    )
+
+
+def validate_norm_input(player: NormPlayer, event: NormEvent, games: Sequence[NormGame]) -> None:
+    """Refuse what the rules cannot read, naming the place (ValueError)."""
+    if event.system not in SYSTEMS:
+        raise ValueError(f"event.system {event.system!r} is unknown; use one of {', '.join(SYSTEMS)}")
+    if event.exemption not in EXEMPTIONS:
+        raise ValueError(f"event.exemption {event.exemption!r} is unknown; use one of {', '.join(EXEMPTIONS[1:])}")
+    if event.rounds < 1:
+        raise ValueError("event.rounds must be at least 1")
+    if not player.federation:
+        raise ValueError("player.federation is required (a FIDE federation code such as ESP)")
+    seen: set[int] = set()
+    for i, game in enumerate(games):
+        if game.result not in PLAYED_RESULTS and game.result not in UNPLAYED_RESULTS:
+            raise ValueError(f"games[{i}].result {game.result!r} is unknown; use 1, 0.5, 0, +, - or bye")
+        if not 1 <= game.round <= event.rounds:
+            raise ValueError(f"games[{i}].round {game.round} is outside 1..{event.rounds}")
+        if game.round in seen:
+            raise ValueError(f"games[{i}].round {game.round} appears twice")
+        seen.add(game.round)
+
+
+def norm_titles_for(player: NormPlayer, title: str | None = None) -> tuple[str, ...]:
+    """The norm titles to check: the one asked, or all four (women's titles for women only)."""
+    if title is not None:
+        if title not in NORM_TITLES:
+            raise ValueError(f"title {title!r} is not a norm title; use one of {', '.join(NORM_TITLES)}")
+        return (title,)
+    return tuple(t for t in NORM_TITLES if t not in WOMENS_TITLES or player.sex == "F")
+
+
+def check_norms(
+    player: NormPlayer,
+    event: NormEvent,
+    games: Sequence[NormGame],
+    title: str | None = None,
+    rules: NormRules | None = None,
+) -> tuple[NormResult, ...]:
+    """B.01 1.4 for each norm title asked (all four when ``title`` is None; women's titles for women)."""
+    validate_norm_input(player, event, games)
+    rules = rules or NormRules()
+    played = _played_games(games)
+    unplayed_counting = any(g.result in {"+", "bye"} for g in games)
+    return tuple(
+        _check_title(player, event, played, target, rules, unplayed_counting)
+        for target in norm_titles_for(player, title)
+    )
+
+
+def _check_title(
+    player: NormPlayer, event: NormEvent, played: _Games, title: str, rules: NormRules, unplayed_counting: bool
+) -> NormResult:
+    minimum = rules.minimum_games
+    # 1.4.1c: a 9-round event, 8 played games and a forfeit win or a pairing-allocated bye.
+    one_four_one_c = event.rounds == 9 and len(played.rounds) == 8 and unplayed_counting and minimum == 9
+    effective_minimum = 8 if one_four_one_c else minimum
+    candidates = _candidate_masks(event, played, effective_minimum)
+    evaluated = _evaluate(player, event, played, title, rules, candidates, effective_minimum)
+    best = _best_row(evaluated)
+    mask = candidates[best]
+    women_ok = title not in WOMENS_TITLES or player.sex == "F"
+    checks = _checks_for(evaluated, best, title, effective_minimum, one_four_one_c, women_ok, player.sex)
+    n = int(mask.sum())
+    worth = 9 if one_four_one_c else min(n, MAX_COUNTED_GAMES)
+    raised = _raised_opponent(played, mask, title)
+    return NormResult(
+        title=title,
+        norm=all(c.ok for c in checks),
+        games=worth,
+        score=float(evaluated["score"][best]),
+        percentage=int(evaluated["percent"][best]),
+        average_rating=int(evaluated["average"][best]),
+        performance=int(evaluated["performance"][best]),
+        raised_opponent=raised,
+        required_score=_required_score(int(evaluated["average"][best]), n, title, rules),
+        games_used=tuple(int(r) for r in played.rounds[mask]),
+        checks=checks,
+        one_four_one_c=one_four_one_c,
+    )
+
+
+def _candidate_masks(event: NormEvent, played: _Games, minimum: int) -> np.ndarray:
+    """Rows of booleans over the played games: every admissible set of games (1.4.1e/f).
+
+    Predetermined pairings: all games only. Otherwise every prefix of rounds (games after a title result may be
+    dropped) and, within it, every subset of the wins left out (games against opponents the player beat may be
+    ignored), keeping at least ``minimum`` games. Row 0 is always all the games.
+    """
+    n = len(played.rounds)
+    rows = [np.ones(n, dtype=bool)]
+    if event.system in PREDETERMINED_SYSTEMS or n <= minimum:
+        return np.array(rows, dtype=bool).reshape(len(rows), n)
+    for end in range(n, minimum - 1, -1):
+        wins = np.flatnonzero(played.points[:end] == 1.0)
+        droppable = min(len(wins), end - minimum)
+        for k in range(droppable + 1):
+            for dropped in itertools.combinations(wins.tolist(), k):
+                if end == n and k == 0:
+                    continue
+                row = np.zeros(n, dtype=bool)
+                row[:end] = True
+                row[list(dropped)] = False
+                rows.append(row)
+    return np.array(rows, dtype=bool)
+
+
+def _evaluate(
+    player: NormPlayer,
+    event: NormEvent,
+    played: _Games,
+    title: str,
+    rules: NormRules,
+    masks: np.ndarray,
+    minimum: int,
+) -> dict[str, np.ndarray]:
+    """Every requirement's figure for every candidate set of games at once (one row per candidate)."""
+    games = masks.sum(axis=1)
+    safe_games = np.maximum(games, 1)
+    score = masks.astype(np.float64) @ played.points
+    # 1.4.7: the lowest opponent only is raised to the floor (an unrated one counts 1400 first).
+    absent = np.iinfo(np.int64).max
+    lowest = np.where(masks, played.ratings[None, :], absent).min(axis=1, initial=absent)
+    lowest = np.where(games > 0, lowest, 0)
+    total = masks.astype(np.int64) @ played.ratings + np.maximum(RATING_FLOOR[title] - lowest, 0) * (games > 0)
+    average = np.floor_divide(2 * total + safe_games, 2 * safe_games)  # Ra, .5 up (1.4.7)
+    percent = percent_half_up(score, safe_games)  # 1.4.9: p to the whole percent, .5 up
+    performance = average + dp_from_percent(percent)
+    figures = {
+        "games": games,
+        "score": score,
+        "average": average,
+        "percent": percent,
+        "performance": performance,
+        "average_ok": average >= MIN_AVERAGE[title],  # 1.4.7, on the floored average
+        "performance_ok": performance >= MIN_PERFORMANCE[title],  # 1.4.8
+        "score_ok": (percent >= MIN_SCORE_PERCENT)
+        if rules.min_score_rounded
+        else (100 * score >= MIN_SCORE_PERCENT * safe_games),
+    }
+    figures.update(_composition(player, event, played, title, rules, masks, minimum))
+    return figures
+
+
+def _composition(
+    player: NormPlayer,
+    event: NormEvent,
+    played: _Games,
+    title: str,
+    rules: NormRules,
+    masks: np.ndarray,
+    minimum: int,
+) -> dict[str, np.ndarray]:
+    """1.4.3-1.4.5 per candidate: federations and titled opponents."""
+    games = masks.sum(axis=1)
+    own = player.federation.upper()
+    federations = sorted({f for f in played.federations if f and f != NO_FEDERATION})
+    by_federation = np.array([[f == code for f in played.federations] for code in federations], dtype=np.int64)
+    counts = masks.astype(np.int64) @ by_federation.T if federations else np.zeros((len(masks), 0), dtype=np.int64)
+    foreign = np.array([code != own for code in federations], dtype=bool)
+    own_count = counts[:, ~foreign].sum(axis=1) if federations else np.zeros(len(masks), dtype=np.int64)
+    foreign_max = counts[:, foreign].max(axis=1, initial=0) if federations else np.zeros(len(masks), dtype=np.int64)
+    titled_count, target_count, titled_required, target_required = _titled_counts(event, played, title, masks)
+    exempt = event.exemption != ""
+    return {
+        "foreign_federations": (counts[:, foreign] > 0).sum(axis=1),
+        "own_federation": own_count,
+        "one_federation": foreign_max,
+        "own_limit": (3 * games) // 5,
+        "one_limit": (2 * games) // 3,
+        "exempt_federations": np.full(len(masks), exempt),
+        "exempt_limits": np.full(len(masks), exempt and rules.exemption_waives_limits),
+        "titled": titled_count,
+        "titled_required": titled_required,
+        "target": target_count,
+        "target_required": target_required,
+        "games_ok": games >= minimum,
+    }
+
+
+def _titled_counts(
+    event: NormEvent, played: _Games, title: str, masks: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """1.4.5: opponents holding a title and the target title or higher; in a double round robin, distinct
+    players with the numbers required halved, rounded up."""
+    games = masks.sum(axis=1)
+    target = np.array([t in TARGET_OR_HIGHER[title] for t in played.titles], dtype=bool)
+    titled_required = (games + 1) // 2
+    target_required = np.maximum(3, -(-games // 3))
+    if event.system != "double-round-robin":
+        weights = masks.astype(np.int64)
+        return weights @ played.titled, weights @ target, titled_required, target_required
+    names = sorted(set(played.opponents))
+    distinct = np.array([[o == name for o in played.opponents] for name in names], dtype=bool)
+    met = (masks.astype(np.int64) @ distinct.T.astype(np.int64)) > 0  # candidates x distinct opponents
+    first = distinct.argmax(axis=1)  # one game of each opponent carries their title
+    titled = met.astype(np.int64) @ played.titled[first].astype(np.int64)
+    targeted = met.astype(np.int64) @ target[first].astype(np.int64)
+    return titled, targeted, -(-titled_required // 2), -(-target_required // 2)
+
+
+def _row_checks(figures: dict[str, np.ndarray]) -> np.ndarray:
+    """Candidates x requirements: whether each holds (the columns of _checks_for, in order)."""
+    federations_ok = figures["exempt_federations"] | (figures["foreign_federations"] >= 2)
+    own_ok = figures["exempt_limits"] | (figures["own_federation"] <= figures["own_limit"])
+    one_ok = figures["exempt_limits"] | (figures["one_federation"] <= figures["one_limit"])
+    return np.stack(
+        [
+            figures["games_ok"],
+            federations_ok,
+            own_ok,
+            one_ok,
+            figures["titled"] >= figures["titled_required"],
+            figures["target"] >= figures["target_required"],
+            figures["average_ok"],
+            figures["performance_ok"],
+            figures["score_ok"],
+        ],
+        axis=1,
+    )
+
+
+def _best_row(figures: dict[str, np.ndarray]) -> int:
+    """The candidate reported: one meeting every requirement (most games, then highest Rp); else all games."""
+    ok = _row_checks(figures).all(axis=1)
+    if not ok.any():
+        return 0
+    order = np.lexsort((-figures["performance"], -figures["games"], ~ok))
+    return int(order[0])
+
+
+def _checks_for(
+    figures: dict[str, np.ndarray],
+    row: int,
+    title: str,
+    minimum: int,
+    one_four_one_c: bool,
+    women_ok: bool,
+    sex: str,
+) -> tuple[NormRequirementCheck, ...]:
+    ok = _row_checks(figures)[row]
+    f = {key: value[row] for key, value in figures.items()}
+    exempt = "exempt (1.4.3a-d)"
+    games_rule = "1.4.1c" if one_four_one_c else "1.4.1a"
+    checks = [
+        NormRequirementCheck(games_rule, f"at least {minimum} games", f"{int(f['games'])}", bool(ok[0])),
+        NormRequirementCheck(
+            "1.4.3",
+            exempt if f["exempt_federations"] else "at least 2 federations other than the player's",
+            f"{int(f['foreign_federations'])}",
+            bool(ok[1]),
+        ),
+        NormRequirementCheck(
+            "1.4.4",
+            exempt if f["exempt_limits"] else f"at most {int(f['own_limit'])} from the player's federation",
+            f"{int(f['own_federation'])}",
+            bool(ok[2]),
+        ),
+        NormRequirementCheck(
+            "1.4.4",
+            exempt if f["exempt_limits"] else f"at most {int(f['one_limit'])} from any one other federation",
+            f"{int(f['one_federation'])}",
+            bool(ok[3]),
+        ),
+        NormRequirementCheck(
+            "1.4.5", f"at least {int(f['titled_required'])} titled opponents", f"{int(f['titled'])}", bool(ok[4])
+        ),
+        NormRequirementCheck(
+            "1.4.5",
+            f"at least {int(f['target_required'])} opponents {'/'.join(sorted(TARGET_OR_HIGHER[title]))}",
+            f"{int(f['target'])}",
+            bool(ok[5]),
+        ),
+        NormRequirementCheck("1.4.7", f"Ra at least {MIN_AVERAGE[title]}", f"{int(f['average'])}", bool(ok[6])),
+        NormRequirementCheck("1.4.8", f"Rp at least {MIN_PERFORMANCE[title]}", f"{int(f['performance'])}", bool(ok[7])),
+        NormRequirementCheck("1.4.8", f"score at least {MIN_SCORE_PERCENT} %", f"{int(f['percent'])} %", bool(ok[8])),
+    ]
+    if not women_ok:
+        checks.insert(0, NormRequirementCheck("1.3", "a woman (women's titles)", sex or "not given", False))
+    return tuple(checks)
+
+
+def _raised_opponent(played: _Games, mask: np.ndarray, title: str) -> RaisedOpponent | None:
+    """1.4.7: the one opponent raised to the floor (the lowest rated of the games used), if any."""
+    if not mask.any():
+        return None
+    ratings = np.where(mask, played.ratings, np.iinfo(np.int64).max)
+    lowest = int(ratings.argmin())
+    rating = int(played.ratings[lowest])
+    if rating >= RATING_FLOOR[title]:
+        return None
+    return RaisedOpponent(round=int(played.rounds[lowest]), rating=rating, raised_to=RATING_FLOOR[title])
+
+
+def _required_score(average: int, games: int, title: str, rules: NormRules) -> float | None:
+    """The least score on ``games`` games against Ra that gives Rp ≥ the minimum and ≥ 35 % (1.4.8, 1.4.9)."""
+    if games == 0:
+        return None
+    for half_points in range(2 * games + 1):
+        score = half_points / 2
+        percent = int(percent_half_up(score, games))
+        score_ok = percent >= MIN_SCORE_PERCENT if rules.min_score_rounded else 100 * score >= MIN_SCORE_PERCENT * games
+        if score_ok and average + int(dp_from_percent(percent)) >= MIN_PERFORMANCE[title]:
+            return score
+    return None
