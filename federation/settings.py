@@ -390,6 +390,7 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {"TitleEnum": "players.models.Title", "NormTitleEnum": "ratings.engine.norms.NORM_TITLES"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "public.api.ratings.calculator_schema_hook",

@@ -10,6 +10,7 @@ from public.api.event_transitions import EventTransitionAPI
 from public.api.events import EventDetailAPI, EventListAPI
 from public.api.federations import ClubDetailAPI, FederationDetailAPI, FederationListAPI
 from public.api.movers import RatingListMoversAPI
+from public.api.norms import EventNormsAPI, NormCheckAPI
 from public.api.players import PlayerDetailAPI, PlayerHistoryAPI, PlayerListAPI
 from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
@@ -131,6 +132,8 @@ api_v1 = [
     path("events/check-trf/", CheckTrfAPI.as_view(), name="api-events-check-trf"),
     path("events/<key:pk>/transitions/", EventTransitionAPI.as_view(), name="api-event-transitions"),
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
+    path("events/<key:pk>/norms/", EventNormsAPI.as_view(), name="api-event-norms"),
+    path("norms/check/", NormCheckAPI.as_view(), name="api-norms-check"),
     path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),
     path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", DocsView.as_view(), name="api-docs"),

@@ -21,6 +21,7 @@ Each requirement is reported with its rule number, what was required, what the p
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -141,6 +142,7 @@ class _Games:
 
 
 def _played_games(games: Sequence[NormGame]) -> _Games:
+    # Rounds order the games (1.4.1e drops the last ones); games given with the same round keep their order.
     played = sorted((g for g in games if g.result in PLAYED_RESULTS and not g.excluded), key=lambda g: g.round)
     return _Games(
         rounds=np.array([g.round for g in played], dtype=np.int64),
@@ -167,15 +169,11 @@ def validate_norm_input(player: NormPlayer, event: NormEvent, games: Sequence[No
         raise ValueError("event.rounds must be at least 1")
     if not player.federation:
         raise ValueError("player.federation is required (a FIDE federation code such as ESP)")
-    seen: set[int] = set()
     for i, game in enumerate(games):
         if game.result not in PLAYED_RESULTS and game.result not in UNPLAYED_RESULTS:
             raise ValueError(f"games[{i}].result {game.result!r} is unknown; use 1, 0.5, 0, +, - or bye")
-        if not 1 <= game.round <= event.rounds:
-            raise ValueError(f"games[{i}].round {game.round} is outside 1..{event.rounds}")
-        if game.round in seen:
-            raise ValueError(f"games[{i}].round {game.round} appears twice")
-        seen.add(game.round)
+        if game.round < 1:
+            raise ValueError(f"games[{i}].round must be at least 1")
 
 
 def norm_titles_for(player: NormPlayer, title: str | None = None) -> tuple[str, ...]:
@@ -197,6 +195,8 @@ def check_norms(
     """B.01 1.4 for each norm title asked (all four when ``title`` is None; women's titles for women)."""
     validate_norm_input(player, event, games)
     rules = rules or NormRules()
+    # The event has at least as many rounds as the highest round played in it (what 1.4.1c reads).
+    event = dataclasses.replace(event, rounds=max([event.rounds, *(g.round for g in games)]))
     played = _played_games(games)
     unplayed_counting = any(g.result in {"+", "bye"} for g in games)
     return tuple(
@@ -348,6 +348,13 @@ def _titled_counts(
         weights = masks.astype(np.int64)
         return weights @ played.titled, weights @ target, titled_required, target_required
     names = sorted(set(played.opponents))
+    if not names:
+        return (
+            np.zeros(len(masks), dtype=np.int64),
+            np.zeros(len(masks), dtype=np.int64),
+            titled_required,
+            target_required,
+        )
     distinct = np.array([[o == name for o in played.opponents] for name in names], dtype=bool)
     met = (masks.astype(np.int64) @ distinct.T.astype(np.int64)) > 0  # candidates x distinct opponents
     first = distinct.argmax(axis=1)  # one game of each opponent carries their title
@@ -460,3 +467,13 @@ def _required_score(average: int, games: int, title: str, rules: NormRules) -> f
         if score_ok and average + int(dp_from_percent(percent)) >= MIN_PERFORMANCE[title]:
             return score
     return None
+
+
+# 1.4.5: a player holding two titles (an IM who is also a WGM) counts by the one that counts for more norms.
+TITLE_STRENGTH = ("GM", "IM", "WGM", "WIM", "FM", "WFM", "CM", "WCM")
+
+
+def norm_title_of(*titles: str) -> str:
+    """The title an opponent counts with for 1.4.5: the strongest of those held ("" when none)."""
+    held = [t for t in titles if t in TITLE_STRENGTH]
+    return min(held, key=TITLE_STRENGTH.index) if held else ""

@@ -32,6 +32,8 @@ DOCUMENTED = {
     ("get", "/api/v1/events/"),
     ("get", "/api/v1/events/{id}/"),
     ("post", "/api/v1/calculator/"),
+    ("get", "/api/v1/events/{id}/norms/"),
+    ("post", "/api/v1/norms/check/"),
     ("post", "/api/v1/events/check-trf/"),  # arbiters' token: answers 401 to the anonymous test client
     ("post", "/api/v1/events/{id}/transitions/"),  # the same
 }  # the schema endpoint itself is left out (SPECTACULAR_SETTINGS["SERVE_INCLUDE_SCHEMA"] is False)

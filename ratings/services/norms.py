@@ -1,0 +1,181 @@
+"""Title norms of an event's players (B.01 1.4) from the event's own data; the rules are ratings.engine.norms.
+
+What the rules read (titles-norms.md §1, §3): opponents' ratings from the list in force at the start (1.4.6a), and
+for events longer than 30 days those in force when each game was played (1.1.4); opponents' titles and federations
+as the registry holds them (the title history of issue 33's title awards is not kept yet: titles held today);
+the event's system (round robins have predetermined pairings; a round robin in which every pair met twice is a
+double round robin). A fixed number of queries whatever the event's size (one rating lookup per game date for
+long events).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.conf import settings
+
+from events.models import RATED_RESULTS, RESULT_POINTS, Event, EventSystem, Game, Participant, RatingType, Result
+from ratings.engine.norms import NormEvent, NormGame, NormPlayer, NormResult, NormRules, check_norms, norm_title_of
+from ratings.services.projection import ratings_in_force
+
+LONG_EVENT_DAYS = 30  # B.01 1.1.4
+
+
+def norm_rules() -> NormRules:
+    """The federation's reading of titles-norms.md §9's open points (settings NORM_MIN_SCORE_ROUNDED and
+    NORM_EXEMPTION_WAIVES_LIMITS; engine defaults when unset)."""
+    defaults = NormRules()
+    return NormRules(
+        min_score_rounded=getattr(settings, "NORM_MIN_SCORE_ROUNDED", defaults.min_score_rounded),
+        exemption_waives_limits=getattr(settings, "NORM_EXEMPTION_WAIVES_LIMITS", defaults.exemption_waives_limits),
+    )
+
+
+@dataclass(frozen=True)
+class PlayerNorms:
+    id_number: int
+    name: str
+    norms: tuple[NormResult, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id_number": self.id_number, "name": self.name, "norms": [norm_result_dict(n) for n in self.norms]}
+
+
+def norm_result_dict(result: NormResult) -> dict[str, Any]:
+    """A norm check as the API and the command write it (titles-norms.md: one entry per title)."""
+    data = asdict(result)
+    data["games_used"] = list(result.games_used)
+    return data
+
+
+def event_norm_report(event: Event, id_number: int | None = None) -> list[PlayerNorms]:
+    """Every player's norm checks in ``event`` (or only the player ``id_number``), in starting-rank order."""
+    participants = list(
+        Participant.objects.filter(event=event)
+        .select_related("player")
+        .only(
+            "id",
+            "start_rank",
+            "player__id",
+            "player__id_number",
+            "player__surname",
+            "player__given_names",
+            "player__sex",
+            "player__federation_id",
+            "player__title",
+            "player__women_title",
+        )
+        .order_by("start_rank")
+    )
+    games = list(
+        Game.objects.filter(event=event).only("round", "white_id", "black_id", "result", "date").order_by("round")
+    )
+    ratings = _opponent_ratings(event, participants, games)
+    system = _system(event, games)
+    excluded = _unrated_without_points(participants, games, ratings) if system != "swiss" else set()
+    norm_event = NormEvent(rounds=event.rounds, system=system, exemption="")
+    rules = norm_rules()
+    by_id = {p.id: p for p in participants}
+    per_player: dict[int, list[NormGame]] = defaultdict(list)
+    for game in games:
+        for own, other in ((game.white_id, game.black_id), (game.black_id, game.white_id)):
+            if own is None:
+                continue
+            opponent = by_id.get(other) if other is not None else None
+            norm_game = _norm_game(game, own == game.white_id, opponent, ratings, excluded)
+            if norm_game is not None:
+                per_player[own].append(norm_game)
+    report = []
+    for participant in participants:
+        player = participant.player
+        if id_number is not None and player.id_number != id_number:
+            continue
+        norm_player = NormPlayer(federation=player.federation_id or "FID", sex=player.sex)
+        results = check_norms(norm_player, norm_event, per_player[participant.id], rules=rules)
+        report.append(PlayerNorms(player.id_number, player.name, results))
+    return report
+
+
+def _opponent_ratings(
+    event: Event, participants: list[Participant], games: list[Game]
+) -> dict[tuple[int, datetime.date | None], int | None]:
+    """(participant id, game date or None) -> the rating in force: at the start (1.4.6a), or for an event longer
+    than 30 days on each game's date (1.1.4)."""
+    rating_type = event.rating_type or RatingType.STANDARD
+    start = event.start_date or event.created_at.date()
+    player_of = {p.id: p.player.id for p in participants}
+    days: set[datetime.date | None] = {None}
+    if event.start_date and event.end_date and (event.end_date - event.start_date).days > LONG_EVENT_DAYS:
+        days |= {g.date for g in games if g.date is not None}
+    found: dict[tuple[int, datetime.date | None], int | None] = {}
+    for day in days:
+        in_force = ratings_in_force(rating_type, day or start, list(player_of.values()))
+        for participant_id, player_id in player_of.items():
+            found[(participant_id, day)] = in_force.get(player_id)
+    return found
+
+
+def _system(event: Event, games: list[Game]) -> str:
+    """The engine's name for the pairing system: round robins are predetermined; every pair twice: double."""
+    if event.system not in (EventSystem.ROUND_ROBIN, EventSystem.MATCH):
+        return "swiss"
+    pairs: dict[frozenset[int], int] = defaultdict(int)
+    for game in games:
+        if game.black_id is not None:
+            pairs[frozenset((game.white_id, game.black_id))] += 1
+    return "double-round-robin" if pairs and min(pairs.values()) >= 2 else "round-robin"
+
+
+def _unrated_without_points(
+    participants: list[Participant], games: list[Game], ratings: dict[tuple[int, datetime.date | None], int | None]
+) -> set[int]:
+    """Round robins (1.4.1): unrated players who scored zero against the rated do not count as opponents."""
+    unrated = {p.id for p in participants if ratings.get((p.id, None)) is None}
+    points: dict[int, float] = defaultdict(float)
+    for game in games:
+        if game.result not in RATED_RESULTS or game.black_id is None:
+            continue
+        white, black = RESULT_POINTS[game.result]
+        if game.white_id in unrated and game.black_id not in unrated:
+            points[game.white_id] += white
+        if game.black_id in unrated and game.white_id not in unrated:
+            points[game.black_id] += black
+    return {p for p in unrated if points[p] == 0}
+
+
+def _norm_game(
+    game: Game,
+    as_white: bool,
+    opponent: Participant | None,
+    ratings: dict[tuple[int, datetime.date | None], int | None],
+    excluded: set[int],
+) -> NormGame | None:
+    """One game from the player's side in the engine's vocabulary (None: no game for the norm)."""
+    if opponent is None:
+        return NormGame(round=game.round, result="bye") if game.result == Result.PAIRING_BYE else None
+    if game.result == Result.PENDING:
+        return None
+    points = RESULT_POINTS[game.result][0 if as_white else 1]
+    # forfeited or unplayed (1.4.2): a forfeit win is what 1.4.1c may count, anything else is no game
+    unplayed = "+" if points == 1.0 else "-"
+    result = {1.0: "1", 0.5: "0.5", 0.0: "0"}[points] if game.result in RATED_RESULTS else unplayed
+    player = opponent.player
+    rating = ratings.get((opponent.id, game.date), ratings.get((opponent.id, None)))
+    return NormGame(
+        round=game.round,
+        result=result,
+        opponent=str(player.id_number),
+        opponent_rating=rating,
+        opponent_title=norm_title_of(player.title, player.women_title),
+        opponent_federation=player.federation_id or "FID",
+        excluded=opponent.id in excluded,
+    )
+
+
+def event_norm_report_json(event: Event, id_number: int | None = None) -> str:
+    """The report as the command's --json writes it."""
+    return json.dumps({"players": [p.to_dict() for p in event_norm_report(event, id_number)]}, indent=2)

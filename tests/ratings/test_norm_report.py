@@ -1,0 +1,196 @@
+"""An event's norm report (B.01 1.4) from its own data, through the service, the API, the calculator and the command."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from events.models import EventStatus, EventSystem, Result
+from ratings.services.norms import event_norm_report
+from tests.factories import make_event, make_federation, make_game, make_participants, make_player
+from tests.ratings.scenarios import starting_list
+
+pytestmark = pytest.mark.django_db
+
+START = datetime.date(2026, 3, 10)
+
+
+def round_robin_pairs(n: int) -> list[list[tuple[int, int]]]:
+    """Berger tables by the circle method: rounds of (white, black) indices for ``n`` (even) players."""
+    rounds = []
+    seats = list(range(n))
+    for r in range(n - 1):
+        rounds.append(
+            [(seats[i], seats[n - 1 - i]) if r % 2 == 0 else (seats[n - 1 - i], seats[i]) for i in range(n // 2)]
+        )
+        seats = [seats[0], seats[-1], *seats[1:-1]]
+    return rounds
+
+
+@pytest.fixture
+def round_robin():
+    """A 10-player, 9-round round robin: the hero (ESP, 2450) scores 7/9 against opponents averaging 2400 from
+    three federations, five GMs and four IMs — a GM norm (78 % -> dp 220 -> 2620); an unrated ESP player who
+    scores nothing against the rated does not count for anyone (1.4.1)."""
+    feds = {code: make_federation(code, code) for code in ("ESP", "FRA", "GER")}
+    hero = make_player(
+        surname="Hero", given_names="Ana", sex="F", federation=feds["ESP"], title="IM", women_title="WGM"
+    )
+    specs = [
+        ("GM", "FRA"),
+        ("GM", "FRA"),
+        ("GM", "GER"),
+        ("GM", "GER"),
+        ("GM", "ESP"),
+        ("IM", "FRA"),
+        ("IM", "GER"),
+        ("IM", "ESP"),
+    ]
+    opponents = [
+        make_player(surname=f"Opp{i}", title=title, federation=feds[fed]) for i, (title, fed) in enumerate(specs)
+    ]
+    unrated = make_player(surname="Newcomer", federation=feds["ESP"])
+    players = [hero, *opponents, unrated]
+    starting_list(datetime.date(2026, 3, 1), {hero: 2450, **dict.fromkeys(opponents, 2400), unrated: None})
+    event = make_event(
+        name="Spring Round Robin",
+        start_date=START,
+        end_date=START + datetime.timedelta(days=8),
+        rounds=9,
+        system=EventSystem.ROUND_ROBIN,
+        status=EventStatus.SUBMITTED,
+    )
+    participants = make_participants(event, players)
+    hero_losses_to = {opponents[0].id, opponents[1].id}  # 7 of 9: the hero beats all but two GMs
+    for number, pairs in enumerate(round_robin_pairs(10), 1):
+        for w, b in pairs:
+            white, black = participants[w], participants[b]
+            if hero.id in (white.player_id, black.player_id):
+                other = black if white.player_id == hero.id else white
+                hero_wins = other.player_id not in hero_losses_to
+                hero_white = white.player_id == hero.id
+                result = Result.WHITE_WIN if hero_wins == hero_white else Result.BLACK_WIN
+            elif unrated.id in (white.player_id, black.player_id):
+                result = Result.BLACK_WIN if white.player_id == unrated.id else Result.WHITE_WIN
+            else:
+                result = Result.DRAW
+            make_game(event, number, white, black, result)
+    return event, hero
+
+
+def hero_norms(event, hero):
+    (line,) = event_norm_report(event, hero.id_number)
+    return {n.title: n for n in line.norms}
+
+
+def test_the_event_report_finds_the_gm_norm_from_the_list_in_force_and_the_titles(round_robin):
+    event, hero = round_robin
+    norms = hero_norms(event, hero)
+    assert list(norms) == ["GM", "IM", "WGM", "WIM"]  # a woman: the women's titles too
+    gm = norms["GM"]
+    # the unrated player scored 0 against the rated: the hero's win against her does not count (1.4.1)
+    assert len(gm.games_used) == 8
+    assert (gm.score, gm.percentage, gm.average_rating) == (6.0, 75, 2400)
+    assert gm.performance == 2400 + 193
+    assert not gm.norm  # 8 games in a round robin (no subsets), and 6/8 = 75 % gives 2593
+    assert [c.rule for c in gm.checks if not c.ok] == ["1.4.1a", "1.4.8"]
+
+
+def test_a_rated_newcomer_counts_and_the_norm_is_made(round_robin):
+    event, hero = round_robin
+    newcomer = event.participants.get(player__surname="Newcomer").player
+    starting_list(datetime.date(2026, 3, 5), {p.player: 2400 for p in event.participants.select_related("player")})
+    norms = hero_norms(event, hero)
+    assert newcomer.surname == "Newcomer"
+    gm = norms["GM"]
+    assert gm.norm, [c for c in gm.checks if not c.ok]
+    assert (gm.games, gm.score, gm.percentage, gm.average_rating, gm.performance) == (9, 7.0, 78, 2400, 2620)
+    titled = [c for c in gm.checks if c.rule == "1.4.5"]
+    assert [(c.actual, c.ok) for c in titled] == [("8", True), ("5", True)]
+
+
+def test_the_report_reads_a_fixed_number_of_queries(round_robin, django_assert_max_num_queries):
+    event, _ = round_robin
+    with django_assert_max_num_queries(4):
+        report = event_norm_report(event)
+    assert len(report) == 10
+
+
+def test_the_api_reports_every_player(client, round_robin):
+    event, hero = round_robin
+    body = client.get(f"/api/v1/events/{event.pk}/norms/").json()
+    assert body["players"][0]["id_number"] == hero.id_number
+    gm = body["players"][0]["norms"][0]
+    assert set(gm) >= {
+        "title",
+        "norm",
+        "games",
+        "score",
+        "percentage",
+        "average_rating",
+        "performance",
+        "raised_opponent",
+        "required_score",
+        "games_used",
+        "checks",
+    }
+    assert gm["checks"][0] == {"rule": "1.4.1a", "required": "at least 9 games", "actual": "8", "ok": False}
+
+
+def test_the_norm_calculator_answers_as_the_engine(client):
+    games = [
+        {
+            "round": i + 1,
+            "opponent_rating": 2380,
+            "opponent_title": "GM" if i < 5 else "IM",
+            "opponent_federation": ("FRA", "GER", "ESP")[i % 3],
+            "result": "1" if i < 7 else "0",
+        }
+        for i in range(9)
+    ]
+    payload = {"player": {"federation": "ESP", "sex": "M"}, "event": {"rounds": 9, "system": "swiss"}, "games": games}
+    response = client.post("/api/v1/norms/check/", payload, content_type="application/json")
+    assert response.status_code == 200, response.content
+    norms = response.json()["norms"]
+    assert [n["title"] for n in norms] == ["GM", "IM"]
+    assert (norms[0]["norm"], norms[0]["performance"], norms[0]["required_score"]) == (True, 2600, 7.0)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"result": "2"}, "games"),
+        ({"round": 0}, "games"),
+        ({"opponent_title": "XX"}, "games"),
+    ],
+)
+def test_the_norm_calculator_refuses_bad_games_naming_the_field(client, change, field):
+    game = {"round": 1, "opponent_rating": 2400, "result": "1", **change}
+    payload = {"player": {"federation": "ESP", "sex": "M"}, "event": {"rounds": 9}, "games": [game]}
+    response = client.post("/api/v1/norms/check/", payload, content_type="application/json")
+    assert response.status_code == 400
+    assert field in response.json()
+
+
+def test_the_command_prints_each_norm_and_what_failed(round_robin):
+    event, hero = round_robin
+    out = StringIO()
+    call_command("norm_report", str(event.pk), "--player", str(hero.id_number), stdout=out)
+    text = out.getvalue()
+    assert f"{hero.id_number} Hero, Ana: GM no norm — 6/8, Ra 2400, Rp 2593" in text
+    assert "1.4.1a: at least 9 games; has 8" in text
+    out = StringIO()
+    call_command("norm_report", str(event.pk), "--json", stdout=out)
+    assert len(json.loads(out.getvalue())["players"]) == 10
+
+
+def test_the_command_refuses_an_unknown_event_or_player(round_robin):
+    event, _ = round_robin
+    with pytest.raises(CommandError, match="no such event"):
+        call_command("norm_report", "999999")
+    with pytest.raises(CommandError, match="not a participant"):
+        call_command("norm_report", str(event.pk), "--player", "1")
