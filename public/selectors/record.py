@@ -159,7 +159,7 @@ def game_rows(changes: list[RatingChange]) -> list[GameRow]:
                     colour=_colour(line[COLOUR]),
                     opponent_id_number=None if line[OPPONENT] is None else int(line[OPPONENT]),
                     # ratings are whole numbers (stored as the engine's floats: 1896.0)
-                    opponent_rating=None if opponent_rating is None else int(round(float(opponent_rating))),
+                    opponent_rating=None if opponent_rating is None else round(float(opponent_rating)),
                     score=float(line[SCORE]),
                     rating_change=weighted if rated else None,
                     game_id=line[GAME],

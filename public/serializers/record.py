@@ -25,7 +25,7 @@ class GameRowSerializer(serializers.Serializer):
     score = serializers.FloatField()
     rating_change = serializers.FloatField(
         allow_null=True,
-        help_text="K x dR of this game (B.02 8.3.2); null: the player was unrated (the game counts towards a first rating)",
+        help_text="K x dR of this game (B.02 8.3.2); null: the player was unrated (towards a first rating)",
     )
 
 
