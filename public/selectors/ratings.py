@@ -555,7 +555,8 @@ def player_calculation(player: Player, rating_list: RatingList) -> dict:
             player=player, rating_list_id__in=[pk for pk in (rating_list.pk, rating_list.previous_id) if pk]
         )
     }
-    entry, previous = entries.get(rating_list.pk), entries.get(rating_list.previous_id)
+    entry = entries.get(rating_list.pk)
+    previous = entries.get(rating_list.previous_id) if rating_list.previous_id else None
     changes = list(
         RatingChange.objects.filter(rating_list=rating_list, player=player)
         .select_related("event")
