@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import numpy as np
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page
@@ -27,16 +28,20 @@ from players.models import Player, Title, WomenTitle
 from ratings.engine.calculator import calculate_change
 from ratings.engine.classes import rating_class
 from ratings.engine.game_line import (
+    COUNTED,
     EXPECTED_SCORE,
     OPPONENT,
     OPPONENT_RATING,
     OPPONENT_RATING_USED,
+    RATED,
     RATING_CHANGE,
     SCORE,
     STORED_LINE_FIELDS,
     WEIGHTED_CHANGE,
 )
-from ratings.engine.presets import get_preset
+from ratings.engine.initial import initial_ratings
+from ratings.engine.presets import RulesPreset, get_preset
+from ratings.engine.rounding import round_half_up
 from ratings.models import (
     ListsNamed,
     PlayerRating,
@@ -542,8 +547,16 @@ def calculation_line(detail: dict[str, Any]) -> dict[str, Any]:
 
 
 def player_calculation(player: Player, rating_list: RatingList) -> dict:
-    """Everything FIDE's calculation page shows for one player and list: per event, per game. 3 queries."""
-    entry = RatingListEntry.objects.filter(rating_list=rating_list, player=player).first()
+    """Everything FIDE's calculation page shows for one player and list: per event, per game; for a first rating
+    how the initial rating was computed, and for a rating that fell below the floor why it is gone. 4 queries."""
+    entries = {
+        entry.rating_list_id: entry
+        for entry in RatingListEntry.objects.filter(
+            player=player, rating_list_id__in=[pk for pk in (rating_list.pk, rating_list.previous_id) if pk]
+        )
+    }
+    entry = entries.get(rating_list.pk)
+    previous = entries.get(rating_list.previous_id) if rating_list.previous_id else None
     changes = list(
         RatingChange.objects.filter(rating_list=rating_list, player=player)
         .select_related("event")
@@ -558,7 +571,11 @@ def player_calculation(player: Player, rating_list: RatingList) -> dict:
                 opponent_ids.add(int(line[OPPONENT]))
             if line[WEIGHTED_CHANGE] is None and line[RATING_CHANGE] is not None and change.k_factor is not None:
                 line[WEIGHTED_CHANGE] = round(float(line[RATING_CHANGE]) * change.k_factor, 2)  # K x dR
-        events.append({"change": change, "event": change.event, "lines": lines})
+            if line[RATED] is False:  # an unrated player's game changes no rating: no change to show (not 0.00)
+                line[WEIGHTED_CHANGE] = None
+        events.append(
+            {"change": change, "event": change.event, "lines": lines, "rated": change.rating_before is not None}
+        )
     opponents = (
         {p.id_number: p for p in Player.objects.filter(id_number__in=opponent_ids).select_related("federation")}
         if opponent_ids
@@ -567,14 +584,93 @@ def player_calculation(player: Player, rating_list: RatingList) -> dict:
     for event in events:
         for line in event["lines"]:
             line["opponent_player"] = opponents.get(int(line[OPPONENT])) if line[OPPONENT] is not None else None
-    total = sum(change.change for change in changes)
+    rules = list_rules(rating_list)
+    was_rated = previous is not None and previous.rating is not None
+    rated_changes = [change for change in changes if change.rating_before is not None]
     return {
         "entry": entry,
+        "previous_entry": previous,
         "events": events,
-        "total_change": total,
+        "total_change": sum(change.change for change in rated_changes),
         "games": sum(change.games for change in changes),
         "score": sum(change.score for change in changes),
-        "expected_score": sum(change.expected_score for change in changes),
+        "expected_score": sum(change.expected_score for change in rated_changes),
+        "rated_before": bool(rated_changes) or was_rated,
+        "initial": None if was_rated or rated_changes else first_rating(rules, previous, events),
+        "floor": floor_drop(rules, entry, previous),
+    }
+
+
+def list_rules(rating_list: RatingList) -> RulesPreset:
+    """The rules a list was computed with: its frozen copy (the preset's current definition for a list without
+    one, as imported lists are)."""
+    try:
+        return RulesPreset.from_json(rating_list.rules) if rating_list.rules else get_preset(rating_list.rules_preset)
+    except (KeyError, ValueError, TypeError):
+        return get_preset(settings.RATING_RULES_PRESET)
+
+
+def first_rating(rules: RulesPreset, previous: RatingListEntry | None, events: list[dict[str, Any]]) -> dict | None:
+    """How an unrated player's initial rating stands after this list, from the engine's own definition
+    (ratings.engine.initial, B.02 7.1.4 and 8.2): the games pooled on earlier lists (the previous entry's pool)
+    plus this list's counted games against rated opponents, with the rules' hypothetical opponents, Ra, p, dp,
+    the rounding, the cap and the publication threshold. No query."""
+    spec = rules.initial_rating
+    if spec.kind == "none":
+        return None
+    lines = [line for event in events for line in event["lines"] if line[COUNTED] and line[OPPONENT_RATING] is not None]
+    pool_games = previous.pool_games if previous is not None else 0
+    pool_sum = (previous.pool_opponent_sum or 0.0) if previous is not None else 0.0
+    pool_score = (previous.pool_score or 0.0) if previous is not None else 0.0
+    games = pool_games + len(lines)
+    opponent_sum = pool_sum + sum(float(line[OPPONENT_RATING]) for line in lines)
+    points = pool_score + sum(float(line[SCORE]) for line in lines)
+    result = initial_ratings(np.array([games]), np.array([opponent_sum]), np.array([points]), spec)
+    hypothetical = spec.hypothetical_opponents if spec.kind == "fide-2024" else 0
+    enough = bool(result.enough_games[0])
+    return {
+        "kind": spec.kind,
+        "pool_games": pool_games,
+        "list_games": len(lines),
+        "games": games,
+        "score": points,
+        "opponent_sum": opponent_sum,
+        "hypothetical": hypothetical,
+        "hypothetical_rating": int(spec.hypothetical_rating),
+        "hypothetical_sum": int(hypothetical * spec.hypothetical_rating),
+        "all_games": games + hypothetical,
+        "all_score": points + 0.5 * hypothetical,
+        "all_sum": opponent_sum + hypothetical * spec.hypothetical_rating,
+        "average": None if games + hypothetical == 0 else float(result.average[0]),
+        "percent": int(result.percent[0]) if result.percent[0] >= 0 else None,
+        "dp": float(result.dp[0]) if games else None,
+        "unrounded": float(result.unrounded[0]) if games else None,
+        "rating": int(result.rating[0]) if enough else None,
+        # Ru rounded (B.02 8.2), shown before the cap: the engine's rounding
+        "rounded": int(round_half_up(result.unrounded)[0])
+        if games and result.unrounded[0] == result.unrounded[0]
+        else None,
+        "capped": bool(result.capped[0]),
+        "cap": spec.rating_cap,
+        "min_games": spec.min_games,
+        "threshold": spec.publish_threshold,
+        "window_months": spec.window_months,
+        "enough": enough,
+        "published": bool(result.published[0]),
+    }
+
+
+def floor_drop(rules: RulesPreset, entry: RatingListEntry | None, previous: RatingListEntry | None) -> dict | None:
+    """Why a rating is gone from this list: the list's calculation fell below the rules' floor, and the player
+    is shown as unrated from this list on (B.02 7.2; ratings.engine.inactivity.apply_rating_floor). No query."""
+    if entry is None or not entry.dropped_below_floor:
+        return None
+    before = previous.rating if previous is not None else None
+    return {
+        "floor": rules.rating_floor,
+        "before": before,
+        "change": entry.change,
+        "calculated": None if before is None or entry.change is None else before + entry.change,
     }
 
 

@@ -39,6 +39,7 @@ from ratings.engine.game_line import (
     GAME,
     OPPONENT,
     OPPONENT_RATING,
+    RATED,
     RATING_CHANGE,
     ROUND,
     SCORE,
@@ -80,6 +81,7 @@ class GameRow:
     rating_change: float | None  # K x dR
     game_id: int | None
     opponent: Player | None = None
+    rated: bool = True  # the game changed the player's rating (an unrated player's game changes none: no 0.00)
 
     @property
     def result(self) -> str:
@@ -99,6 +101,7 @@ RECORD_ORDER = ("-event__end_date", "-event_id", "rating_list__rating_type")
 CHANGE_FIELDS = (
     "event_id",
     "rating_list_id",
+    "rating_before",
     "k_factor",
     "games",
     "score",
@@ -142,6 +145,8 @@ def game_rows(changes: list[RatingChange]) -> list[GameRow]:
             weighted = line[WEIGHTED_CHANGE]
             if weighted is None and line[RATING_CHANGE] is not None and change.k_factor is not None:
                 weighted = round(float(line[RATING_CHANGE]) * change.k_factor, 2)  # K x dR (B.02 8.3.2)
+            rated = line[RATED] is not False
+            opponent_rating = line[OPPONENT_RATING]
             rows.append(
                 GameRow(
                     rating_type=change.rating_list.rating_type,
@@ -153,10 +158,12 @@ def game_rows(changes: list[RatingChange]) -> list[GameRow]:
                     round=line[ROUND],
                     colour=_colour(line[COLOUR]),
                     opponent_id_number=None if line[OPPONENT] is None else int(line[OPPONENT]),
-                    opponent_rating=line[OPPONENT_RATING],
+                    # ratings are whole numbers (stored as the engine's floats: 1896.0)
+                    opponent_rating=None if opponent_rating is None else round(float(opponent_rating)),
                     score=float(line[SCORE]),
-                    rating_change=weighted,
+                    rating_change=weighted if rated else None,
                     game_id=line[GAME],
+                    rated=rated,
                 )
             )
     return rows
@@ -378,6 +385,7 @@ def event_performances(changes: list[RatingChange]) -> list[dict[str, Any]]:
                 "average_opponent": round(sum(ratings) / len(ratings)) if ratings else None,
                 "performance": _performance(ratings, score),
                 "rating_change": change.change,
+                "rated": change.rating_before is not None,  # unrated at the start: towards a first rating
             }
         )
     return events

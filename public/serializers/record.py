@@ -23,7 +23,10 @@ class GameRowSerializer(serializers.Serializer):
     opponent = OpponentRefSerializer(allow_null=True)
     opponent_rating = serializers.IntegerField(allow_null=True, help_text="On the list in force; null: unrated")
     score = serializers.FloatField()
-    rating_change = serializers.FloatField(allow_null=True, help_text="K x dR of this game (B.02 8.3.2)")
+    rating_change = serializers.FloatField(
+        allow_null=True,
+        help_text="K x dR of this game (B.02 8.3.2); null: the player was unrated (towards a first rating)",
+    )
 
 
 class OpponentRowSerializer(serializers.Serializer):

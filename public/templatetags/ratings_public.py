@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import format_html_join
 
 from core.charts import Frame, label_every, polyline, rating_step
@@ -43,8 +44,9 @@ def signed(value, decimals: int = 0) -> str:
     if value is None or value == "":
         return ""
     number = float(value)
-    text = f"{abs(number):.{int(decimals)}f}"
-    if float(text) == 0:
+    plain = f"{abs(number):.{int(decimals)}f}"
+    text = number_format(plain, int(decimals))  # the page's language's decimal separator (2,50 in Spanish)
+    if float(plain) == 0:
         return text
     return ("+" if number > 0 else "−") + text
 
@@ -62,7 +64,8 @@ def points(value) -> str:
 
 @register.filter
 def decimal2(value) -> str:
-    return "" if value is None else f"{float(value):.2f}"
+    """Two decimals with the page's language's separator: one decimal separator per page (0,76 in Spanish)."""
+    return "" if value is None else number_format(f"{float(value):.2f}", 2)
 
 
 @register.filter

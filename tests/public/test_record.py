@@ -50,7 +50,7 @@ def test_games_tab_pages(client, federation, monkeypatch):
     assert 'rel="next"' in first
     assert "page 3 of 3" in third
     assert 'rel="next"' not in third
-    assert len(re.findall(r"<td>\d{4}-\d\d-\d\d</td>", third)) == 1
+    assert len(re.findall(r'<td class="date">\d{4}-\d\d-\d\d</td>', third)) == 1
     assert client.get(f"/players/{star.id_number}/", {"tab": "games", "page": "x"}).status_code == 200
 
 

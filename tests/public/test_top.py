@@ -31,7 +31,7 @@ def test_top_page_is_the_open_list_of_active_players_ranked_by_rating(client, bi
     assert response.status_code == 200
     expected = rated(big, inactive=False)
     assert ids_on_page(response.content.decode()) == [e.player.id_number for e in expected]
-    ranks = re.findall(r'<td class="num">(\d+)</td>\s*<td><a href="/players/', response.content.decode())
+    ranks = re.findall(r'<td class="num rank-col">(\d+)</td>', response.content.decode())
     assert [int(r) for r in ranks] == list(range(1, len(expected) + 1))
     assert big.players[3].id_number not in ids_on_page(response.content.decode())  # inactive
 
@@ -77,7 +77,7 @@ def test_top_page_pages_without_counting(client, db):
     assert 'rel="next"' in first
     assert 'rel="next"' not in second
     assert 'rel="prev"' in second
-    assert re.search(r'<td class="num">101</td>', second)
+    assert re.search(r'<td class="num rank-col">101</td>', second)
 
 
 def test_top_page_rapid_and_other_list_dates(client, big):
