@@ -52,8 +52,14 @@ def norm_result_dict(result: NormResult) -> dict[str, Any]:
     return data
 
 
-def event_norm_report(event: Event, id_number: int | None = None) -> list[PlayerNorms]:
-    """Every player's norm checks in ``event`` (or only the player ``id_number``), in starting-rank order."""
+@dataclass(frozen=True)
+class _EventNormInputs:
+    participants: list[Participant]
+    games: dict[int, list[NormGame]]  # participant id -> the player's games in the engine's vocabulary
+    event: NormEvent
+
+
+def _event_norm_inputs(event: Event) -> _EventNormInputs:
     participants = list(
         Participant.objects.filter(event=event)
         .select_related("player")
@@ -77,8 +83,6 @@ def event_norm_report(event: Event, id_number: int | None = None) -> list[Player
     ratings = _opponent_ratings(event, participants, games)
     system = _system(event, games)
     excluded = _unrated_without_points(participants, games, ratings) if system != "swiss" else set()
-    norm_event = NormEvent(rounds=event.rounds, system=system, exemption="")
-    rules = norm_rules()
     by_id = {p.id: p for p in participants}
     per_player: dict[int, list[NormGame]] = defaultdict(list)
     for game in games:
@@ -89,15 +93,90 @@ def event_norm_report(event: Event, id_number: int | None = None) -> list[Player
             norm_game = _norm_game(game, own == game.white_id, opponent, ratings, excluded)
             if norm_game is not None:
                 per_player[own].append(norm_game)
+    return _EventNormInputs(participants, per_player, NormEvent(rounds=event.rounds, system=system, exemption=""))
+
+
+def _norm_player(participant: Participant) -> NormPlayer:
+    return NormPlayer(federation=participant.player.federation_id or "FID", sex=participant.player.sex)
+
+
+def event_norm_report(event: Event, id_number: int | None = None) -> list[PlayerNorms]:
+    """Every player's norm checks in ``event`` (or only the player ``id_number``), in starting-rank order."""
+    inputs = _event_norm_inputs(event)
+    rules = norm_rules()
     report = []
-    for participant in participants:
+    for participant in inputs.participants:
         player = participant.player
         if id_number is not None and player.id_number != id_number:
             continue
-        norm_player = NormPlayer(federation=player.federation_id or "FID", sex=player.sex)
-        results = check_norms(norm_player, norm_event, per_player[participant.id], rules=rules)
+        results = check_norms(_norm_player(participant), inputs.event, inputs.games[participant.id], rules=rules)
         report.append(PlayerNorms(player.id_number, player.name, results))
     return report
+
+
+@dataclass(frozen=True)
+class CertificateRound:
+    """A line of the IT1's table of rounds (titles-norms.md §5)."""
+
+    round: int
+    opponent: str
+    id_number: str
+    federation: str
+    rating: str  # "1400 (unrated)" or "2100 -> 2200 (raised, 1.4.7)" where it applies
+    title: str
+    result: str
+    counted: bool
+
+
+@dataclass(frozen=True)
+class NormCertificate:
+    """What FIDE's IT1 certificate of title result asks, for one player's norm in one event."""
+
+    event: Event
+    id_number: int
+    name: str
+    federation: str
+    result: NormResult
+    rounds: tuple[CertificateRound, ...]
+    federations: int  # opponents' federations among the games counted (FID not a federation, 1.4.3)
+
+
+def norm_certificate(event: Event, id_number: int, title: str | None = None) -> NormCertificate | None:
+    """The IT1 data of ``id_number``'s norm in ``event`` (the highest title made, or ``title``); None: no norm."""
+    inputs = _event_norm_inputs(event)
+    participant = next((p for p in inputs.participants if p.player.id_number == id_number), None)
+    if participant is None:
+        return None
+    games = inputs.games[participant.id]
+    results = check_norms(_norm_player(participant), inputs.event, games, rules=norm_rules())
+    made = [r for r in results if r.norm and (title is None or r.title == title)]
+    if not made:
+        return None
+    result = made[0]
+    names = {str(p.player.id_number): p.player.name for p in inputs.participants}
+    raised = result.raised_opponent
+    rows = []
+    for game in sorted(games, key=lambda g: g.round):
+        rating = "1400 (unrated)" if game.opponent_rating is None else str(game.opponent_rating)
+        if raised is not None and raised.round == game.round:
+            rating = f"{rating} -> {raised.raised_to} (raised, 1.4.7)"
+        rows.append(
+            CertificateRound(
+                round=game.round,
+                opponent=names.get(game.opponent, ""),
+                id_number=game.opponent,
+                federation=game.opponent_federation,
+                rating=rating if game.opponent else "",
+                title=game.opponent_title,
+                result={"1": "1", "0.5": "½", "0": "0"}.get(game.result, game.result),
+                counted=game.round in result.games_used,
+            )
+        )
+    federations = len({r.federation for r in rows if r.counted and r.federation and r.federation != "FID"})
+    player = participant.player
+    return NormCertificate(
+        event, player.id_number, player.name, player.federation_id or "FID", result, tuple(rows), federations
+    )
 
 
 def _opponent_ratings(
