@@ -81,8 +81,8 @@ from players.selectors import fold_name, likely_duplicates_among
 
 __all__ = [
     "RESERVED_ID_START",
-    "DuplicateSuggestion",
     "TRF_REPLACEABLE_STATUSES",
+    "DuplicateSuggestion",
     "PlayerMatch",
     "TrfImportOutcome",
     "TrfReplacement",

@@ -148,8 +148,10 @@ def _upload(model_admin, request, target: Event | None):
         stored = _kept_file(request, request.POST["checked"], target) if checked_form.is_valid() else None
         if checked_form.is_valid() and stored is None:
             checked_form = None
-            lost = _("The checked file is no longer kept (it was imported, a later upload replaced it, or your "
-                     "session ended): upload it again.")
+            lost = _(
+                "The checked file is no longer kept (it was imported, a later upload replaced it, or your "
+                "session ended): upload it again."
+            )
         elif stored is not None:
             (data, name), kept = stored, checked_form.cleaned_data["checked"]
             outcome = _import(request, data, name, checked_form.cleaned_data, target, check_only=False)
@@ -172,6 +174,9 @@ def _upload(model_admin, request, target: Event | None):
         submit = bool(request.POST.get("submit")) and request.user.has_perm("events.submit_event")
         initial = {"checked": kept, "rating_type": outcome.rating_type, "submit": submit}
         checked_form = TrfCheckedForm(initial=initial, user=request.user, into=target)
+        rating_type = checked_form.fields.get("rating_type")
+        if outcome.needs_rating_type and isinstance(rating_type, forms.ChoiceField):  # the file does not say
+            rating_type.choices = [("", "—"), *RatingType.choices]
     values = {"outcome": outcome, "target": target, "form": form, "checked_form": checked_form, "lost": lost}
     return TemplateResponse(request, "admin/events/event/upload_trf.html", _context(model_admin, request, values))
 
@@ -225,7 +230,9 @@ def _context(model_admin, request, values: dict) -> dict:
     event = outcome.event if outcome is not None else None
     return {
         **model_admin.admin_site.each_context(request),
-        "title": _("Upload a TRF file") if target is None else _("Upload a TRF file into %(event)s") % {"event": target},
+        "title": _("Upload a TRF file")
+        if target is None
+        else _("Upload a TRF file into %(event)s") % {"event": target},
         "check_only": outcome is not None and outcome.check_only,
         "opts": opts,
         "form": values["form"],
