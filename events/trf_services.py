@@ -40,9 +40,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
-from audit.services import Actor, audit_record
+from audit.services import Actor, acting_user, audit_record
 from events.models import (
     RESULT_POINTS,
     Event,
@@ -53,7 +54,7 @@ from events.models import (
     RatingType,
     Result,
 )
-from events.services import event_create, event_problems, event_submit
+from events.services import event_create, event_problems, event_submit, events_status_change
 from events.trf import (
     ERROR,
     WARNING,
@@ -63,10 +64,12 @@ from events.trf import (
     TrfParseResult,
     TrfPlayer,
     TrfProblem,
+    TrfProblemGroup,
     TrfResultWithoutOpponent,
     TrfRoundEntry,
     TrfTournament,
     check_event,
+    group_problems,
     infer_rating_type,
     infer_system,
     parse_trf,
@@ -78,9 +81,11 @@ from players.selectors import fold_name, likely_duplicates_among
 
 __all__ = [
     "RESERVED_ID_START",
+    "TRF_REPLACEABLE_STATUSES",
     "DuplicateSuggestion",
     "PlayerMatch",
     "TrfImportOutcome",
+    "TrfReplacement",
     "UnratedGame",
     "event_export_trf",
     "event_import_trf",
@@ -90,6 +95,9 @@ __all__ = [
 # Players without an ID get id_number above this (and above every id_number in use); see the module doc.
 RESERVED_ID_START = 900_000_000
 IMPORT_ACTION = "event.import_trf"
+REPLACE_ACTION = "event.replace_trf"
+# An event being entered by hand may take a file's rounds and results instead (issue 32): before submission only.
+TRF_REPLACEABLE_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED)
 _QUERY_CHUNK = 500  # ids / names per IN (...) or OR query: within SQLite's limits on variables and depth
 _TITLES = frozenset(Title.values)
 _WOMEN_TITLES = frozenset(WomenTitle.values)
@@ -151,6 +159,23 @@ class UnratedGame:
     black: int | None
     result: str
     why: str
+    white_name: str = ""  # the players as the file names them (issue 32: a report names people, not numbers)
+    black_name: str = ""
+
+
+@dataclass
+class TrfReplacement:
+    """What a file changes in an event being entered by hand (issue 32), shown before the arbiter confirms."""
+
+    status: str  # the event's status before
+    players_before: int
+    players_after: int
+    added: list[str] = field(default_factory=list)  # players in the file, not in the event
+    removed: list[str] = field(default_factory=list)  # players of the event, not in the file
+    games_before: int = 0
+    games_after: int = 0
+    rounds_before: int = 0  # the last round with a game
+    rounds_after: int = 0
 
 
 # Why a result is not rated (B.02 1.2: games not played, forfeits and byes included, are not rated).
@@ -183,6 +208,14 @@ class TrfImportOutcome(ProblemsBySeverity):
     unrated_games: list[UnratedGame] = field(default_factory=list)
     player_matches: list[PlayerMatch] = field(default_factory=list)
     check_only: bool = False  # the report of a check: nothing was written (event stays None)
+    rating_type: str = ""  # the rating type given or read from the file ("" when neither says)
+    needs_rating_type: bool = False  # the caller requires one and neither it nor the file gives it
+    replacement: TrfReplacement | None = None  # set when the file goes onto an existing event
+
+    @property
+    def problem_groups(self) -> list[TrfProblemGroup]:
+        """The problems, the same one on many lines said once ("lines 12, 14, 16 … (34 lines)")."""
+        return group_problems(self.problems)
 
     @property
     def ok(self) -> bool:
@@ -238,8 +271,16 @@ def event_import_trf(
     rating_type: str | None = None,
     submit: bool = False,
     check_only: bool = False,
+    require_rating_type: bool = False,
+    into: Event | None = None,
 ) -> TrfImportOutcome:
     """Create a draft event (submitted with ``submit``) from a TRF16 / TRF-2026 / TRF06 file.
+
+    ``require_rating_type`` (the admin's upload, issue 32): a file that names no rating type is refused unless
+    the caller chooses one (a check reports it as a warning and sets ``outcome.needs_rating_type``), instead of
+    becoming a draft without one. ``into``: an event still being entered (``TRF_REPLACEABLE_STATUSES``) takes
+    the file's participants, rounds and results in place of its own, in the same transaction, audited; the
+    outcome's ``replacement`` says what changed (a check says what would).
 
     ``check_only`` (issue 15, "check before submitting"): the same import, every check and match included,
     inside a transaction that is then rolled back: the outcome is the full report (problems by line and
@@ -265,6 +306,7 @@ def event_import_trf(
         )
     if parsed.ok and not outcome.errors:
         plan = _Plan(parsed, file_name, rating_type, submit, outcome)
+        plan.into, plan.require_rating_type = into, require_rating_type
         plan.check()
         if not outcome.errors:
             try:
@@ -283,7 +325,7 @@ def event_import_trf(
             except ValidationError as exc:  # event_submit's refusals
                 outcome.problems.append(TrfProblem(0, None, ERROR, " ".join(exc.messages)))
             if outcome.errors:
-                outcome.event = None
+                outcome.event, outcome.replacement = None, None
                 outcome.created_players, outcome.matched_players, outcome.likely_duplicates = [], [], []
                 outcome.games = outcome.rated_games = 0
                 outcome.unrated_games, outcome.player_matches = [], []
@@ -356,6 +398,8 @@ class _Plan:
         self.without_opponent: list[TrfResultWithoutOpponent] = []
         self.club_of: dict[int, str] = {}  # start rank -> club code, when the federation column holds clubs
         self.clubs: dict[str, Club] = {}
+        self.into: Event | None = None  # an event in entry that takes the file's rounds (event_import_trf)
+        self.require_rating_type = False
 
     def error(self, line: int, column: int | None, message: str) -> None:
         self.outcome.problems.append(TrfProblem(line, column, ERROR, message))
@@ -373,9 +417,26 @@ class _Plan:
         self.federation = checks.federation
         self.games = checks.games
         self.without_opponent = checks.without_opponent
+        if not self.rating_type and self.into is not None:
+            self.rating_type = self.into.rating_type  # the event's own, when it has one
         if not self.rating_type:  # read from the file's words (092, 012, 122), or left for the arbiter
             self.rating_type, problem = infer_rating_type(self.t)
-            self.outcome.problems += [problem] if problem else []
+            if self.rating_type or not self.require_rating_type:
+                self.outcome.problems += [problem] if problem else []
+            else:
+                self.ask_rating_type(problem)
+        self.outcome.rating_type = self.rating_type
+
+    def ask_rating_type(self, inferred: TrfProblem | None) -> None:
+        """The file names no rating type and the caller requires one (issue 32): refuse naming the choice (a
+        check warns), rather than import a draft without one."""
+        self.outcome.needs_rating_type = True
+        message = _(
+            "the file does not say whether the event is standard, rapid or blitz (record 092 names none): "
+            "choose Standard, Rapid or Blitz under 'Rating type' and import it again"
+        )
+        line = inferred.line if inferred else 0
+        self.outcome.problems.append(TrfProblem(line, None, WARNING if self.outcome.check_only else ERROR, message))
 
     def as_draft_problem(self, problem: TrfProblem, checks: TrfEventChecks) -> TrfProblem:
         """A missing date refuses nothing (issue 15): the event is imported as a draft without it, and its
@@ -410,34 +471,14 @@ class _Plan:
         unmatched = [p for p in t.players if p.start_rank not in matched]
         for trf_player, player in zip(unmatched, created, strict=True):
             by_rank[trf_player.start_rank] = player
-        event = self.create_event(user, event_federation)
-        participants = bulk_create_with_history(
-            [
-                Participant(event=event, player=by_rank[p.start_rank], start_rank=p.start_rank, rating=p.rating)
-                for p in t.players
-            ],
-            Participant,
-            batch_size=500,
-            default_user=user,
-        )
-        participant_of = {participant.start_rank: participant for participant in participants}
-        dates = t.round_dates
-        games = [
-            Game(
-                event=event,
-                round=game.round,
-                white=participant_of[game.white],
-                black=participant_of[game.black] if game.black is not None else None,
-                result=game.result,
-                date=dates[game.round - 1] if game.round <= len(dates) else None,
-            )
-            for game in self.games
-        ]
-        bulk_create_with_history(games, Game, batch_size=500, default_user=user)
+        event = self.create_event(user, event_federation) if self.into is None else self.replace_into(user, by_rank)
+        participants, games = self.write_rows(event, by_rank, user)
+        replaced = outcome.replacement
         audit_record(
             user,
-            IMPORT_ACTION,
+            IMPORT_ACTION if replaced is None else REPLACE_ACTION,
             event,
+            before=None if replaced is None else {"players": replaced.players_before, "games": replaced.games_before},
             after={
                 "file": self.file_name,
                 "version": self.parsed.version,
@@ -456,6 +497,91 @@ class _Plan:
                 event_submit(event, user=user)
         self.report(event, len(games), matched, by_rank, created, duplicates)
 
+    def write_rows(self, event: Event, by_rank: dict[int, Player], user: Actor) -> tuple[list[Participant], list[Game]]:
+        """The file's participants and games of ``event``, in bulk."""
+        participants = bulk_create_with_history(
+            [
+                Participant(event=event, player=by_rank[p.start_rank], start_rank=p.start_rank, rating=p.rating)
+                for p in self.t.players
+            ],
+            Participant,
+            batch_size=500,
+            default_user=user,
+        )
+        participant_of = {participant.start_rank: participant for participant in participants}
+        dates = self.t.round_dates
+        games = [
+            Game(
+                event=event,
+                round=game.round,
+                white=participant_of[game.white],
+                black=participant_of[game.black] if game.black is not None else None,
+                result=game.result,
+                date=dates[game.round - 1] if game.round <= len(dates) else None,
+            )
+            for game in self.games
+        ]
+        bulk_create_with_history(games, Game, batch_size=500, default_user=user)
+        return participants, games
+
+    def replace_into(self, user: Actor, by_rank: dict[int, Player]) -> Event:
+        """The event in entry loses its participants and games to the file's (issue 32), after the report of
+        what changes (``TrfReplacement``); what the file says fills what the event lacks, the event's own
+        name, dates and rating type are kept. A registered or checked event becomes a draft again."""
+        assert self.into is not None
+        event = Event.objects.select_for_update().get(pk=self.into.pk)
+        if event.status not in TRF_REPLACEABLE_STATUSES:
+            self.error(
+                0,
+                None,
+                _("%(event)s is %(status)s: a file replaces the results only of an event not yet submitted")
+                % {"event": event.name, "status": event.get_status_display().lower()},
+            )
+            raise _Refused
+        self.outcome.replacement = self.replacement(event, by_rank)
+        Game.objects.filter(event=event).delete()  # one by one: simple_history records each deletion
+        Participant.objects.filter(event=event).delete()
+        event.rounds = max(self.t.number_of_rounds, event.rounds, 1)
+        event.start_date, event.end_date = event.start_date or self.start_date, event.end_date or self.end_date
+        event.rating_type = event.rating_type or self.rating_type or ""
+        event.results_without_opponent = self.results_without_opponent()
+        event.source_file_name = self.file_name[:255]
+        event._history_user = acting_user(user)
+        event.save()
+        if event.status != EventStatus.DRAFT:
+            reason = f"results replaced from {self.file_name}"[:500]
+            events_status_change([event], EventStatus.DRAFT, user=user, reason=reason)
+        return event
+
+    def replacement(self, event: Event, by_rank: dict[int, Player]) -> TrfReplacement:
+        """What the file changes in ``event``: players added and removed, games and rounds before and after."""
+        before = {p.player_id: p.player.name for p in Participant.objects.filter(event=event).select_related("player")}
+        after = {player.pk: trf.name or player.name for trf in self.t.players if (player := by_rank[trf.start_rank])}
+        games = Game.objects.filter(event=event)
+        return TrfReplacement(
+            status=event.status,
+            players_before=len(before),
+            players_after=len(after),
+            added=sorted(name for pk, name in after.items() if pk not in before),
+            removed=sorted(name for pk, name in before.items() if pk not in after),
+            games_before=games.count(),
+            games_after=len(self.games),
+            rounds_before=games.aggregate(last=Max("round"))["last"] or 0,
+            rounds_after=max((game.round for game in self.games), default=0),
+        )
+
+    def results_without_opponent(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "round": missing.round,
+                "start_rank": missing.start_rank,
+                "result": missing.result,
+                "line": missing.line,
+                "column": missing.column,
+            }
+            for missing in self.without_opponent
+        ]
+
     def report(
         self,
         event: Event,
@@ -471,8 +597,17 @@ class _Plan:
         outcome.event = event
         outcome.games = games
         outcome.rated_games = sum(game.is_rated for game in self.games)
+        name_of = {p.start_rank: p.name or by_rank[p.start_rank].name for p in t.players}
         outcome.unrated_games = [
-            UnratedGame(game.round, game.white, game.black, game.result, UNRATED_WHY.get(game.result, "not rated"))
+            UnratedGame(
+                game.round,
+                game.white,
+                game.black,
+                game.result,
+                UNRATED_WHY.get(game.result, "not rated"),
+                name_of[game.white],
+                name_of[game.black] if game.black is not None else "",
+            )
             for game in self.games
             if not game.is_rated
         ]
@@ -614,6 +749,7 @@ class _Plan:
             title = trf_player.title if trf_player.title in _TITLES else ""
             birth = trf_player.birth_date
             self.warn_missing_registry_data(trf_player)
+            self.warn_unsplit_name(trf_player)
             players.append(
                 Player(
                     id_number=id_number,
@@ -651,6 +787,21 @@ class _Plan:
                 f"{' and no '.join(missing)}: enter it in the player's record before submitting",
             )
 
+    def warn_unsplit_name(self, trf_player: TrfPlayer) -> None:
+        """TRF writes "Surname, Given names" (columns 15-47); a new player's name without a comma cannot be split
+        safely ("Garcia Lopez Juan" and "Juan Garcia" both occur), so it is registered whole as the surname and
+        the line is named (issue 32)."""
+        if trf_player.name and "," not in trf_player.name:
+            self.warn(
+                trf_player.line,
+                15,
+                _(
+                    "player %(rank)s (%(name)s): the name has no comma (TRF writes 'Surname, Given names'), so "
+                    "the new player is registered with it whole as the surname; split it in the player's record"
+                )
+                % {"rank": trf_player.start_rank, "name": trf_player.name},
+            )
+
     def likely_duplicates(self, new_players: list[Player]) -> list[DuplicateSuggestion]:
         """Registered players who are probably the same person as a new player (players.selectors'
         duplicate_reason: the same name, or the same surname start and birth year)."""
@@ -680,16 +831,7 @@ class _Plan:
             status=EventStatus.DRAFT,
             source_file_name=self.file_name[:255],
             chief_arbiter_name=t.chief_arbiter[:200],
-            results_without_opponent=[
-                {
-                    "round": missing.round,
-                    "start_rank": missing.start_rank,
-                    "result": missing.result,
-                    "line": missing.line,
-                    "column": missing.column,
-                }
-                for missing in self.without_opponent
-            ],
+            results_without_opponent=self.results_without_opponent(),
         )
         # An arbiter's upload is theirs to check and submit: event_create makes them its chief arbiter.
         reason = f"results received: imported from {self.file_name}"[:500]

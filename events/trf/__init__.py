@@ -8,14 +8,15 @@ database; ``events.trf_services`` matches the registry and decides what to persi
 tournament, players and games again.
 
 The package, by section: ``records`` (the values: players, rounds, teams, games, problems, result codes),
-``reader`` (``parse_trf`` and ``games``), ``checks`` (``check_event``), ``inference`` (the rating type and the
-system a file names: ``infer_rating_type``, ``infer_system``) and ``writer`` (``write_trf``). Importers use the
-names exported here.
+``reader`` (``parse_trf`` and ``games``), ``checks`` (``check_event``), ``grouping`` (the same problem on many
+lines said once: ``group_problems``), ``inference`` (the rating type and the system a file names:
+``infer_rating_type``, ``infer_system``) and ``writer`` (``write_trf``). Importers use the names exported here.
 
 Column positions are 1-based and inclusive, as in the TRF texts (reference/formats.md §2).
 """
 
 from events.trf.checks import TrfEventChecks, check_event
+from events.trf.grouping import TrfProblemGroup, group_problems, problem_kind
 from events.trf.inference import infer_rating_type, infer_system
 from events.trf.reader import TrfParseResult, TrfResultWithoutOpponent, games, parse_trf, results_without_opponent
 from events.trf.records import (
@@ -77,6 +78,7 @@ __all__ = [
     "TrfParseResult",
     "TrfPlayer",
     "TrfProblem",
+    "TrfProblemGroup",
     "TrfRecord",
     "TrfResultWithoutOpponent",
     "TrfRoundEntry",
@@ -84,9 +86,11 @@ __all__ = [
     "TrfTournament",
     "check_event",
     "games",
+    "group_problems",
     "infer_rating_type",
     "infer_system",
     "parse_trf",
+    "problem_kind",
     "results_without_opponent",
     "write_trf",
 ]

@@ -28,7 +28,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rating-type",
             choices=RatingType.values,
-            help="standard, rapid or blitz (default: as the file says in 092/012, else standard)",
+            help=(
+                "standard, rapid or blitz (default: as the file says in 092/012/122; a file that names none is "
+                "imported as a draft without one, with a warning, until the rating type is chosen in the event)"
+            ),
         )
         parser.add_argument("--submit", action="store_true", help="submit the event for rating at once")
 
