@@ -16,7 +16,7 @@ from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
 from public.api.record import PlayerGamesAPI, PlayerOpponentsAPI, PlayerStatisticsAPI, PlayerVsAPI
 from public.api.shadow import PlayerShadowRatingsAPI
-from public.views import event_status, events, federations, lists, movers, players, pool, record, top
+from public.views import event_status, events, federations, lists, movers, norms, players, pool, record, top
 from public.views.feeds import PlayerRatingChangesFeed, RatedEventsFeed, RatingListsFeed
 
 
@@ -98,6 +98,9 @@ event_pages = [
     path("", events.event_list, name="list"),
     path("awaiting-rating/", event_status.awaiting_rating, name="awaiting"),
     path("<key:pk>/", events.event_detail, name="detail"),
+    path("<key:pk>/norms/", norms.event_norms, name="norms"),
+    path("<key:pk>/norms/<key:id_number>/it1.pdf", norms.norm_it1, name="it1"),
+    path("<key:pk>/it3.pdf", norms.event_it3, name="it3"),
 ]
 
 api_v1 = [

@@ -194,3 +194,60 @@ def test_the_command_refuses_an_unknown_event_or_player(round_robin):
         call_command("norm_report", "999999")
     with pytest.raises(CommandError, match="not a participant"):
         call_command("norm_report", str(event.pk), "--player", "1")
+
+
+def pdf_text_of(content: bytes) -> str:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(BytesIO(content)).pages)
+
+
+@pytest.fixture
+def norm_made(round_robin):
+    event, hero = round_robin
+    starting_list(datetime.date(2026, 3, 5), {p.player: 2400 for p in event.participants.select_related("player")})
+    return event, hero
+
+
+def test_the_event_norms_page_lists_the_norm_with_its_certificate(client, norm_made):
+    event, hero = norm_made
+    page = client.get(f"/events/{event.pk}/norms/").content.decode()
+    assert "Hero, Ana" in page
+    assert f"/events/{event.pk}/norms/{hero.id_number}/it1.pdf?title=GM" in page
+    assert "1.4.5" in page
+    spanish = client.get(f"/events/{event.pk}/norms/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Normas" in spanish
+
+
+def test_the_it1_certificate_holds_the_numbers(client, norm_made):
+    event, hero = norm_made
+    response = client.get(f"/events/{event.pk}/norms/{hero.id_number}/it1.pdf?title=GM")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    text = pdf_text_of(response.content)
+    for expected in (
+        "IT1 - Certificate of GM title result",
+        "Hero, Ana",
+        str(hero.id_number),
+        "Spring Round Robin",
+        "Average of opponents (Ra)",
+        "2400",
+        "Performance (Rp)",
+        "2620",
+        "7 (78 %)",
+        "Opp0",
+        "Chief Arbiter",
+    ):
+        assert expected in text, expected
+
+
+def test_no_certificate_without_a_norm_and_the_it3_lists_the_norms(client, round_robin, norm_made):
+    event, hero = norm_made
+    other = event.participants.get(player__surname="Newcomer").player  # lost every game
+    assert client.get(f"/events/{event.pk}/norms/{other.id_number}/it1.pdf").status_code == 404
+    assert client.get(f"/events/{event.pk}/norms/{hero.id_number}/it1.pdf?title=XX").status_code == 404
+    text = pdf_text_of(client.get(f"/events/{event.pk}/it3.pdf").content)
+    assert "IT3 - Tournament report" in text
+    assert "Hero, Ana" in text
