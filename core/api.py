@@ -13,7 +13,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission, OperandHolder, SingleOperandHolder
 
-from core.pagination import KnownCountPaginator, with_known_count
+from core.pagination import KnownCountPaginator, whole_number, with_known_count
 
 # Published data changes only when a list is published (every two months) or an event is submitted, so a
 # few minutes of caching by browsers and proxies costs nothing and absorbs bursts.
@@ -42,7 +42,8 @@ class PublicPagination(PageNumberPagination):
     def paginate_queryset(self, queryset, request, view=None):
         for name in (self.page_query_param, self.page_size_query_param):
             raw = request.query_params.get(name)
-            if raw is not None and not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+            # whole_number, not int(): thousands of digits are a ValueError, and so were a 500 (issue 32)
+            if raw is not None and not (whole_number(raw) or 0) >= 1:
                 message = gettext("expected a whole number of at least 1, got %(value)r") % {"value": raw[:40]}
                 raise ValidationError({name: [message]})
         return super().paginate_queryset(queryset, request, view)
