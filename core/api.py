@@ -118,6 +118,7 @@ def _sidecar(path: str) -> str:
 
 class DocsView(SpectacularSwaggerView):
     permission_classes = [ReadOnly]
+    template_name = "public/api_docs.html"  # Swagger UI under a bar linking back to the site (issue 32)
     url_name = "api-schema"
 
     @staticmethod

@@ -34,7 +34,9 @@ def test_the_schema_requires_a_body_of_at_least_one_byte_or_a_file():
 def test_a_blank_body_valid_by_the_schema_is_a_report_saying_there_is_no_player(blank):
     response = token_client(make_arbiter()).post(CHECK_URL, blank, content_type="text/plain")
     assert response.status_code == 200, response.content
-    assert [problem["message"] for problem in response.json()["errors"]] == ["no player records (001): nothing to import"]
+    assert [problem["message"] for problem in response.json()["errors"]] == [
+        "no player records (001): nothing to import"
+    ]
     assert not Event.objects.exists()
 
 
