@@ -94,3 +94,30 @@ def test_the_search_page_finds_a_name_typed_with_accents_and_in_any_order(client
     page = client.get("/players/", {"q": "Elena Martín"}).content.decode()
     assert "Martín Moreno, Elena" in page
     assert "Moreno, Elena</a>" not in page.replace("Martín Moreno, Elena</a>", "")
+
+
+def test_a_fide_list_import_stores_every_players_key_by_the_one_definition(monkeypatch):
+    import dataclasses
+    import io
+
+    from ratings.fide_list import write_fide_list_txt
+    from ratings.services import fide_list_import as fide_list_services
+    from tests.ratings.test_fide_list_import import LIST_DATE, generated_rows, txt
+
+    monkeypatch.setattr(fide_list_services, "BATCH_ROWS", 64)
+    rows = generated_rows(200)
+    rows[3] = dataclasses.replace(rows[3], name="O'Neill-Smith, Mary Ann")
+    fide_list_services.fide_list_import(io.BytesIO(txt(write_fide_list_txt(rows))), list_date=LIST_DATE)
+    stored = list(Player.objects.all())
+    assert len(stored) == 200
+    assert all(player.search_key == name_search_key(player.name) for player in stored)
+    assert [p.name for p in search_players("mary oneill")] == ["O'Neill-Smith, Mary Ann"]
+
+
+def test_a_trf_import_stores_the_new_players_keys():
+    from events.trf_services import event_import_trf
+    from tests.events.test_trf_import import build_trf, four_players
+
+    event_import_trf(build_trf(four_players()), file_name="four.trf", user=None)
+    stored = list(Player.objects.all())
+    assert stored and all(player.search_key == name_search_key(player.name) for player in stored)
