@@ -42,11 +42,18 @@ class PublicPagination(PageNumberPagination):
     def paginate_queryset(self, queryset, request, view=None):
         for name in (self.page_query_param, self.page_size_query_param):
             raw = request.query_params.get(name)
-            # whole_number, not int(): thousands of digits are a ValueError, and so were a 500 (issue 32)
-            if raw is not None and not (whole_number(raw) or 0) >= 1:
+            # digits of a number at least 1, read without int(): thousands of digits are a ValueError, and so
+            # were a 500 (issue 32); a page that large is past the last one (404), a page_size that large 500
+            if raw is not None and not (raw.isascii() and raw.isdigit() and raw.strip("0")):
                 message = gettext("expected a whole number of at least 1, got %(value)r") % {"value": raw[:40]}
                 raise ValidationError({name: [message]})
         return super().paginate_queryset(queryset, request, view)
+
+    def get_page_size(self, request):
+        raw = request.query_params.get(self.page_size_query_param, "")
+        if whole_number(raw) is None and raw.isascii() and raw.isdigit():  # more digits than any count
+            return self.max_page_size
+        return super().get_page_size(request)
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)

@@ -105,7 +105,7 @@ def player_search_page(search: PlayerSearch, page_number: str | None) -> tuple[P
             ratings = ratings.filter(rating__gte=search.rating_min)
         if search.rating_max is not None:
             ratings = ratings.filter(rating__lte=search.rating_max)
-        conditions &= Exists(ratings)
+        players = players.filter(Exists(ratings))
     page = Paginator(players.filter(conditions), SEARCH_PAGE_SIZE).get_page(page_number)
     ratings_of: dict[int, dict] = {}
     for row in PlayerRating.objects.filter(player__in=[player.pk for player in page.object_list]):

@@ -482,7 +482,7 @@ def _player_columns(batch: FideListColumns, keep: np.ndarray, federations: set[s
 def _search_keys(names: np.ndarray) -> np.ndarray:
     """players.names.name_search_key of ASCII names (an S array), vectorised: the same folding table, then the
     spaces between words collapsed to one."""
-    keys = np.char.translate(names, ASCII_KEY_TABLE, ASCII_KEY_DELETE)
+    keys = np.char.translate(names, ASCII_KEY_TABLE, ASCII_KEY_DELETE)  # type: ignore[call-overload]  # S arrays take bytes
     while len(keys) and (np.strings.find(keys, b"  ") >= 0).any():
         keys = np.strings.replace(keys, b"  ", b" ")
     return np.strings.strip(keys)

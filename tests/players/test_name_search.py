@@ -120,4 +120,5 @@ def test_a_trf_import_stores_the_new_players_keys():
 
     event_import_trf(build_trf(four_players()), file_name="four.trf", user=None)
     stored = list(Player.objects.all())
-    assert stored and all(player.search_key == name_search_key(player.name) for player in stored)
+    assert stored
+    assert all(player.search_key == name_search_key(player.name) for player in stored)
