@@ -91,7 +91,11 @@ def main() -> None:
     Player.objects.bulk_create(
         [
             Player(
-                id_number=n, surname=f"Bench{i + 1:04d}", given_names="Player", search_name=f"BENCH{i + 1:04d}, PLAYER"
+                id_number=n,
+                surname=f"Bench{i + 1:04d}",
+                given_names="Player",
+                search_name=f"BENCH{i + 1:04d}, PLAYER",
+                search_key=f"bench{i + 1:04d} player",
             )
             for i, n in enumerate(known)
         ],

@@ -13,7 +13,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission, OperandHolder, SingleOperandHolder
 
-from core.pagination import KnownCountPaginator, with_known_count
+from core.pagination import KnownCountPaginator, whole_number, with_known_count
 
 # Published data changes only when a list is published (every two months) or an event is submitted, so a
 # few minutes of caching by browsers and proxies costs nothing and absorbs bursts.
@@ -42,10 +42,18 @@ class PublicPagination(PageNumberPagination):
     def paginate_queryset(self, queryset, request, view=None):
         for name in (self.page_query_param, self.page_size_query_param):
             raw = request.query_params.get(name)
-            if raw is not None and not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+            # digits of a number at least 1, read without int(): thousands of digits are a ValueError, and so
+            # were a 500 (issue 32); a page that large is past the last one (404), a page_size that large 500
+            if raw is not None and not (raw.isascii() and raw.isdigit() and raw.strip("0")):
                 message = gettext("expected a whole number of at least 1, got %(value)r") % {"value": raw[:40]}
                 raise ValidationError({name: [message]})
         return super().paginate_queryset(queryset, request, view)
+
+    def get_page_size(self, request):
+        raw = request.query_params.get(self.page_size_query_param, "")
+        if whole_number(raw) is None and raw.isascii() and raw.isdigit():  # more digits than any count
+            return self.max_page_size
+        return super().get_page_size(request)
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)
@@ -117,6 +125,7 @@ def _sidecar(path: str) -> str:
 
 class DocsView(SpectacularSwaggerView):
     permission_classes = [ReadOnly]
+    template_name = "public/api_docs.html"  # Swagger UI under a bar linking back to the site (issue 32)
     url_name = "api-schema"
 
     @staticmethod

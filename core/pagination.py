@@ -25,3 +25,16 @@ class KnownCountPaginator(Paginator):
     def count(self) -> int:
         stored = getattr(self.object_list, "stored_count", None)
         return super().count if stored is None else int(stored)
+
+
+# Digits a whole-number query parameter may have: more than any page, age or 64-bit key needs, far fewer than
+# Python's integer-string limit (4,300 digits: int() raises ValueError beyond it, a 500 where a 400 is due).
+MAX_DIGITS = 18
+
+
+def whole_number(raw: str | None) -> int | None:
+    """``raw`` read as a whole number (0 or more, ASCII digits only, at most MAX_DIGITS of them), or None: the one
+    reading of page numbers and other counts in query parameters, which never raises."""
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_DIGITS:
+        return None
+    return int(raw)

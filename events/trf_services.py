@@ -76,6 +76,7 @@ from events.trf import (
     write_trf,
 )
 from players.models import Club, Federation, Player, Title, WomenTitle
+from players.names import name_search_key
 from players.registry import clubs_ensure, federations_ensure, is_fide_federation_code
 from players.selectors import fold_name, likely_duplicates_among
 
@@ -756,6 +757,7 @@ class _Plan:
                     surname=surname,
                     given_names=given,
                     search_name=(f"{surname}, {given}" if given else surname).upper(),  # save() is bypassed
+                    search_key=name_search_key(f"{surname}, {given}" if given else surname),
                     sex={"m": "M", "w": "F"}.get(trf_player.sex, ""),
                     birth_date=trf_player.birth_date,
                     birth_year=trf_player.birth_year or (birth.year if birth else None),

@@ -1,6 +1,5 @@
 """Reads about players shared by several callers."""
 
-import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Protocol
@@ -8,6 +7,7 @@ from typing import Protocol
 from django.db.models import Q, QuerySet
 
 from players.models import Player
+from players.names import fold_name, name_words
 
 # --- likely duplicates ----------
 
@@ -26,12 +26,6 @@ class _Named(Protocol):
     def given_names(self) -> str: ...
     @property
     def birth_year(self) -> int | None: ...
-
-
-def fold_name(text: str) -> str:
-    """A name compared without case, accents or punctuation ("Mícheál" = "MICHEAL")."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if c.isalnum()).casefold()
 
 
 def _surname_start(surname: str) -> str:
@@ -112,11 +106,20 @@ def likely_duplicates(player: Player, *, limit: int = 20) -> list[Player]:
 
 # --- search ----------
 
+# Words of a query that are looked for (a name has rarely more; a longer query is cut, not refused).
+MAX_QUERY_WORDS = 6
+
+
+def _word_anywhere(word: str) -> Q:
+    """A word of the folded key starts with ``word`` (the key's first word, or one after a space)."""
+    return Q(search_key__startswith=word) | Q(search_key__contains=f" {word}")
+
 
 def players_matching(query: str) -> QuerySet[Player]:
-    """Registered players (merged records left out) whose ID number equals ``query`` (digits) or whose
-    "SURNAME, GIVEN" starts with it, by name (every one for an empty query): the profile search and the
-    players API alike."""
+    """Registered players (merged records left out) whose ID number equals ``query`` (digits) or whose name has
+    every word of ``query`` at the start of one of its words, without case or accents, in any order ("García",
+    "Elena Moreno", "Moreno, Elena", "mor ele"), by name (every one for an empty query): the profile search and
+    the players API alike (issue 32)."""
     query = query.strip()
     players = Player.objects.filter(merged_into__isnull=True).order_by("search_name", "id_number")
     if not query:
@@ -125,7 +128,13 @@ def players_matching(query: str) -> QuerySet[Player]:
         if len(query) > 18:  # longer than any ID number a 64-bit column holds
             return players.none()
         return players.filter(id_number=int(query))
-    return players.filter(search_name__startswith=query.upper())
+    words = sorted(set(name_words(query)), key=len, reverse=True)[:MAX_QUERY_WORDS]
+    if not words:  # punctuation only
+        return players.none()
+    condition = Q()
+    for word in words:  # the longest first: the most selective condition for a planner that reads them in order
+        condition &= _word_anywhere(word)
+    return players.filter(condition)
 
 
 def search_players(query: str, limit: int = 50) -> list[Player]:

@@ -16,7 +16,20 @@ from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
 from public.api.record import PlayerGamesAPI, PlayerOpponentsAPI, PlayerStatisticsAPI, PlayerVsAPI
 from public.api.shadow import PlayerShadowRatingsAPI
-from public.views import event_status, events, federations, lists, movers, norms, players, pool, record, top
+from public.views import (
+    calculator,
+    event_status,
+    events,
+    federations,
+    lists,
+    movers,
+    norms,
+    players,
+    pool,
+    record,
+    search,
+    top,
+)
 from public.views.feeds import PlayerRatingChangesFeed, RatedEventsFeed, RatingListsFeed
 
 
@@ -71,7 +84,7 @@ register_converter(ListDateConverter, "list_date")
 register_converter(RatingTypeConverter, "rating_type")
 
 player_pages = [
-    path("", players.player_search, name="search"),
+    path("", search.player_search, name="search"),
     path("<key:id_number>/", players.player_profile, name="profile"),
     path("<key:id_number>/chart.svg", players.player_chart, name="chart"),
     path("<key:id_number>/vs/<key:other_id_number>/", record.player_vs, name="vs"),
@@ -147,6 +160,7 @@ api_v1 = [
 urlpatterns = [
     path("", lists.home, name="home"),
     path("top/", top.top_lists, name="top"),
+    path("calculator/", calculator.calculator_page, name="calculator"),
     path("federations/", federations.federation_index, name="federations"),
     path("federations/<federation_code:code>/", federations.federation_detail, name="federation"),
     path("clubs/<key:club_id>/", federations.club_detail, name="club"),

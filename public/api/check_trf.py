@@ -8,6 +8,7 @@ matched / to be created / likely duplicates, games rated and not rated with why.
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -82,19 +83,37 @@ class _DetailSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
+# What the server requires, said by the schema (issue 32: an empty body was valid by the schema and answered
+# 400): a body of at least one byte, or a multipart form with a non-empty "file". A blank file is a file: its
+# report says it has no player.
+TRF_BODY = {"type": "string", "format": "binary", "minLength": 1, "description": "The TRF file"}
+TRF_FORM = {"type": "object", "properties": {"file": TRF_BODY}, "required": ["file"]}
+
+
+class _RequiredBodySchema(AutoSchema):
+    """The request body is required (drf-spectacular marks a body given as a raw schema optional)."""
+
+    def _get_request_body(self, direction="request"):
+        body = super()._get_request_body(direction)
+        if body is not None:
+            body["required"] = True
+        return body
+
+
 class CheckTrfAPI(APIView):
     """Check a TRF file without importing anything: {"errors", "warnings", "players", "games", "rated_games",
     "matches", "not_rated", "version"}. ``?submit=0`` checks it as a draft instead of as a submission."""
 
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [IsArbiter]
+    schema = _RequiredBodySchema()
 
     @extend_schema(
-        request={"text/plain": OpenApiTypes.BINARY, "multipart/form-data": OpenApiTypes.OBJECT},
+        request={"text/plain": TRF_BODY, "multipart/form-data": TRF_FORM},
         parameters=[OpenApiParameter("submit", OpenApiTypes.STR, description="0: check as a draft")],
         responses={
             200: CheckTrfReportSerializer,
-            400: OpenApiResponse(_DetailSerializer, description="No file sent"),
+            400: OpenApiResponse(_DetailSerializer, description="No file sent (an empty body or file)"),
             401: OpenApiResponse(_DetailSerializer, description="No valid token"),
             403: OpenApiResponse(_DetailSerializer, description="Not an arbiter"),
             413: OpenApiResponse(_DetailSerializer, description="File too large"),
@@ -109,7 +128,7 @@ class CheckTrfAPI(APIView):
                 status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
             )
         data = upload.read() if upload is not None else request.body
-        if not data.strip():
+        if not data:  # the schema's minLength 1; a blank file is reported like any other
             raise ParseError("Send the TRF file as the request body or as the 'file' field of a multipart form.")
         outcome = event_import_trf(
             data,

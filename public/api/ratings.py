@@ -16,7 +16,7 @@ from core.api import PublicPagination, PublicReadMixin
 from core.schema import FEDERATION_CODE
 from core.security import BoundedJSONParser
 from events.models import RatingType
-from public.api.glicko2 import calculator_glicko2
+from public.selectors.calculator import calculator_run
 from public.selectors.ratings import (
     API_CHOICES,
     MAX_AGE,
@@ -30,8 +30,6 @@ from public.serializers.ratings import (
     RatingListSerializer,
 )
 from public.serializers.top import RankedEntrySerializer, rank_page
-from ratings.engine.calculator import calculate_change, calculate_initial_rating
-from ratings.engine.presets import get_preset
 from ratings.models import RatingList
 from ratings.selectors import rating_list_current
 
@@ -151,32 +149,9 @@ class CalculatorAPI(APIView):
         data = CalculatorInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        rules = get_preset(values["rules"])
-        opponents = [game["opponent_rating"] for game in values["games"]]
-        scores = [game["score"] for game in values["games"]]
         list_date = timezone.localdate()  # the list being calculated: the next one (the junior K rule)
         try:
-            if rules.glicko2 is not None:
-                result = calculator_glicko2(values, rules)
-            elif values.get("rating") is None:
-                result = {
-                    "mode": "initial",
-                    "calculation": None,
-                    "initial_rating": calculate_initial_rating(opponents, scores, rules, list_date=list_date).to_dict(),
-                }
-            else:
-                calculation = calculate_change(
-                    values["rating"],
-                    values.get("k_factor"),
-                    opponents,
-                    scores,
-                    rules,
-                    rating_type=values["rating_type"],
-                    rated_games_total=values["rated_games_total"],
-                    birth_year=values.get("birth_year"),
-                    list_date=list_date,
-                )
-                result = {"mode": "change", "calculation": calculation.to_dict(), "initial_rating": None}
+            result = calculator_run(values, list_date)
         except (
             ValueError,
             ArithmeticError,

@@ -21,7 +21,7 @@ from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.functional import cached_property
 
-from core.pagination import KnownCountPaginator, with_known_count
+from core.pagination import KnownCountPaginator, whole_number, with_known_count
 from core.schema import PATTERN_SPACE
 from events.models import RATED_RESULTS, RESULT_POINTS, Event, EventStatus, Game, RatingType
 from players.models import Player, Title, WomenTitle
@@ -219,8 +219,9 @@ class EntryFilters:
             value = (params.get(name) or "").strip(PATTERN_SPACE)
             if not value:
                 continue
-            if value.isascii() and value.isdigit() and int(value) <= MAX_AGE:
-                setattr(self, name, int(value))
+            age = whole_number(value)  # never int(value): thousands of digits raise (issue 32)
+            if age is not None and age <= MAX_AGE:
+                setattr(self, name, age)
             else:
                 self.errors[name] = f"expected a whole number of years 0..{MAX_AGE}, got {value!r}"
         category = (params.get("category") or "").strip(PATTERN_SPACE).lower()

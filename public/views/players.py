@@ -8,7 +8,6 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from events.models import RatingType
 from players.models import Player
-from players.selectors import search_players
 from public.selectors.ratings import (
     chart_points,
     player_calculation,
@@ -20,30 +19,11 @@ from public.selectors.ratings import (
 )
 from public.views.base import public_page
 from public.views.record import TABS, player_record, record_tab
-from ratings.models import PlayerRating
 from ratings.selectors import rating_list_current
 
 
 def _player_or_redirect(id_number: int) -> Player:
     return get_object_or_404(Player.objects.select_related("federation", "merged_into", "club"), id_number=id_number)
-
-
-@public_page
-def player_search(request):
-    query = request.GET.get("q", "").strip()[:100]
-    players = search_players(query) if query else []
-    if query.isdigit() and len(players) == 1:
-        return redirect("players:profile", id_number=players[0].id_number)
-    ratings: dict[int, dict[str, PlayerRating]] = {}
-    for row in PlayerRating.objects.filter(player__in=players) if players else []:
-        ratings.setdefault(row.player_id, {})[row.rating_type] = row
-    results = [
-        {"player": player, "ratings": [ratings.get(player.pk, {}).get(t) for t in RatingType.values]}
-        for player in players
-    ]
-    return render(
-        request, "players/search.html", {"query": query, "results": results, "rating_types": RatingType.values}
-    )
 
 
 @public_page

@@ -7,6 +7,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from core.pagination import whole_number
 from events.models import RatingType
 from players.models import Federation
 from public.selectors.ratings import CATEGORIES, TITLES, EntryFilters
@@ -27,7 +28,8 @@ MAX_PAGE = 1000
 
 
 def _page_number(value: str | None) -> int:
-    return int(value) if value and value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_PAGE else 1
+    number = whole_number(value)  # never int(value): thousands of digits raise (issue 32)
+    return number if number is not None and 1 <= number <= MAX_PAGE else 1
 
 
 @public_page

@@ -58,6 +58,7 @@ from audit.services import Actor, acting_user, audit_record
 from core.bulk import StagedUpsert, copy_columns
 from events.models import RatingType
 from players.models import Federation, Player, Title, WomenTitle
+from players.names import ASCII_KEY_DELETE, ASCII_KEY_TABLE, name_search_key
 from players.registry import CONTROL_CHARACTERS, federations_ensure
 from ratings.engine import get_preset
 from ratings.engine.k_factor import k_status_from_published_k
@@ -317,6 +318,7 @@ _PLAYER_FIELDS = [
     "surname",
     "given_names",
     "search_name",
+    "search_key",
     "sex",
     "birth_year",
     "federation",
@@ -398,6 +400,7 @@ def _player_row(row: FideListRow, federations: set[str]) -> tuple[object, ...]:
         given,
         # Player.save() keeps search_name in step; bulk writes bypass save().
         (f"{surname}, {given}" if given else surname).upper(),
+        name_search_key(f"{surname}, {given}" if given else surname),
         row.sex if row.sex in ("M", "F") else "",
         row.birth_year,
         row.federation if row.federation in federations else None,
@@ -458,6 +461,7 @@ def _player_columns(batch: FideListColumns, keep: np.ndarray, federations: set[s
         surname,
         given,
         np.strings.upper(full),
+        _search_keys(full),
         _valid(text["sex"], ("M", "F")),
         _nullable(batch.birth_years[keep]),
         known[inverse.reshape(-1)] if len(codes) else np.zeros(len(keep), dtype=object),
@@ -473,6 +477,15 @@ def _player_columns(batch: FideListColumns, keep: np.ndarray, federations: set[s
             for column, values in zip(columns, zip(*rows, strict=True), strict=True)
         ]
     return columns
+
+
+def _search_keys(names: np.ndarray) -> np.ndarray:
+    """players.names.name_search_key of ASCII names (an S array), vectorised: the same folding table, then the
+    spaces between words collapsed to one."""
+    keys = np.char.translate(names, ASCII_KEY_TABLE, ASCII_KEY_DELETE)  # type: ignore[call-overload]  # S arrays take bytes
+    while len(keys) and (np.strings.find(keys, b"  ") >= 0).any():
+        keys = np.strings.replace(keys, b"  ", b" ")
+    return np.strings.strip(keys)
 
 
 def _entry_text(row: FideListRow) -> tuple[str, str, str, str, str]:

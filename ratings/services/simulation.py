@@ -25,6 +25,7 @@ from django.utils import timezone
 from core.bulk import copy_columns, copy_rows, reserve_ids
 from events.models import Event, EventStatus, Game, Participant, RatingType
 from players.models import Club, Federation, Player
+from players.names import name_search_key
 from players.registry import federations_ensure
 from ratings.engine import RulesPreset, get_preset, next_k_factor
 from ratings.engine.inactivity import inactive_flags
@@ -236,7 +237,8 @@ def _write_players(sim: SimulatedPlayers, home: Federation, seed: int) -> Writte
     club_pk = np.array([club.pk for club in clubs], dtype=np.int64)
     pk = reserve_ids(Player, len(sim))
     title, women_title = _titles(sim)
-    search_names = [f"{s}, {g}".upper() for s, g in zip(sim.surname, sim.given_names, strict=True)]
+    names = [f"{s}, {g}" for s, g in zip(sim.surname, sim.given_names, strict=True)]
+    search_names = [name.upper() for name in names]
     copy_rows(
         Player,
         (
@@ -244,7 +246,8 @@ def _write_players(sim: SimulatedPlayers, home: Federation, seed: int) -> Writte
             "id_number",
             "surname",
             "given_names",
-            "search_name",  # Player.save() keeps it; COPY and bulk_create bypass save()
+            "search_name",  # Player.save() keeps it and search_key; COPY and bulk_create bypass save()
+            "search_key",
             "sex",
             "birth_year",
             "federation_id",
@@ -258,6 +261,7 @@ def _write_players(sim: SimulatedPlayers, home: Federation, seed: int) -> Writte
             sim.surname,
             sim.given_names,
             search_names,
+            [name_search_key(name) for name in names],
             sim.sex.tolist(),
             sim.birth_year.tolist(),
             federation.tolist(),

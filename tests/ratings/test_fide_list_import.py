@@ -611,7 +611,12 @@ def stored_rows() -> tuple[list[tuple], list[tuple]]:
     """The players and list entries as stored, without keys and times (which differ from one run to another)."""
     players = sorted(
         Player.objects.values_list(
-            "id_number", *(f if f != "federation" else "federation_id" for f in fide_list_services._PLAYER_FIELDS[1:])
+            "id_number",
+            *(
+                f if f != "federation" else "federation_id"
+                for f in fide_list_services._PLAYER_FIELDS[1:]
+                if f != "search_key"  # added after the digests were taken; tests/players/test_name_search.py
+            ),
         )
     )
     skipped = {"id", "player", "rating_list"}
