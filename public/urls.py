@@ -97,6 +97,11 @@ event_pages = [
     path("", events.event_list, name="list"),
     path("awaiting-rating/", event_status.awaiting_rating, name="awaiting"),
     path("<key:pk>/", events.event_detail, name="detail"),
+    path("<key:pk>/rounds/<key:round_>/", events.event_round, name="round"),
+    path("<key:pk>/start-list/", events.event_start_list, name="start-list"),
+    path("<key:pk>/players/<key:start_rank>/", events.event_player, name="player"),
+    path("<key:pk>/crosstable.csv", events.event_crosstable_csv, name="crosstable-csv"),
+    path("<key:pk>/crosstable.pdf", events.event_crosstable_pdf, name="crosstable-pdf"),
 ]
 
 api_v1 = [
