@@ -11,10 +11,12 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 from django.utils.translation import gettext as _
 from fpdf import FPDF
+from fpdf.fonts import FontFace
 
 from public.selectors.events import Crosstable
 
@@ -97,7 +99,7 @@ def latin1_safe(text: str) -> str:
 
 
 # Letters whose decomposition has no base letter in Latin-1 (they are letters of their own in Unicode).
-_STROKES = {"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ø": "O", "ø": "o", "ı": "i", "−": "-", "–": "-", "×": "x"}
+_STROKES = {"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "\u0131": "i", "−": "-", "–": "-"}  # U+0131: dotless i
 
 
 def _unicode_font() -> Path | None:
@@ -110,6 +112,7 @@ def crosstable_pdf(crosstable: Crosstable, title: str, subtitle: str) -> bytes:
     pdf = FPDF(orientation="L", unit="mm", format="A4")
     pdf.set_auto_page_break(auto=True, margin=10)
     font_path = _unicode_font()
+    clean: Callable[[str], str]
     if font_path is not None:
         pdf.add_font("Body", "", str(font_path))
         family, clean = "Body", str
@@ -129,6 +132,7 @@ def crosstable_pdf(crosstable: Crosstable, title: str, subtitle: str) -> bytes:
         text_align="LEFT",
         line_height=size * 0.6,
         first_row_as_headings=True,
+        headings_style=FontFace(emphasis="", fill_color=(230, 234, 238)),  # one regular font face: no bold needed
     ):
         pass
     return bytes(pdf.output())
@@ -136,4 +140,5 @@ def crosstable_pdf(crosstable: Crosstable, title: str, subtitle: str) -> bytes:
 
 def _widths(header: list[str]) -> list[float]:
     """Relative widths: the name wide, the round or opponent columns narrow."""
-    return [3.0 if index == 2 else 1.6 if index < 6 or index >= len(header) - 4 else 1.3 for index in range(len(header))]
+    last = len(header) - 4
+    return [3.0 if index == 2 else 1.6 if index < 6 or index >= last else 1.3 for index in range(len(header))]

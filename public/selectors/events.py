@@ -120,7 +120,7 @@ class Crosstable:
     is_rated: bool
     timeline: list[EventStatusChange] = field(default_factory=list)  # the status steps (issue 15)
     players: list[PlayerLine] = field(default_factory=list)  # the starting list, by starting rank
-    tie_break: TieBreak = TieBreak("BH", False)
+    tie_break: TieBreak = field(default_factory=lambda: TieBreak.for_system(""))
     rounds_finished: int = 0  # rounds 1..N all paired and without a game still to play
     after_round: int | None = None  # standings after this round (None: as far as entered)
     is_complete: bool = False  # every declared round paired and played
@@ -243,16 +243,14 @@ def event_crosstable(event: Event, after_round: int | None = None) -> Crosstable
 def round_pairings(crosstable: Crosstable, round_: int) -> list[Pairing]:
     """The boards of round ``round_`` in board order, each result as printed for white – black."""
     by_id = {player.participant_id: player for player in crosstable.players}
-    cells = {
-        (row.standing.participant_id, cell.round): cell for row in crosstable.rows for cell in row.standing.cells
-    }
+    cells = {(row.standing.participant_id, cell.round): cell for row in crosstable.rows for cell in row.standing.cells}
     pairings = []
     for game in crosstable.games:
         if game.round != round_ or game.white_id not in by_id:
             continue
         white_cell = cells.get((game.white_id, round_))
         black = by_id.get(game.black_id) if game.black_id is not None else None
-        black_cell = cells.get((game.black_id, round_)) if black is not None else None
+        black_cell = cells.get((black.participant_id, round_)) if black is not None else None
         if black_cell is None:
             result = white_cell.symbol if white_cell else ""
         else:

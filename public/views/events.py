@@ -2,15 +2,14 @@
 and crosstable (after any round), its pairings per round, starting list, player cards, and the crosstable as
 CSV and PDF."""
 
-from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from events.models import Event, EventSystem, RatingType
+from events.models import Event
 from public.crosstable_export import crosstable_csv, crosstable_pdf
+from public.event_query import EventSearchForm, round_asked
 from public.selectors.events import (
     EventFilters,
     event_crosstable,
@@ -22,23 +21,6 @@ from public.selectors.events import (
 from public.views.base import public_page
 
 EVENTS_PER_PAGE = 50
-
-
-class EventSearchForm(forms.Form):
-    """The events index's filters; every field optional (an empty form lists every public event)."""
-
-    q = forms.CharField(required=False, max_length=100, label=gettext_lazy("Name or place"))
-    system = forms.ChoiceField(
-        required=False, choices=[("", gettext_lazy("Any system")), *EventSystem.choices], label=gettext_lazy("System")
-    )
-    rating_type = forms.ChoiceField(
-        required=False, choices=[("", gettext_lazy("Any type")), *RatingType.choices], label=gettext_lazy("Type")
-    )
-    federation = forms.RegexField(
-        required=False, regex=r"^[A-Za-z]{3}$", label=gettext_lazy("Federation"), max_length=3
-    )
-    date_from = forms.DateField(required=False, label=gettext_lazy("From"), widget=forms.DateInput({"type": "date"}))
-    date_to = forms.DateField(required=False, label=gettext_lazy("To"), widget=forms.DateInput({"type": "date"}))
 
 
 @public_page
@@ -56,23 +38,10 @@ def _event(pk: int) -> Event:
     return get_object_or_404(public_event_list(), pk=pk)
 
 
-def _round_asked(request, event: Event) -> tuple[int | None, str]:
-    """``?round=N`` as a round of the event, or an error naming the parameter and the rounds it may be."""
-    value = request.GET.get("round", "")
-    if not value:
-        return None, ""
-    if value.isdigit() and len(value) <= 4 and 1 <= int(value) <= event.rounds:
-        return int(value), ""
-    return None, _("“round=%(value)s” is not a round of this event: choose one from 1 to %(rounds)s.") % {
-        "value": value[:20],
-        "rounds": event.rounds,
-    }
-
-
 @public_page
 def event_detail(request, pk: int):
     event = _event(pk)
-    after_round, error = _round_asked(request, event)
+    after_round, error = round_asked(request, event)
     crosstable = event_crosstable(event, after_round)
     context = {
         "crosstable": crosstable,
