@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from public.selectors.events import Crosstable
+from public.selectors.events import Crosstable, fraction_text
 
 # Unicode TrueType fonts looked for, first found wins (Debian/Ubuntu, Fedora, Arch spell the path differently).
 UNICODE_FONTS = (
@@ -28,7 +28,14 @@ UNICODE_FONTS = (
 )
 
 
-def crosstable_table(crosstable: Crosstable) -> tuple[list[str], list[list[str]]]:
+def plain(value: float) -> str:
+    """Points as a number a spreadsheet reads: 2.5."""
+    return f"{value:g}"
+
+
+def crosstable_table(
+    crosstable: Crosstable, points: Callable[[float], str] = plain
+) -> tuple[list[str], list[list[str]]]:
     """The header and rows the downloads write: rank, starting number, name, title, federation, rating, one
     column per round (a round robin: per opponent, in rank order), points, tie-break, Rp, rating change."""
     columns = (
@@ -52,7 +59,6 @@ def crosstable_table(crosstable: Crosstable) -> tuple[list[str], list[list[str]]
     rows = []
     for row in crosstable.rows:
         standing = row.standing
-        tie_break = standing.sonneborn_berger if crosstable.round_robin else standing.buchholz
         cells = row.grid if crosstable.round_robin else [cell.text for cell in standing.cells]
         rows.append(
             [
@@ -63,8 +69,8 @@ def crosstable_table(crosstable: Crosstable) -> tuple[list[str], list[list[str]]
                 standing.federation,
                 str(standing.rating or ""),
                 *cells,
-                f"{standing.points:g}",
-                f"{tie_break:g}",
+                points(standing.points),
+                points(row.tie_break_value),
                 str(row.performance or ""),
                 f"{row.rating_change:+.2f}" if row.rating_change is not None else "",
             ]
@@ -108,7 +114,7 @@ def _unicode_font() -> Path | None:
 
 def crosstable_pdf(crosstable: Crosstable, title: str, subtitle: str) -> bytes:
     """The crosstable as a landscape A4 PDF: the event's name, a line of facts, then the table."""
-    header, rows = crosstable_table(crosstable)
+    header, rows = crosstable_table(crosstable, fraction_text)
     pdf = FPDF(orientation="L", unit="mm", format="A4")
     pdf.set_auto_page_break(auto=True, margin=10)
     font_path = _unicode_font()

@@ -75,6 +75,21 @@ def public_event_search(filters: EventFilters) -> QuerySet[Event]:
     return events
 
 
+_QUARTERS = {0: "", 1: "¼", 2: "½", 3: "¾"}
+
+
+def fraction_text(value: float) -> str:
+    """Points and tie-breaks as chess-results prints them, in quarters (Sonneborn-Berger has them): 2½, 10¾, ½.
+    No decimal separator, so the same on a Spanish page as on an English one; other values as they are."""
+    quarters = value * 4
+    if quarters != int(quarters):
+        return f"{value:g}"
+    whole, quarter = divmod(int(quarters), 4)
+    if whole == 0 and quarter:
+        return _QUARTERS[quarter]
+    return f"{whole}{_QUARTERS[quarter]}"
+
+
 @dataclass
 class CrosstableRow:
     """A standings row (events.selectors) with what the public page adds: performance and rating change."""
@@ -84,6 +99,17 @@ class CrosstableRow:
     rating_change: float | None = None
     k_factor: float | None = None
     grid: list[str] = field(default_factory=list)  # round robin: the result against each row, in rank order
+
+    @property
+    def tie_break_text(self) -> str:
+        """The value of the event's tie-break (TieBreak): Sonneborn-Berger for a round robin, else Buchholz."""
+        return fraction_text(self.tie_break_value)
+
+    @property
+    def tie_break_value(self) -> float:
+        return self.standing.sonneborn_berger if self.round_robin else self.standing.buchholz
+
+    round_robin: bool = False
 
 
 @dataclass(frozen=True)
@@ -208,6 +234,7 @@ def event_crosstable(event: Event, after_round: int | None = None) -> Crosstable
                 performance=fide_performance(opponents, score).rating if opponents else None,
                 rating_change=change.change if change is not None else None,
                 k_factor=change.k_factor if change is not None else None,
+                round_robin=tie_break.round_robin,
             )
         )
     if tie_break.round_robin:
