@@ -5,12 +5,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from core.api import PublicReadMixin
 from events.models import EventSystem, RatingType
-from public.event_query import EventSearchForm, round_asked
+from public.event_query import FEDERATION_PATTERN, ROUND_MAX, SEARCH_MAX_LENGTH, EventSearchForm, round_asked
 from public.selectors.events import EventFilters, event_crosstable, public_event_list, public_event_search
 from public.serializers.events import EventDetailSerializer, EventSerializer
 
@@ -22,10 +22,16 @@ class EventListAPI(PublicReadMixin, generics.ListAPIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("q", OpenApiTypes.STR, description="Words of the name or place (all must match)"),
+            OpenApiParameter(
+                "q",
+                {"type": "string", "maxLength": SEARCH_MAX_LENGTH},
+                description="Words of the name or place (all must match)",
+            ),
             OpenApiParameter("system", OpenApiTypes.STR, enum=[c.value for c in EventSystem]),
             OpenApiParameter("rating_type", OpenApiTypes.STR, enum=[c.value for c in RatingType]),
-            OpenApiParameter("federation", OpenApiTypes.STR, description="Three-letter code"),
+            OpenApiParameter(
+                "federation", OpenApiTypes.STR, pattern=FEDERATION_PATTERN, description="Three-letter code"
+            ),
             OpenApiParameter("date_from", OpenApiTypes.DATE, description="Events ending on or after"),
             OpenApiParameter("date_to", OpenApiTypes.DATE, description="Events starting on or before"),
         ]
@@ -52,12 +58,16 @@ class EventDetailAPI(PublicReadMixin, generics.GenericAPIView):
         responses=EventDetailSerializer,
         parameters=[
             OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The event's id"),
-            OpenApiParameter("round", OpenApiTypes.INT, description="Standings after this round (1..rounds)"),
+            OpenApiParameter(
+                "round",
+                {"type": "integer", "minimum": 1, "maximum": ROUND_MAX},
+                description="Standings after this round; a round the event does not have: 404",
+            ),
         ],
     )
     def get(self, request, pk: int):
         event = get_object_or_404(public_event_list(), pk=pk)
         after_round, error = round_asked(request, event)
-        if error:
-            raise ValidationError({"round": [error]})
+        if error:  # a round the event does not have is not found, like a page past the last
+            raise NotFound(error)
         return Response(EventDetailSerializer(event_crosstable(event, after_round)).data)
