@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from events.models import BYE_RESULTS, RATED_RESULTS, RESULT_POINTS, Event, Game, Participant, Result
+from events.models import BYE_RESULTS, RATED_RESULTS, RESULT_POINTS, Event, EventSystem, Game, Participant, Result
 
 # Results that count as a game over the board for Buchholz (forfeits and pending games do not: the
 # opponent never sat down, so their score says nothing about the strength of the field met).
@@ -95,6 +95,21 @@ class StandingsRow:
     buchholz: float
     rated_games: int
     cells: tuple[RoundCell, ...]  # one per round 1..rounds
+    sonneborn_berger: float = 0.0  # FIDE Tie-Break Regulations (C.07): the round robin's tie-break
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """Which tie-break follows points (FIDE Tie-Break Regulations, Handbook C.07, 2024): Buchholz for a Swiss,
+    Sonneborn-Berger for a round robin (where every opponent is the same, Buchholz cannot separate anyone)."""
+
+    code: str  # "BH" or "SB", as FIDE abbreviates them
+    round_robin: bool
+
+    @classmethod
+    def for_system(cls, system: str) -> "TieBreak":
+        round_robin = system == EventSystem.ROUND_ROBIN
+        return cls("SB" if round_robin else "BH", round_robin)
 
 
 @dataclass(frozen=True)
@@ -108,19 +123,23 @@ class Standings:
         return range(1, self.rounds + 1)
 
 
-def standings_compute(players: Iterable[PlayerLine], games: Iterable[GameLine], rounds: int) -> Standings:
-    """Points, Buchholz and per-round cells; order: points, then Buchholz, then starting rank.
+def standings_compute(
+    players: Iterable[PlayerLine], games: Iterable[GameLine], rounds: int, round_robin: bool = False
+) -> Standings:
+    """Points, Buchholz, Sonneborn-Berger and per-round cells; order: points, then the tie-break of the system
+    (``TieBreak``: Sonneborn-Berger for a round robin, Buchholz otherwise), then the other, then starting rank.
 
-    Buchholz here is the plain sum of the final points of every opponent met over the board (forfeits,
-    byes and pending games add nothing) — a simple, well-known tie-break, not the full FIDE tie-break
-    regulations with virtual opponents.
+    The one place tie-breaks are computed (FIDE Tie-Break Regulations, Handbook C.07): Buchholz is the sum of
+    the points of every opponent met over the board; Sonneborn-Berger the sum, over those games, of the
+    opponent's points times the points scored against them. Forfeits, byes and pending games add nothing
+    (a simplification: no virtual opponents for unplayed games).
     """
     players = list(players)
     by_id = {p.participant_id: p for p in players}
     points: dict[int, float] = defaultdict(float)
     rated_games: dict[int, int] = defaultdict(int)
     cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
-    met: dict[int, list[int]] = defaultdict(list)
+    met: dict[int, list[tuple[int, float]]] = defaultdict(list)  # (opponent, points scored against them)
     last_round = rounds
     pending = 0
     for game in games:
@@ -148,18 +167,26 @@ def standings_compute(players: Iterable[PlayerLine], games: Iterable[GameLine], 
             rated_games[game.white_id] += 1
             rated_games[game.black_id] += 1
         if game.result not in _FORFEITS:
-            met[game.white_id].append(game.black_id)
-            met[game.black_id].append(game.white_id)
+            met[game.white_id].append((game.black_id, white_points))
+            met[game.black_id].append((game.white_id, black_points))
 
     def buchholz(participant_id: int) -> float:
-        return sum(points[opponent] for opponent in met[participant_id])
+        return sum(points[opponent] for opponent, _ in met[participant_id])
 
-    ordered = sorted(players, key=lambda p: (-points[p.participant_id], -buchholz(p.participant_id), p.start_rank))
+    def sonneborn_berger(participant_id: int) -> float:
+        return sum(points[opponent] * scored for opponent, scored in met[participant_id])
+
+    def order(participant_id: int) -> tuple[float, float, float]:
+        bh, sb = buchholz(participant_id), sonneborn_berger(participant_id)
+        return (points[participant_id], sb, bh) if round_robin else (points[participant_id], bh, sb)
+
+    ordered = sorted(players, key=lambda p: (tuple(-v for v in order(p.participant_id)), p.start_rank))
     rows: list[StandingsRow] = []
     for index, player in enumerate(ordered):
         score, tie_break = points[player.participant_id], buchholz(player.participant_id)
         previous = rows[-1] if rows else None
-        rank = previous.rank if previous and (previous.points, previous.buchholz) == (score, tie_break) else index + 1
+        tied = previous is not None and order(previous.participant_id) == order(player.participant_id)
+        rank = previous.rank if previous and tied else index + 1
         row_cells = tuple(
             cells[player.participant_id].get(number) or RoundCell(number, None, "", "", "", 0.0, False)
             for number in range(1, last_round + 1)
@@ -179,6 +206,7 @@ def standings_compute(players: Iterable[PlayerLine], games: Iterable[GameLine], 
                 buchholz=tie_break,
                 rated_games=rated_games[player.participant_id],
                 cells=row_cells,
+                sonneborn_berger=sonneborn_berger(player.participant_id),
             )
         )
     return Standings(rounds=last_round, rows=tuple(rows), pending_games=pending)
@@ -236,7 +264,7 @@ def event_lines(
 def event_standings(event: Event) -> Standings:
     """The event's standings and crosstable from the database (two queries)."""
     players, games = event_lines(event)
-    return standings_compute(players, games, event.rounds)
+    return standings_compute(players, games, event.rounds, TieBreak.for_system(event.system).round_robin)
 
 
 # (rating type, day, player ids) -> player id -> rating in force that day; registered by the ratings app (events

@@ -114,6 +114,11 @@ event_pages = [
     path("<key:pk>/norms/", norms.event_norms, name="norms"),
     path("<key:pk>/norms/<key:id_number>/it1.pdf", norms.norm_it1, name="it1"),
     path("<key:pk>/it3.pdf", norms.event_it3, name="it3"),
+    path("<key:pk>/rounds/<key:round_>/", events.event_round, name="round"),
+    path("<key:pk>/start-list/", events.event_start_list, name="start-list"),
+    path("<key:pk>/players/<key:start_rank>/", events.event_player, name="player"),
+    path("<key:pk>/crosstable.csv", events.event_crosstable_csv, name="crosstable-csv"),
+    path("<key:pk>/crosstable.pdf", events.event_crosstable_pdf, name="crosstable-pdf"),
 ]
 
 api_v1 = [

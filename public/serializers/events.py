@@ -15,6 +15,8 @@ class EventSerializer(serializers.ModelSerializer):
         help_text="Date of the list the event was rated on",
     )
     participant_count = serializers.IntegerField()
+    chief_arbiter = serializers.CharField(source="chief_arbiter_name", help_text="As the tournament report names them")
+    last_update = serializers.DateTimeField(source="updated_at", help_text="When the event's record last changed")
 
     class Meta:
         model = Event
@@ -32,6 +34,9 @@ class EventSerializer(serializers.ModelSerializer):
             "status",
             "rated_on",
             "participant_count",
+            "chief_arbiter",
+            "organiser",
+            "last_update",
         ]
 
 
@@ -61,6 +66,9 @@ class StandingSerializer(serializers.Serializer):
     )
     points = serializers.FloatField(source="standing.points")
     buchholz = serializers.FloatField(source="standing.buchholz")
+    sonneborn_berger = serializers.FloatField(
+        source="standing.sonneborn_berger", help_text="The round robin's tie-break (FIDE tie-break regulations)"
+    )
     rated_games = serializers.IntegerField(source="standing.rated_games")
     performance = serializers.IntegerField(allow_null=True, help_text="Ra + dp over rated games (Title Regs 1.4)")
     rating_change = serializers.FloatField(allow_null=True, help_text="K x sum(score - PD); null until rated")
@@ -75,6 +83,14 @@ class EventDetailSerializer(serializers.Serializer):
     category = serializers.IntegerField(allow_null=True, help_text="FIDE category (I = 2251-2275); null below")
     is_rated = serializers.BooleanField()
     standings = StandingSerializer(source="rows", many=True)
+    tie_break = serializers.CharField(source="tie_break.code", help_text="BH (Buchholz) or SB (Sonneborn-Berger)")
+    standings_round = serializers.IntegerField(help_text="The standings are after this round")
+    rounds_finished = serializers.IntegerField(help_text="Rounds 1..N all paired with no game still to play")
+    is_complete = serializers.BooleanField(help_text="Every declared round paired and played: final standings")
+    ratings_source = serializers.ChoiceField(
+        choices=["used", "in_force", "reported"],
+        help_text="Ratings shown: used by the calculation, of the list in force at the start, or as reported",
+    )
     # Where the event stands (issue 15): its status and every step with who, when and on which list.
     status = serializers.CharField(source="event.status")
     timeline = StatusChangeSerializer(many=True)

@@ -294,12 +294,12 @@ def test_event_page_shows_standings_average_category_performance_and_changes(cli
     response = client.get(f"/events/{event.pk}/")
     page = text(response)
     assert response.status_code == 200
-    table = page[page.index('<table class="crosstable">') : page.index("</table>")]
-    rows = re.findall(r'href="/players/(\d+)/"', table)
+    table = page[page.index('<table class="crosstable round-robin">') : page.index("</table>")]
+    rows = re.findall(rf'href="/events/{event.pk}/players/(\d+)/"', table)  # each name opens the player's card
     from public.selectors.events import event_crosstable
 
     crosstable = event_crosstable(event)
-    assert rows == [str(row.standing.id_number) for row in crosstable.rows]
+    assert rows == [str(row.standing.start_rank) for row in crosstable.rows]
     points = [row.standing.points for row in crosstable.rows]
     assert points == sorted(points, reverse=True)
     assert f"<dd>{crosstable.average_rating}" in page
