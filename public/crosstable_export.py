@@ -1,31 +1,20 @@
 """An event's crosstable as CSV and PDF (the downloads chess-results offers beside its crosstable).
 
-Both are written from one table (``crosstable_table``): the columns the page shows, in the active language.
-The PDF uses a Unicode TrueType font where the machine has one (DejaVu Sans, shipped by most Linux
-distributions); otherwise fpdf2's core Helvetica, which covers Latin-1 only, with every other character
-transliterated (accents dropped, anything else "?") so that no name can make the document fail.
+Both are written from one table (``crosstable_table``): the columns the page shows, in the active language. The
+PDF is drawn by core.pdf (a Unicode font where the machine has one, otherwise Latin-1 text: no name can make the
+document fail).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 from collections.abc import Callable
-from pathlib import Path
 
 from django.utils.translation import gettext as _
-from fpdf import FPDF
-from fpdf.fonts import FontFace
 
+from core.pdf import PdfDocument
 from public.selectors.events import Crosstable, fraction_text
-
-# Unicode TrueType fonts looked for, first found wins (Debian/Ubuntu, Fedora, Arch spell the path differently).
-UNICODE_FONTS = (
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
-    Path("/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf"),
-    Path("/usr/share/fonts/TTF/DejaVuSans.ttf"),
-)
 
 
 def plain(value: float) -> str:
@@ -88,60 +77,13 @@ def crosstable_csv(crosstable: Crosstable) -> str:
     return out.getvalue()
 
 
-def latin1_safe(text: str) -> str:
-    """``text`` in Latin-1 for a core PDF font: accents kept where Latin-1 has the letter, dropped where it has
-    only the base letter (Ł has none: "L"), any other character "?"."""
-    out = []
-    for char in text:
-        try:
-            char.encode("latin-1")
-            out.append(char)
-            continue
-        except UnicodeEncodeError:
-            pass
-        base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
-        out.append(base if base and all(ord(c) < 256 for c in base) else _STROKES.get(char, "?"))
-    return "".join(out).replace("−", "-")
-
-
-# Letters whose decomposition has no base letter in Latin-1 (they are letters of their own in Unicode).
-_STROKES = {"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "\u0131": "i", "−": "-", "–": "-"}  # U+0131: dotless i
-
-
-def _unicode_font() -> Path | None:
-    return next((path for path in UNICODE_FONTS if path.is_file()), None)
-
-
 def crosstable_pdf(crosstable: Crosstable, title: str, subtitle: str) -> bytes:
     """The crosstable as a landscape A4 PDF: the event's name, a line of facts, then the table."""
     header, rows = crosstable_table(crosstable, fraction_text)
-    pdf = FPDF(orientation="L", unit="mm", format="A4")
-    pdf.set_auto_page_break(auto=True, margin=10)
-    font_path = _unicode_font()
-    clean: Callable[[str], str]
-    if font_path is not None:
-        pdf.add_font("Body", "", str(font_path))
-        family, clean = "Body", str
-    else:
-        family, clean = "Helvetica", latin1_safe
-    pdf.add_page()
-    pdf.set_font(family, size=14)
-    pdf.cell(0, 8, clean(title), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(family, size=9)
-    pdf.cell(0, 6, clean(subtitle), new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(2)
-    size = 7 if len(header) > 16 else 8
-    pdf.set_font(family, size=size)
-    with pdf.table(
-        [[clean(value) for value in line] for line in [header, *rows]],
-        col_widths=_widths(header),
-        text_align="LEFT",
-        line_height=size * 0.6,
-        first_row_as_headings=True,
-        headings_style=FontFace(emphasis="", fill_color=(230, 234, 238)),  # one regular font face: no bold needed
-    ):
-        pass
-    return bytes(pdf.output())
+    document = PdfDocument(title, landscape=True)
+    document.paragraph(subtitle)
+    document.table(header, rows, _widths(header), size=7 if len(header) > 16 else 8)
+    return document.bytes()
 
 
 def _widths(header: list[str]) -> list[float]:

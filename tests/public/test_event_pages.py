@@ -9,9 +9,9 @@ import re
 import pytest
 from pypdf import PdfReader
 
+from core import pdf
 from events.models import Event, EventStatus, EventSystem, Result
 from events.selectors import GameLine, PlayerLine, standings_compute
-from public import crosstable_export
 from ratings.engine.classes import tournament_category
 from ratings.models import RatingListEntry
 from tests.factories import make_event, make_game, make_participants, make_player
@@ -193,8 +193,8 @@ def pdf_text(data: bytes) -> str:
 @pytest.mark.parametrize("unicode_font", [True, False], ids=["dejavu", "core-font"])
 def test_crosstable_pdf_reads_back_with_names_and_points_even_non_latin(client, federation, monkeypatch, unicode_font):
     if not unicode_font:
-        monkeypatch.setattr(crosstable_export, "UNICODE_FONTS", ())
-    elif crosstable_export._unicode_font() is None:
+        monkeypatch.setattr(pdf, "UNICODE_FONT_DIRECTORIES", ())
+    elif pdf.unicode_font() is None:
         pytest.skip("no DejaVu Sans on this machine: the core-font case covers the fallback")
     federation.star.surname, federation.star.given_names = "Łukasiewicz-Иванов", "Zoë 李"
     federation.star.save()
@@ -212,10 +212,10 @@ def test_crosstable_pdf_reads_back_with_names_and_points_even_non_latin(client, 
     assert re.search(r"\bSB\b", content)
 
 
-def test_latin1_safe_keeps_latin1_and_transliterates_the_rest():
-    assert crosstable_export.latin1_safe("García Núñez") == "García Núñez"
-    assert crosstable_export.latin1_safe("Łódź Dvořák") == "Lódz Dvorák"
-    assert crosstable_export.latin1_safe("Иван 李") == "???? ?"
+def test_pdf_text_keeps_latin1_and_transliterates_the_rest():
+    assert pdf.pdf_text("García Núñez") == "García Núñez"
+    assert pdf.pdf_text("Łódź Dvořák") == "Lódz Dvorák"
+    assert pdf.pdf_text("Иван 李") == "???? ?"
 
 
 def test_event_pages_query_counts(client, federation, django_assert_num_queries):
