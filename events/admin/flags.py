@@ -96,8 +96,9 @@ class FlagEventFilter(admin.SimpleListFilter):
 
 @admin.register(IntegrityFlag)
 class IntegrityFlagAdmin(EventAccess, ReadOnly, admin.ModelAdmin):
-    list_display = ["raised", "event_link", "kind", "rule", "state", "clear_link"]
-    list_display_links = ["raised"]
+    # A phone shows the first columns: the check (the flag's page), its event, the Clear button, then the rest.
+    list_display = ["kind", "event_link", "clear_link", "state", "rule", "raised"]
+    list_display_links = ["kind"]
     list_filter = [FlagStateFilter, "kind", FlagEventFilter]
     search_fields = ["event__name", "rule"]
     list_select_related = ["event", "cleared_by"]

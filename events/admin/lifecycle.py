@@ -288,7 +288,7 @@ def submit_incomplete_view(model_admin, request, object_id):
             return HttpResponseRedirect(model_admin.change_url(event))
     context = {
         **model_admin.admin_site.each_context(request),
-        "title": _("Submit %(name)s incomplete") % {"name": event.name},
+        "title": _("Submit an incomplete event: %(name)s") % {"name": event.name},
         "opts": model_admin.opts,
         "original": event,
         "event": event,
