@@ -201,7 +201,7 @@ class IntegrityFlagAdmin(EventAccess, ReadOnly, admin.ModelAdmin):
             return None
         form = ClearForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
-            self._clear(request, flags, form.cleared_data["reason"])
+            self._clear(request, flags, form.cleaned_data["reason"])
             return None
         context = {
             **self.admin_site.each_context(request),
