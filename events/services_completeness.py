@@ -2,9 +2,9 @@
 
 An event declared with five rounds and only round 1 entered is not ready for rating: the declared rounds
 without pairings, the boards without a result and the players without a pairing or a bye in a round that has
-pairings (a hole: they play later) are each named, with the round and the players, and block the submission. They are the only problems
-an official may override, with a written reason (``events.services.event_submit``): an event stopped early is
-rated as it stands; the missing dates or rating type never are.
+pairings (a hole: they play later) are each named, with the round and the players, and block the submission.
+They are the only problems an official may override, with a written reason (``events.services.event_submit``):
+an event stopped early is rated as it stands; the missing dates or rating type never are.
 
 Reads only, a fixed number of queries whatever the size of the event: the rounds' counts (one aggregate), the
 first boards without a result, and, when a round lacks players, the participants and that round's pairings.

@@ -7,6 +7,7 @@ superseded by a correction, exactly one per rating type and list date.
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.db.models import Max, QuerySet
 
@@ -70,7 +71,8 @@ def _events_due(rating_type: str, closing_date: datetime.date) -> QuerySet[Event
     )
 
 
-def _events_flagged() -> QuerySet[IntegrityFlag]:
+def _events_flagged() -> QuerySet[IntegrityFlag, Any]:
+    """The ids of the events with an integrity flag not cleared yet (a subquery)."""
     return IntegrityFlag.objects.filter(cleared_at__isnull=True).values("event_id")
 
 

@@ -10,6 +10,7 @@ Rows are limited to the events the user sees (events/admin/permissions.py); nobo
 """
 
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
@@ -105,7 +106,7 @@ class IntegrityFlagAdmin(EventAccess, ReadOnly, admin.ModelAdmin):
     list_per_page = 50
     ordering = ["-created_at", "-pk"]
     fields = ["event_link", "kind", "rule", "evidence_table", "created_at", "state"]
-    readonly_fields = fields
+    readonly_fields = ["event_link", "kind", "rule", "evidence_table", "created_at", "state"]
     actions = ["clear_selected"]
 
     def get_queryset(self, request):
@@ -123,7 +124,9 @@ class IntegrityFlagAdmin(EventAccess, ReadOnly, admin.ModelAdmin):
     @admin.display(description=gettext_lazy("event"), ordering="event__name")
     def event_link(self, flag):
         url = reverse("admin:events_event_change", args=[flag.event_id])
-        return format_html('<a href="{}">{}</a> <small>{}</small>', url, flag.event.name, flag.event.get_status_display())
+        return format_html(
+            '<a href="{}">{}</a> <small>{}</small>', url, flag.event.name, flag.event.get_status_display()
+        )
 
     @admin.display(description=gettext_lazy("state"), ordering="cleared_at")
     def state(self, flag):
@@ -209,7 +212,7 @@ class IntegrityFlagAdmin(EventAccess, ReadOnly, admin.ModelAdmin):
             "opts": self.opts,
             "flags": flags,
             "form": form,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
             "media": self.media,
         }
         return TemplateResponse(request, "admin/events/integrityflag/clear_selected.html", context)

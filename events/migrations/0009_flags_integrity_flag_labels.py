@@ -7,55 +7,82 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0008_participant_player_event_index'),
+        ("events", "0008_participant_player_event_index"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='integrityflag',
-            options={'ordering': ['event', 'created_at', 'id'], 'permissions': [('clear_integrityflag', 'Can clear an integrity flag')], 'verbose_name': 'integrity flag', 'verbose_name_plural': 'integrity flags'},
+            name="integrityflag",
+            options={
+                "ordering": ["event", "created_at", "id"],
+                "permissions": [("clear_integrityflag", "Can clear an integrity flag")],
+                "verbose_name": "integrity flag",
+                "verbose_name_plural": "integrity flags",
+            },
         ),
         migrations.AlterField(
-            model_name='integrityflag',
-            name='clear_reason',
-            field=models.TextField(blank=True, verbose_name='reason for clearing'),
+            model_name="integrityflag",
+            name="clear_reason",
+            field=models.TextField(blank=True, verbose_name="reason for clearing"),
         ),
         migrations.AlterField(
-            model_name='integrityflag',
-            name='cleared_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='cleared'),
+            model_name="integrityflag",
+            name="cleared_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="cleared"),
         ),
         migrations.AlterField(
-            model_name='integrityflag',
-            name='cleared_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='cleared by'),
+            model_name="integrityflag",
+            name="cleared_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="cleared by",
+            ),
         ),
         migrations.AlterField(
-            model_name='integrityflag',
-            name='created_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name='raised'),
+            model_name="integrityflag",
+            name="created_at",
+            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name="raised"),
         ),
         migrations.AlterField(
-            model_name='integrityflag',
-            name='event',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='integrity_flags', to='events.event', verbose_name='event'),
+            model_name="integrityflag",
+            name="event",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="integrity_flags",
+                to="events.event",
+                verbose_name="event",
+            ),
         ),
         migrations.AlterField(
-            model_name='integrityflag',
-            name='evidence',
-            field=models.JSONField(default=dict, verbose_name='evidence'),
+            model_name="integrityflag",
+            name="evidence",
+            field=models.JSONField(default=dict, verbose_name="evidence"),
         ),
         migrations.AlterField(
-            model_name='integrityflag',
-            name='kind',
-            field=models.CharField(choices=[('performance', 'Performance far above rating in a small closed event'), ('repeated_pairing', 'The same two players meet repeatedly across events'), ('lopsided_losses', 'A player loses most games to one opponent'), ('contradiction', 'Results contradict the declared rounds or dates'), ('duplicate_event', 'The event duplicates another'), ('single_club', 'One club, results far from the ratings')], max_length=20, verbose_name='check'),
+            model_name="integrityflag",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("performance", "Performance far above rating in a small closed event"),
+                    ("repeated_pairing", "The same two players meet repeatedly across events"),
+                    ("lopsided_losses", "A player loses most games to one opponent"),
+                    ("contradiction", "Results contradict the declared rounds or dates"),
+                    ("duplicate_event", "The event duplicates another"),
+                    ("single_club", "One club, results far from the ratings"),
+                ],
+                max_length=20,
+                verbose_name="check",
+            ),
         ),
         migrations.AlterField(
-            model_name='integrityflag',
-            name='rule',
-            field=models.TextField(help_text='The rule that fired, with its threshold', verbose_name='rule'),
+            model_name="integrityflag",
+            name="rule",
+            field=models.TextField(help_text="The rule that fired, with its threshold", verbose_name="rule"),
         ),
     ]

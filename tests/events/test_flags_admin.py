@@ -101,10 +101,13 @@ def test_the_arbiter_sees_the_flag_on_the_event_but_cannot_clear_or_list_flags(f
 
 
 def test_the_list_shows_open_flags_first_and_filters_by_state_event_and_check(flagged):
-    event, flag = flagged
+    _event, flag = flagged
     other = make_event(name="Other Open", status=EventStatus.SUBMITTED)
     cleared = IntegrityFlag.objects.create(
-        event=other, kind=IntegrityCheck.PERFORMANCE, rule="Performance", cleared_at=dt.datetime(2026, 2, 1, tzinfo=dt.UTC)
+        event=other,
+        kind=IntegrityCheck.PERFORMANCE,
+        rule="Performance",
+        cleared_at=dt.datetime(2026, 2, 1, tzinfo=dt.UTC),
     )
     client = client_for(make_officer())
 

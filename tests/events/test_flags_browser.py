@@ -57,7 +57,8 @@ def test_an_official_clears_a_flag_from_the_event_page(browser, live_server, fla
     reason = page.locator("#clear-flag textarea[name=reason]")
     reason.scroll_into_view_if_needed()
     box_of_reason = reason.bounding_box()
-    assert box_of_reason is not None and box_of_reason["x"] >= 0
+    assert box_of_reason is not None
+    assert box_of_reason["x"] >= 0
     assert box_of_reason["x"] + box_of_reason["width"] <= width  # on screen, at 390 px too
     reason.fill("Two sections of one festival, checked with the organiser.")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -71,7 +71,7 @@ def test_the_example_of_the_issue_one_round_of_five_with_a_board_unfinished(arbi
 
 def test_a_hole_in_a_players_rounds_is_named_a_withdrawal_is_not(arbiter):
     event = make_event(name="Holes Open", rounds=3, chief_arbiter=arbiter)
-    a, b, c, d, e, f = make_participants(event, [make_player(surname=f"P{n}") for n in range(1, 7)])
+    a, b, c, d, e, _f = make_participants(event, [make_player(surname=f"P{n}") for n in range(1, 7)])
     make_game(event, 1, a, b, board=1)
     make_game(event, 1, c, d, board=2)  # e: nothing in round 1, plays in round 2 → a hole
     make_game(event, 2, a, c, board=1)
@@ -89,7 +89,7 @@ def test_a_hole_in_a_players_rounds_is_named_a_withdrawal_is_not(arbiter):
 
 def test_team_events_leave_reserves_out_and_are_not_asked_for_every_player(arbiter):
     event = make_event(name="Team Open", rounds=2, chief_arbiter=arbiter, system=EventSystem.TEAM)
-    a, b, c, d, e = make_participants(event, [make_player(surname=f"T{n}") for n in range(1, 6)])
+    a, b, c, _d, e = make_participants(event, [make_player(surname=f"T{n}") for n in range(1, 6)])
     make_game(event, 1, a, b, board=1)
     make_game(event, 2, e, c, board=1)  # c, d, e sat out round 1; a, b, d round 2
     assert event_incomplete(event) == []
