@@ -72,3 +72,22 @@ def test_an_official_clears_a_flag_from_the_event_page(browser, live_server, fla
     page.goto(f"{live_server.url}/admin/events/event/{event.pk}/change/")
     assert page.locator("#event-integrity-flags").get_by_role("link", name=labels["clear"]).count() == 0
     context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_dashboard_uses_the_width_and_names_the_held_event(browser, live_server, flagged, width, language):
+    """Django's ".dashboard #content { width: 600px }" left half of a 1280 px screen empty (issue 32)."""
+    _event, _flag, session = flagged
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, locale=language, extra_http_headers={"Accept-Language": language}
+    )
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/admin/")
+    desk = page.locator("#desk").bounding_box()
+    assert desk is not None
+    assert desk["width"] >= width * 0.85 - 80  # the window less the page's padding
+    assert page.locator("#desk-held-standard a", has_text="Held Open").count() == 1
+    page.screenshot(path=str(SCREENSHOTS / f"dashboard-{language}-{width}.png"), full_page=True)
+    context.close()
