@@ -318,21 +318,30 @@ class IntegrityFlag(models.Model):
     """A finding of the integrity screening: its rule and evidence. An official clears it (with a reason) or
     refuses the event; an event with a flag not cleared is not rated (the publication skips it)."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="integrity_flags")
-    kind = models.CharField(max_length=20, choices=IntegrityCheck.choices)
-    rule = models.TextField(help_text="The rule that fired, with its threshold")
-    evidence = models.JSONField(default=dict)
-    created_at = models.DateTimeField(default=timezone.now)
-    cleared_at = models.DateTimeField(null=True, blank=True)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="integrity_flags", verbose_name=_("event"))
+    kind = models.CharField(_("check"), max_length=20, choices=IntegrityCheck.choices)
+    rule = models.TextField(_("rule"), help_text=_("The rule that fired, with its threshold"))
+    evidence = models.JSONField(_("evidence"), default=dict)
+    created_at = models.DateTimeField(_("raised"), default=timezone.now)
+    cleared_at = models.DateTimeField(_("cleared"), null=True, blank=True)
     cleared_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("cleared by"),
     )
-    clear_reason = models.TextField(blank=True)
+    clear_reason = models.TextField(_("reason for clearing"), blank=True)
 
     class Meta:
+        # The admin's own list of flags (events/admin/flags.py, issue 32), in the officials' language.
+        verbose_name = _("integrity flag")
+        verbose_name_plural = _("integrity flags")
         ordering = ["event", "created_at", "id"]
         indexes = [models.Index(fields=["event", "cleared_at"], name="integrity_flag_open")]
         permissions = [("clear_integrityflag", "Can clear an integrity flag")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} ({'cleared' if self.cleared_at else 'open'})"
+        state = _("cleared") if self.cleared_at else _("open")
+        return f"{self.get_kind_display()} ({state})"

@@ -156,6 +156,17 @@ def event_reviewable_by(event: Event, user) -> bool:
     return bool(user.is_active and user.has_perm("events.review_event") and event_is_visible_to(event, user))
 
 
+def integrity_flags_clearable_by(event: Event, user) -> bool:
+    """Officials clear flags (``events.clear_integrityflag``); never the event's arbiters."""
+    return event_reviewable_by(event, user) and user.has_perm("events.clear_integrityflag")
+
+
+def event_incomplete_overridable_by(event: Event, user) -> bool:
+    """Officials may submit an event whose play is incomplete (issue 32: stopped early, a round never entered)
+    with a written reason: the same officials who approve or refuse events (``events.review_event``)."""
+    return user is not None and event_reviewable_by(event, user)
+
+
 def event_registration_approvable_by(event: Event, user) -> bool:
     return (
         event.status == EventStatus.REGISTERED

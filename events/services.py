@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from audit.models import AuditAction
@@ -39,7 +40,8 @@ from events.models import (
     Result,
 )
 from events.notifications import EMAIL_TASK, EMAILS_TASK
-from events.roles import user_sees_all_events
+from events.roles import event_incomplete_overridable_by, user_sees_all_events
+from events.services_completeness import event_incomplete, event_round_counts
 from outbox.services import enqueue_after_commit
 from outbox.webhooks import webhooks_notify
 
@@ -234,34 +236,25 @@ def event_problems(event: Event) -> list[str]:
     """What stops ``event`` from being submitted for rating, each naming where it must be fixed (none: ready).
 
     What rating needs (issue 15: an incomplete file imports as a draft): the dates, the rating type, the birth
-    year and sex of every new player (``needs_review``: created by an import or an arbiter); and games: at
-    least one, every one with a result.
+    year and sex of every new player (``needs_review``: created by an import or an arbiter); games; and play
+    complete (issue 32, ``events.services_completeness``): every declared round paired, every board with a
+    result, every player paired or given a bye.
     """
-    problems = event_missing_for_rating(event)
-    games = list(
-        Game.objects.filter(event=event)
-        .select_related("white__player", "black__player")
-        .order_by("round", "board", "pk")
-        .only(
-            "round",
-            "board",
-            "result",
-            "white__start_rank",
-            "white__player__surname",
-            "white__player__given_names",
-            "black__start_rank",
-            "black__player__surname",
-            "black__player__given_names",
-        )
-    )
-    if not games:
-        return [*problems, f"{event.name} has no games yet; enter the results before submitting."]
-    pending = [game for game in games if game.result == Result.PENDING]
-    if pending:
-        shown = "; ".join(_game_label(game) for game in pending[:10])
-        more = f" and {len(pending) - 10} more" if len(pending) > 10 else ""
-        problems.append(f"{event.name} cannot be submitted: {len(pending)} game(s) have no result — {shown}{more}.")
-    return problems
+    blocking, incomplete = event_submission_problems(event)
+    return [*blocking, *incomplete]
+
+
+def event_submission_problems(event: Event) -> tuple[list[str], list[str]]:
+    """(what nobody may override, what an official may override with a reason): ``event_problems`` in two.
+
+    Rating cannot go without the event's dates, rating type, new players' data and some games; an event whose
+    play is incomplete (stopped early, a round never entered) may be rated as it stands if an official says why.
+    """
+    blocking = event_missing_for_rating(event)
+    counts = event_round_counts(event)
+    if not counts:
+        return [*blocking, f"{event.name} has no games yet; enter the results before submitting."], []
+    return blocking, event_incomplete(event, counts)
 
 
 # New players (and results without an opponent) shown in the list of what is missing; the rest are counted.
@@ -359,23 +352,40 @@ def event_check(event: Event, *, user: Actor) -> list[str]:
     return problems
 
 
-def event_submit(event: Event, *, user: Actor) -> Event:
+def event_submit(event: Event, *, user: Actor, override_reason: str = "") -> Event:
     """draft → checked → submitted: the event goes to the rating officer. Refused while anything stops it
-    (``event_problems``: no games, a game without a result, an import problem not fixed yet)."""
+    (``event_problems``: no games, a game without a result, a declared round without pairings, an import
+    problem not fixed yet).
+
+    Incomplete play (issue 32: ``event_incomplete``) is the one refusal an official may override
+    (``events.roles.event_incomplete_overridable_by``) with ``override_reason``: the reason and what was missing
+    go to the timeline's submission step and to the audit trail (``event.submit_incomplete``).
+    """
+    override_reason = (override_reason or "").strip()
     with transaction.atomic():
         locked = _event_lock(event)
         if locked.status not in (EventStatus.DRAFT, EventStatus.CHECKED):
             raise ValidationError(
                 f"{locked.name} is {locked.get_status_display().lower()}; only a draft can be submitted for rating."
             )
-        problems = event_problems(locked)
-        if problems:
-            raise ValidationError(problems)
+        blocking, incomplete = event_submission_problems(locked)
+        _submission_refuse(locked, user, blocking, incomplete, override_reason)
         status_before = locked.status
         _deadline_flags_add(locked, submission_flags(locked.rating_type, _dated(locked.end_date), timezone.localdate()))
         if locked.status == EventStatus.DRAFT:
             events_status_change([locked], EventStatus.CHECKED, user=user, reason="checked on submission")
-        events_status_change([locked], EventStatus.SUBMITTED, user=user)
+        # Kept as written in the record, like every timeline reason (the timeline is the event's history).
+        overridden = f"submitted incomplete, an official's decision: {override_reason}"
+        events_status_change([locked], EventStatus.SUBMITTED, user=user, reason=overridden if incomplete else "")
+        if incomplete:
+            audit_record(
+                user,
+                "event.submit_incomplete",
+                locked,
+                reason=override_reason,
+                before={"status": status_before, "incomplete": incomplete},
+                after={"status": locked.status},
+            )
         event_screen(locked, user=user)
         audit_record(
             user,
@@ -386,6 +396,20 @@ def event_submit(event: Event, *, user: Actor) -> Event:
         )
     _copy_state(locked, event)
     return event
+
+
+def _submission_refuse(event: Event, user: Actor, blocking: list[str], incomplete: list[str], reason: str) -> None:
+    """Refuse the submission (ValidationError with every problem) unless only incomplete play stands in the way
+    and an official gives the reason for rating it as it stands (issue 32)."""
+    if blocking or (incomplete and not reason):
+        raise ValidationError([*blocking, *incomplete])
+    if incomplete and not event_incomplete_overridable_by(event, user):
+        raise ValidationError(
+            [
+                *incomplete,
+                _("Only an official (permission: approve or refuse events) may submit an incomplete event."),
+            ]
+        )
 
 
 def event_return_to_draft(event: Event, *, user: Actor) -> Event:
@@ -635,12 +659,6 @@ def _copy_state(source: Event, target: Event) -> None:
             source.submitted_at,
             source.updated_at,
         )
-
-
-def _game_label(game: Game) -> str:
-    place = f"round {game.round}" + (f" board {game.board}" if game.board else "")
-    black = game.black.player.name if game.black is not None else "bye"
-    return f"{place}: {game.white.player.name} – {black}"
 
 
 def _snapshot(game: Game, participants: dict[int, Participant]) -> dict[str, Any]:

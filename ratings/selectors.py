@@ -7,6 +7,7 @@ superseded by a correction, exactly one per rating type and list date.
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.db.models import Max, QuerySet
 
@@ -55,9 +56,24 @@ def events_pending_rating(rating_type: str, closing_date: datetime.date) -> Quer
     """Events a list with this closing date rates: submitted, never rated, ended on or before the closing
     date. An event that ended after an earlier closing date is picked up here by the next list. An event with
     an integrity flag not cleared by an official waits (issue 15): it is rated by the list after the clearing."""
+    return _events_due(rating_type, closing_date).exclude(pk__in=_events_flagged())
+
+
+def events_held_by_flags(rating_type: str, closing_date: datetime.date) -> QuerySet[Event]:
+    """The events a list with this closing date would rate but for an integrity flag not cleared yet (issue 32:
+    the officials' dashboard names them, so that no submitted event is silently left out)."""
+    return _events_due(rating_type, closing_date).filter(pk__in=_events_flagged())
+
+
+def _events_due(rating_type: str, closing_date: datetime.date) -> QuerySet[Event]:
     return Event.objects.filter(
         rating_type=rating_type, status__in=AWAITING_RATING, rated_on__isnull=True, end_date__lte=closing_date
-    ).exclude(pk__in=IntegrityFlag.objects.filter(cleared_at__isnull=True).values("event_id"))
+    )
+
+
+def _events_flagged() -> QuerySet[IntegrityFlag, Any]:
+    """The ids of the events with an integrity flag not cleared yet (a subquery)."""
+    return IntegrityFlag.objects.filter(cleared_at__isnull=True).values("event_id")
 
 
 def events_waiting_for_later_list(rating_type: str, closing_date: datetime.date) -> QuerySet[Event]:

@@ -3,7 +3,8 @@
 Events by status (every EventStatus value, generically), per rating type the next list date, its closing
 date and the live preview of that list (ratings.services.projection.rating_list_preview_live: the
 publication's own computation, nothing written), publications queued or running and the last ones with their
-figures, players waiting for the duplicate check, tasks waiting in the outbox. A fixed number of queries per
+figures, players waiting for the duplicate check, tasks waiting in the outbox; the submitted events an open
+integrity flag holds off the next list, by name (issue 32), and the flags still open. A fixed number of queries per
 rating type, whatever the size of the federation (pinned in tests/ratings/test_dashboard.py).
 """
 
@@ -15,15 +16,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from django.db.models import Q
 
-from events.models import Event, EventStatus, RatingType
+from events.models import Event, EventStatus, IntegrityFlag, RatingType
 from events.selectors_desk import status_counts
 from outbox.models import PendingTask
 from players.models import Player
 from ratings.models import RatingList, RatingListStatus
-from ratings.selectors import events_pending_rating, events_waiting_for_later_list
+from ratings.selectors import events_held_by_flags, events_pending_rating, events_waiting_for_later_list
 from ratings.services.projection import rating_list_next_of, rating_list_preview_live, rating_policy_or_default
 
 MOVERS = 5
+HELD_SHOWN = 10  # events held by a flag named on the dashboard; the rest are counted
 PUBLICATION_TASKS = (
     "ratings.publish_rating_list",
     "ratings.publish_scheduled_rating_list",
@@ -66,6 +68,8 @@ class ListOutlook:
     days_to_closing: int
     events_pending: int  # submitted events the list will rate
     events_later: int  # submitted, ending after the closing date: the list after
+    events_held: list[Event]  # submitted, due, but held by an open integrity flag (issue 32), the first few
+    events_held_count: int
     draft: RatingList | None
     preview: ListPreview | None
 
@@ -87,6 +91,7 @@ class Dashboard:
     review_players: list[Player]
     tasks_pending: int
     tasks_failing: int
+    flags_open: int  # integrity flags not cleared yet, whatever the event's status
 
 
 def dashboard_read(today: datetime.date, *, preview: bool = True) -> Dashboard:
@@ -117,6 +122,7 @@ def dashboard_read(today: datetime.date, *, preview: bool = True) -> Dashboard:
         review_players=list(review.order_by("-pk")[:5]),
         tasks_pending=unsent.count(),
         tasks_failing=unsent.exclude(last_error="").count(),
+        flags_open=IntegrityFlag.objects.filter(cleared_at__isnull=True).count(),
     )
 
 
@@ -139,6 +145,7 @@ def _outlook(rating_type: str, label: str, today: datetime.date, preview: bool) 
         .order_by("-pk")
         .first()
     )
+    held = list(events_held_by_flags(rating_type, closing).order_by("end_date", "pk").only("pk", "name", "end_date"))
     return ListOutlook(
         rating_type=rating_type,
         label=label,
@@ -147,6 +154,8 @@ def _outlook(rating_type: str, label: str, today: datetime.date, preview: bool) 
         days_to_closing=(closing - today).days,
         events_pending=events_pending_rating(rating_type, closing).count(),
         events_later=events_waiting_for_later_list(rating_type, closing).count(),
+        events_held=held[:HELD_SHOWN],
+        events_held_count=len(held),
         draft=draft,
         preview=_preview(rating_type, today) if preview else None,
     )

@@ -10,10 +10,11 @@ events/services.py; the status buttons share one shape (events/admin/transitions
 Modules: event (EventAdmin: the event page and its URLs), participants (the participants inline, a page at a
 time), games (the games inline and GameAdmin), rounds (the round entry screen), lifecycle (registration,
 check, refusal, timeline, integrity flags), corrections (the "correct results" view and the record), upload
-(TRF upload and download), tokens (personal API tokens), permissions, transitions. Importing this package
+(TRF upload and download), flags (the integrity flags' list and pages, where officials clear them), tokens
+(personal API tokens), permissions, transitions. Importing this package
 registers them with the admin site (Django's autodiscover imports it).
 """
 
-from events.admin import corrections, event, games, tokens
+from events.admin import corrections, event, flags, games, tokens
 
-__all__ = ["corrections", "event", "games", "tokens"]
+__all__ = ["corrections", "event", "flags", "games", "tokens"]

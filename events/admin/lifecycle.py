@@ -1,4 +1,6 @@
-"""The event lifecycle in the admin (issue 15): the timeline, "check", and the officials' refusal with a reason.
+"""The event lifecycle in the admin (issue 15): the timeline, "check", the officials' refusal with a reason and
+their submission of an event whose play is incomplete, with a reason (issue 32). Integrity flags are listed on
+the event's page and cleared on their own pages (events/admin/flags.py).
 
 Wired into ``EventAdmin`` by ``lifecycle_admin_urls(model_admin)`` and ``lifecycle_context(request, event)``.
 Permissions come from events/roles.py: an arbiter checks only their own events; only officials
@@ -20,10 +22,12 @@ from events.forms import ReasonForm
 from events.models import Event, EventStatus, EventStatusChange, IntegrityFlag
 from events.roles import (
     event_checkable_by,
+    event_incomplete_overridable_by,
     event_refusable_by,
     event_registration_approvable_by,
-    event_reviewable_by,
     event_staff,
+    event_submittable_by,
+    integrity_flags_clearable_by,
 )
 from events.services import (
     Registration,
@@ -32,7 +36,8 @@ from events.services import (
     event_refuse,
     event_register,
     event_registration_approve,
-    integrity_flag_clear,
+    event_submission_problems,
+    event_submit,
 )
 
 TIMELINE_ROWS = 100
@@ -42,6 +47,14 @@ EDITABLE_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHEC
 class RefusalForm(ReasonForm):
     reason_help = gettext_lazy("Why the event is refused; the arbiter is shown it on the event's timeline.")
     reason_missing = gettext_lazy("Give the reason for the refusal.")
+
+
+class OverrideForm(ReasonForm):
+    reason_help = gettext_lazy(
+        "Why the event is rated as it stands (e.g. 'stopped after round 3: the venue closed'); shown on its "
+        "timeline and kept in the audit trail."
+    )
+    reason_missing = gettext_lazy("Give the reason for submitting the event incomplete.")
 
 
 class RegistrationForm(forms.ModelForm):
@@ -137,7 +150,10 @@ def lifecycle_context(request, event: Event) -> dict:
         "can_refuse": event_refusable_by(event, request.user),
         "can_approve_registration": event_registration_approvable_by(event, request.user),
         "integrity_flags": list(IntegrityFlag.objects.filter(event=event).select_related("cleared_by")),
-        "can_clear_flags": _may_clear_flags(event, request.user),
+        "can_clear_flags": integrity_flags_clearable_by(event, request.user),
+        # Officials submit an event whose play is incomplete with a reason (issue 32, submit_incomplete_view).
+        "can_submit_incomplete": event_submittable_by(event, request.user)
+        and event_incomplete_overridable_by(event, request.user),
         # What an incomplete import left to fix before submission (issue 15), while it can still be fixed.
         "missing": event_missing_for_rating(event) if event.status in EDITABLE_STATUSES else [],
     }
@@ -149,7 +165,7 @@ def lifecycle_admin_urls(model_admin) -> list:
         [
             ("register/", register_view, "register"),
             ("<path:object_id>/approve-registration/", approve_registration_view, "approve_registration"),
-            ("<path:object_id>/clear-flag/<int:flag_id>/", clear_flag_view, "clear_flag"),
+            ("<path:object_id>/submit-incomplete/", submit_incomplete_view, "submit_incomplete"),
             ("<path:object_id>/check/", check_view, "check"),
             ("<path:object_id>/refuse/", refuse_view, "refuse"),
         ],
@@ -246,27 +262,38 @@ def approve_registration_view(model_admin, request, object_id):
     return transition_view(model_admin, request, object_id, event_registration_approvable_by, approve)
 
 
-def _may_clear_flags(event: Event, user) -> bool:
-    """Officials clear flags (``events.clear_integrityflag``); never the event's arbiters."""
-    return event_reviewable_by(event, user) and user.has_perm("events.clear_integrityflag")
+def submit_incomplete_view(model_admin, request, object_id):
+    """An official submits an event whose play is incomplete (issue 32): what is missing, named; what nobody may
+    override (dates, rating type, new players' data) first fixed; then a reason, kept on the timeline."""
 
+    def allowed(event, user):
+        return event_submittable_by(event, user) and event_incomplete_overridable_by(event, user)
 
-def clear_flag_view(model_admin, request, object_id, flag_id):
-    """An official clears one integrity flag with a reason (the refusal is the Refuse button)."""
-
-    def clear(event):
-        flag = IntegrityFlag.objects.filter(event=event, pk=flag_id).first()
-        if flag is None:
-            message = _("Flag #%(flag)s is not a flag of %(name)s.") % {"flag": flag_id, "name": event.name}
-            model_admin.message_user(request, message, messages.ERROR)
-            return
-        transition_run(
-            model_admin,
-            request,
-            event,
-            lambda event, user: integrity_flag_clear(flag, user=user, reason=request.POST.get("reason", "")),
-            log=f"Integrity flag cleared: {flag.rule}",
-            message=_("%(name)s: flag cleared.") % {"name": event.name},
-        )
-
-    return transition_view(model_admin, request, object_id, _may_clear_flags, clear)
+    event, redirect = allowed_event(model_admin, request, object_id, allowed)
+    if redirect:
+        return redirect
+    blocking, incomplete = event_submission_problems(event)
+    form = OverrideForm(request.POST or None)
+    if request.method == "POST" and not blocking and form.is_valid():
+        try:
+            event_submit(event, user=admin_user(request), override_reason=form.cleaned_data["reason"])
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            model_admin.log_change(request, event, f"Submitted incomplete: {form.cleaned_data['reason']}")
+            message = _("%(name)s: submitted for rating as it stands; the reason is on its timeline.") % {
+                "name": event.name
+            }
+            model_admin.message_user(request, message, messages.SUCCESS)
+            return HttpResponseRedirect(model_admin.change_url(event))
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": _("Submit an incomplete event: %(name)s") % {"name": event.name},
+        "opts": model_admin.opts,
+        "original": event,
+        "event": event,
+        "blocking": blocking,
+        "incomplete": incomplete,
+        "form": form,
+    }
+    return TemplateResponse(request, "admin/events/event/submit_incomplete.html", context)

@@ -1,7 +1,8 @@
 """``POST /api/v1/events/<pk>/transitions/``: move an event along its lifecycle from other software (issue 15).
 
 Authenticated by a personal token (or session). The body names the ``action``: ``check``, ``submit``,
-``return_to_draft`` (arbiters of the event, as in the admin), ``refuse`` (with a ``reason``),
+``return_to_draft`` (arbiters of the event, as in the admin; an official submits an incomplete event with a
+``reason``, issue 32), ``refuse`` (with a ``reason``),
 ``approve_registration`` (officials). The same rules as the admin (events/roles.py): an event the user may not
 see is a 404, an action they may not take a 403, a refused transition a 400 naming why. The answer is the
 event's ``status`` and ``timeline``.
@@ -36,7 +37,11 @@ from public.serializers.event_status import StatusChangeSerializer
 
 ACTIONS = {
     "check": (event_checkable_by, lambda event, user, reason: event_check(event, user=user)),
-    "submit": (event_submittable_by, lambda event, user, reason: event_submit(event, user=user)),
+    # An official's reason submits an event whose play is incomplete (issue 32); an arbiter's is refused.
+    "submit": (
+        event_submittable_by,
+        lambda event, user, reason: event_submit(event, user=user, override_reason=reason),
+    ),
     "return_to_draft": (
         event_returnable_to_draft_by,
         lambda event, user, reason: event_return_to_draft(event, user=user),
@@ -51,7 +56,16 @@ ACTIONS = {
 
 class TransitionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=list(ACTIONS))
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=(
+            "refuse: why (required). submit: an official's reason for submitting an event whose play is "
+            "incomplete (declared rounds without pairings, games without a result); without it such a submission "
+            "is refused with every missing round and game named."
+        ),
+    )
 
 
 class EventTransitionAPI(APIView):

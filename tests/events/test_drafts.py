@@ -327,4 +327,6 @@ def test_many_results_without_opponent_are_listed_twenty_at_a_time():
     assert [p for p in problems if p.startswith("Player 3, Gamma, Gus, round ")][-1].startswith(
         "Player 3, Gamma, Gus, round 22:"
     )
-    assert problems[-1] == "... and 5 more rounds with a result but no opponent."
+    assert "... and 5 more rounds with a result but no opponent." in problems
+    # (and, since issue 32, the 25 declared rounds the file gives no pairings for: Test Open: rounds 3–27 ...)
+    assert problems[-1].startswith("Test Open: rounds 3–27 of the 27 declared have no pairings")

@@ -97,6 +97,8 @@ def test_games_of_a_rated_event_change_only_through_a_correction(event, status):
 
 def test_submit_sets_submitted_at_and_return_to_draft_clears_it(event):
     Game.objects.filter(event=event).update(result=Result.DRAW)
+    event.rounds = 1  # complete: round 1 of 1 (an event with declared rounds unplayed is refused, issue 32)
+    event.save(update_fields=["rounds"])
     user = make_arbiter()
     event_submit(event, user=user)
     assert event.status == EventStatus.SUBMITTED

@@ -234,6 +234,8 @@ def test_a_submitted_event_is_read_only_for_its_arbiter(event):
 
     people = list(event.participants.order_by("start_rank"))
     make_game(event, 1, people[0], people[1], result=Result.DRAW, board=1)
+    event.rounds = 1  # complete: round 1 of 1 (an event with declared rounds unplayed is refused, issue 32)
+    event.save(update_fields=["rounds"])
     event_submit(event, user=event.chief_arbiter)
     client = client_for(event.chief_arbiter)
     page = client.get(url(event))

@@ -204,7 +204,7 @@ def test_submission_raises_flags_into_the_audit_and_the_list_waits_until_an_offi
 
     # the arbiter sees the flag but cannot clear it; the official clears it with a reason
     change = reverse("admin:events_event_change", args=[event.pk])
-    clear = reverse("admin:events_event_clear_flag", args=[event.pk, flag.pk])
+    clear = reverse("admin:events_integrityflag_clear", args=[flag.pk])  # the flag's own page (issue 32)
     page = client_for(arbiter).get(change).content.decode()
     assert 'id="event-integrity-flags"' in page
     assert "a rating officer must clear it" in page
