@@ -34,7 +34,7 @@ MAX_BOARDS = 1000
 # without a result; Tab and the arrows move; Enter saves the round. "=" and "5" are both the draw (a "5" sits where
 # "½" is on a score sheet's keypad); the unplayed results are the shifted 1, 5 and 0 of a US keyboard, named by the
 # character typed.
-RESULT_KEYS: list[tuple[tuple[str, ...], str]] = [
+RESULT_KEYS: list[tuple[tuple[str, ...], Result]] = [
     (("1",), Result.WHITE_WIN),
     (("=", "5"), Result.DRAW),
     (("0",), Result.BLACK_WIN),
