@@ -3,6 +3,7 @@ game admin. Writes go through events.services.event_games_update (the optimistic
 version its editor saw)."""
 
 from django.contrib import admin
+from django.utils.translation import pgettext_lazy
 
 from core.admin import admin_user
 from events.admin.permissions import EventAccess, EventChildInline
@@ -40,7 +41,7 @@ class GameInline(EventChildInline, admin.TabularInline):
     ]
     readonly_fields = ["white_player", "black_player"]
     ordering = ["round", "board", "id"]
-    verbose_name_plural = "games (by round)"
+    verbose_name_plural = pgettext_lazy("round entry", "games (by round)")
 
     def get_fields(self, request, obj=None):
         fields = list(super().get_fields(request, obj))
@@ -71,19 +72,11 @@ class GameInline(EventChildInline, admin.TabularInline):
         games = Game.objects.filter(event=obj, round=round_).count()
         return max(0, min(MAX_EXTRA_GAME_ROWS, (participants + 1) // 2 - games))
 
-    @admin.display(description="White")
-    def white_rank(self, game):
-        return game.white.start_rank if game.white_id else ""
-
-    @admin.display(description="Black")
-    def black_rank(self, game):
-        return game.black.start_rank if game.black_id else "bye"
-
-    @admin.display(description="White player")
+    @admin.display(description=pgettext_lazy("round entry", "White player"))
     def white_player(self, game):
         return game.white.player.name if game.white_id else ""
 
-    @admin.display(description="Black player")
+    @admin.display(description=pgettext_lazy("round entry", "Black player"))
     def black_player(self, game):
         return game.black.player.name if game.black_id else ("—" if game.pk else "")
 

@@ -29,23 +29,29 @@ from events.services_rounds import (
 )
 
 MAX_BOARDS = 1000
-# One keystroke per result (static/events/round_entry.js reads the same table from the page).
-RESULT_KEYS = [
-    ("1", Result.WHITE_WIN),
-    ("5", Result.DRAW),
-    ("0", Result.BLACK_WIN),
-    ("+", Result.WHITE_FORFEIT_WIN),
-    ("-", Result.BLACK_FORFEIT_WIN),
-    ("x", Result.DOUBLE_FORFEIT),
-    ("!", Result.WHITE_WIN_UNPLAYED),
-    ("%", Result.DRAW_UNPLAYED),
-    (")", Result.BLACK_WIN_UNPLAYED),
-    ("h", Result.HALF_POINT_BYE),
-    ("f", Result.FULL_POINT_BYE),
-    ("u", Result.PAIRING_BYE),
-    ("z", Result.ZERO_POINT_BYE),
-    ("*", Result.PENDING),
+# The round entry's one keyboard model (legend in templates/admin/events/event/round.html, handler in
+# static/events/round_entry.js): on a board's result, one of these keys sets that result and moves to the next board
+# without a result; Tab and the arrows move; Enter saves the round. "=" and "5" are both the draw (a "5" sits where
+# "½" is on a score sheet's keypad); the unplayed results are the shifted 1, 5 and 0 of a US keyboard, named by the
+# character typed.
+RESULT_KEYS: list[tuple[tuple[str, ...], Result]] = [
+    (("1",), Result.WHITE_WIN),
+    (("=", "5"), Result.DRAW),
+    (("0",), Result.BLACK_WIN),
+    (("+",), Result.WHITE_FORFEIT_WIN),
+    (("-",), Result.BLACK_FORFEIT_WIN),
+    (("x",), Result.DOUBLE_FORFEIT),
+    (("!",), Result.WHITE_WIN_UNPLAYED),
+    (("%",), Result.DRAW_UNPLAYED),
+    ((")",), Result.BLACK_WIN_UNPLAYED),
+    (("h",), Result.HALF_POINT_BYE),
+    (("f",), Result.FULL_POINT_BYE),
+    (("u",), Result.PAIRING_BYE),
+    (("z",), Result.ZERO_POINT_BYE),
+    (("*",), Result.PENDING),
 ]
+# The tap buttons beside each board's result (a phone at the venue): the three results of a game played.
+TAP_RESULTS = [Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN]
 SHORT = {
     Result.WHITE_WIN: "1-0",
     Result.DRAW: "½-½",
@@ -245,7 +251,9 @@ def _context(model_admin, request, sheet: RoundSheet, editable: bool, problems, 
             }
             for n in range(1, event.rounds + 1)
         ],
-        "result_keys": [(key, code, SHORT[code]) for key, code in RESULT_KEYS],
+        "result_keys": [(keys, code, SHORT[code]) for keys, code in RESULT_KEYS],
+        "key_codes": {key: code for keys, code in RESULT_KEYS for key in keys},
+        "taps": [(code, SHORT[code]) for code in TAP_RESULTS],
         "bye_codes": [r.value for r in BYE_RESULTS],
         "roster": {str(rank): [p.name, p.id_number, p.rating, p.points_before] for rank, p in players.items()},
         "pending": sum(1 for b in sheet.boards if b.white is not None and b.result == Result.PENDING),

@@ -1,6 +1,13 @@
-/* The round entry screen (templates/admin/events/event/round.html): one keystroke per result, arrow keys
-   down the boards, a running count of boards without result, and the board problems named before saving.
-   The server checks everything again (events/services_rounds.py); this only saves the arbiter a round trip. */
+/* The round entry screen (templates/admin/events/event/round.html): one keystroke or one tap per result, a running
+   count of boards without result, and the board problems named before saving. The server checks everything again
+   (events/services_rounds.py); this only saves the arbiter a round trip.
+   One keyboard model, the one the page's legend states (keys: events/admin/rounds.py RESULT_KEYS):
+   - on a board's result, a result key sets that result and moves to the next board without one (its result, or its
+     white player when the board is still to pair; the save button when none is left); other letters change nothing;
+   - Tab / Shift+Tab move from field to field (white, black, result: the tap buttons are for fingers and are
+     skipped), ↑ / ↓ move to the same field of the board above or below;
+   - Enter saves the round, from any field (Ctrl+Enter too).
+   A tap sets its board's result and leaves the focus where it is (a phone's keyboard does not pop up). */
 (function () {
   "use strict";
   // The projected rating changes (same computation as the publication) arrive after the page is shown.
@@ -26,11 +33,7 @@
   var roster = JSON.parse(document.getElementById("round-roster").textContent);
   var byId = {};
   Object.keys(roster).forEach(function (rank) { byId[String(roster[rank][1])] = rank; });
-  var keys = {};
-  texts.dataset.keys.split(" ").forEach(function (pair) {
-    var at = pair.indexOf("=");
-    keys[pair.slice(0, at)] = pair.slice(at + 1);
-  });
+  var keys = JSON.parse(document.getElementById("round-keys").textContent);
   var byes = texts.dataset.byes.split(" ");
   var rows = Array.prototype.slice.call(form.querySelectorAll("tr.board"));
   var pendingOut = document.getElementById("pending-count");
@@ -64,7 +67,12 @@
     var rank = rankOf(input);
     if (rank && roster[rank]) {
       var p = roster[rank];
-      who.textContent = p[0] + " ";
+      who.textContent = "";
+      var name = document.createElement("span");
+      name.className = "nm";
+      name.textContent = p[0];
+      who.appendChild(name);
+      who.appendChild(document.createTextNode(" "));
       var small = document.createElement("small");
       small.textContent = p[1] + " · " + (p[2] || "–") + " · " + p[3];
       who.appendChild(small);
@@ -109,55 +117,71 @@
     problemsList.hidden = problems.length === 0;
   }
 
+  function unfinished(row) {
+    var f = parts(row);
+    return !f.white.value.trim() || f.result.value === "*";
+  }
   function focusRow(index, column) {
     if (index < 0 || index >= rows.length) return;
     var f = parts(rows[index]);
-    var target = column === "white" || column === "black" ? f[column] : f.white.value.trim() ? f.result : f.white;
+    var target = column ? f[column] : f.white.value.trim() ? f.result : f.white;
     target.focus();
     if (target.select && target.tagName === "INPUT") target.select();
     rows[index].scrollIntoView({block: "nearest"});
   }
+  // The next board without a result after ``index`` (then from the top); the save button once every board has one.
+  function focusNextUnfinished(index) {
+    for (var step = 1; step <= rows.length; step += 1) {
+      var next = (index + step) % rows.length;
+      if (unfinished(rows[next])) { focusRow(next); return; }
+    }
+    var save = document.getElementById("save-round");
+    if (save) save.focus();
+  }
   function indexOf(element) {
     return rows.indexOf(element.closest("tr.board"));
   }
+  // The tap buttons say which result the board has (aria-pressed: also what a screen reader announces).
+  function showPressed(row) {
+    var code = parts(row).result.value;
+    row.querySelectorAll("button[data-r]").forEach(function (button) {
+      button.setAttribute("aria-pressed", button.dataset.r === code ? "true" : "false");
+    });
+  }
   function setResult(row, code) {
-    var select = parts(row).result;
-    select.value = code;
+    parts(row).result.value = code;
     touched = true;
+    showPressed(row);
     validate();
-    focusRow(rows.indexOf(row) + 1);
+  }
+  function save() {
+    form.requestSubmit(document.getElementById("save-round"));
   }
 
   form.addEventListener("keydown", function (event) {
     var target = event.target;
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+    var field = target.matches && (target.matches("input.rank") || target.matches("select.result"));
+    if (event.key === "Enter" && field) {
       event.preventDefault();
-      form.requestSubmit(document.getElementById("save-round"));
+      save();
       return;
     }
-    if (!target.closest || !target.closest("tr.board") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!field || event.altKey || event.ctrlKey || event.metaKey) return;
     var index = indexOf(target);
     var column = target.matches("select.result") ? "result" : target.name.split("-")[1];
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault();
-      focusRow(index + (event.key === "ArrowDown" ? 1 : -1), column === "result" ? null : column);
+      event.preventDefault(); // on a result, the browser would change the result instead
+      focusRow(index + (event.key === "ArrowDown" ? 1 : -1), column);
       return;
     }
-    if (column === "result") {
-      var code = keys[event.key] || keys[event.key.toLowerCase()];
-      if (code) {
-        event.preventDefault();
-        setResult(rows[index], code);
-      } else if (event.key === "Enter") {
-        event.preventDefault();
-        focusRow(index + 1);
-      } else if (event.key.length === 1) {
-        event.preventDefault(); // no type-ahead: only the result keys change a result
-      }
-    } else if (event.key === "Enter") {
+    if (column !== "result") return;
+    var code = keys[event.key] || keys[event.key.toLowerCase()];
+    if (code) {
       event.preventDefault();
-      var f = parts(rows[index]);
-      (column === "white" ? f.black : f.result).focus();
+      setResult(rows[index], code);
+      focusNextUnfinished(index);
+    } else if (event.key.length === 1 && event.key !== " ") {
+      event.preventDefault(); // no type-ahead: only the result keys change a result (Space opens the list)
     }
   });
   form.addEventListener("input", function (event) {
@@ -168,7 +192,11 @@
     }
   });
   form.addEventListener("change", function (event) {
-    if (event.target.matches("select.result")) { touched = true; validate(); }
+    if (event.target.matches("select.result")) {
+      touched = true;
+      showPressed(event.target.closest("tr.board"));
+      validate();
+    }
   });
   form.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-r]");

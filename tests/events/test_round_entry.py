@@ -250,3 +250,30 @@ def test_a_round_beyond_the_event_redirects_to_the_event(event):
     client = client_for(event.chief_arbiter)
     response = client.get(url(event, 4))
     assert response.status_code == 302
+
+
+def test_the_games_by_round_on_the_event_page_and_the_round_screen_speak_spanish(event):
+    participants = list(event.participants.order_by("start_rank"))
+    make_game(event, 1, participants[0], participants[1], Result.WHITE_WIN, board=1)
+    client = client_for(event.chief_arbiter)
+    games = client.get(reverse("admin:events_event_change", args=[event.pk]) + "?round=1", HTTP_ACCEPT_LANGUAGE="es")
+    text = games.content.decode()
+    for spanish in ("Partidas — ronda 1", "Jugador con blancas", "Ronda 1"):
+        assert spanish in text
+    for english in ("Games — round", "White player", "Black player", "New games", "pending)", "leave Black empty"):
+        assert english not in text
+    screen = client.get(url(event), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Intro guarda la ronda" in screen
+    assert 'aria-label="Mesa 1, resultado"' in screen
+    assert "Enter saves" not in screen
+    assert "Board 1, result" not in screen
+
+
+def test_the_round_screen_keys_give_the_draw_two_keys_and_the_taps_say_the_stored_result(event):
+    participants = list(event.participants.order_by("start_rank"))
+    make_game(event, 1, participants[0], participants[1], Result.DRAW, board=1)
+    page = client_for(event.chief_arbiter).get(url(event))
+    assert page.context["key_codes"]["="] == page.context["key_codes"]["5"] == Result.DRAW
+    text = page.content.decode()
+    assert '<button type="button" tabindex="-1" data-r="1/2-1/2" aria-pressed="true">' in text
+    assert '<button type="button" tabindex="-1" data-r="1-0" aria-pressed="false">' in text
