@@ -26,6 +26,21 @@ class EventSystem(models.TextChoices):
     TEAM = "team", _("Team")
 
 
+class NormExemption(models.TextChoices):
+    """B.01 1.4.3a-d: events whose norms need not meet the federation mix (ratings.engine.norms.EXEMPTIONS)."""
+
+    NATIONAL_CHAMPIONSHIP = "national-championship", _("Final of a national championship")
+    NATIONAL_TEAM_CHAMPIONSHIP = "national-team-championship", _("National team championship")
+    ZONAL = "zonal", _("Zonal or sub-zonal")
+    LARGE_SWISS = "large-swiss", _("Swiss with 20 foreign FIDE-rated players of 3 federations, 10 titled, each round")
+
+
+class ArbiterTitle(models.TextChoices):
+    IA = "IA", _("International Arbiter")
+    FA = "FA", _("FIDE Arbiter")
+    NA = "NA", _("National Arbiter")
+
+
 class EventStatus(models.TextChoices):
     """Where an event stands: registered → results received (draft) → checked → submitted → rated on a list
     (→ corrected → re-rated), or refused with a reason. Every move goes through
@@ -86,6 +101,20 @@ class Event(models.Model):
         help_text="The (current version of the) rating list this event was rated on",
     )
     source_file_name = models.CharField(max_length=255, blank=True)
+    # What the title-norm rules read of the event itself (B.01 1.1, 1.4.3a-d; titles-norms.md §2-3).
+    norm_exemption = models.CharField(
+        _("kind of event for the norm rules"),
+        max_length=30,
+        choices=NormExemption.choices,
+        blank=True,
+        help_text=_("Events exempt from the federation mix of norms (B.01 1.4.3a-d); empty: none"),
+    )
+    chief_arbiter_title = models.CharField(
+        _("Chief Arbiter's title"), max_length=2, choices=ArbiterTitle.choices, blank=True
+    )
+    chief_arbiter_licence = models.CharField(
+        _("Chief Arbiter's licence"), max_length=40, blank=True, help_text=_("FIDE ID or licence number")
+    )
     # Registration before play (issue 15): what a rating authority asks, and the deadlines' verdicts.
     organiser = models.CharField(max_length=200, blank=True)
     expected_players = models.PositiveIntegerField(null=True, blank=True)

@@ -84,10 +84,23 @@ class NormGame:
 
 
 @dataclass(frozen=True)
+class EventConditions:
+    """B.01 1.1, what the event itself must meet; None: not recorded (reported as unmet)."""
+
+    rounds_per_day: int | None  # the most rounds played on one day (at most 2)
+    chief_arbiter_title: str | None  # IA or FA
+
+
+MAX_ROUNDS_PER_DAY = 2  # 1.1
+NORM_ARBITER_TITLES = frozenset({"IA", "FA"})  # 1.1: the Chief Arbiter holds one, with a licence
+
+
+@dataclass(frozen=True)
 class NormEvent:
     rounds: int
     system: str = "swiss"
     exemption: str = ""
+    conditions: EventConditions | None = None  # None: not checked (the calculator asks only about the games)
 
 
 @dataclass(frozen=True)
@@ -218,6 +231,7 @@ def _check_title(
     mask = candidates[best]
     women_ok = title not in WOMENS_TITLES or player.sex == "F"
     checks = _checks_for(evaluated, best, title, effective_minimum, one_four_one_c, women_ok, player.sex)
+    checks += _condition_checks(event.conditions)
     n = int(mask.sum())
     worth = 9 if one_four_one_c else min(n, MAX_COUNTED_GAMES)
     raised = _raised_opponent(played, mask, title)
@@ -442,6 +456,24 @@ def _checks_for(
     if not women_ok:
         checks.insert(0, NormRequirementCheck("1.3", "a woman (women's titles)", sex or "not given", False))
     return tuple(checks)
+
+
+def _condition_checks(conditions: EventConditions | None) -> tuple[NormRequirementCheck, ...]:
+    """B.01 1.1: at most two rounds a day; the Chief Arbiter an IA or FA."""
+    if conditions is None:
+        return ()
+    per_day, arbiter = conditions.rounds_per_day, conditions.chief_arbiter_title
+    return (
+        NormRequirementCheck(
+            "1.1",
+            f"at most {MAX_ROUNDS_PER_DAY} rounds a day",
+            "not recorded" if per_day is None else str(per_day),
+            per_day is not None and per_day <= MAX_ROUNDS_PER_DAY,
+        ),
+        NormRequirementCheck(
+            "1.1", "Chief Arbiter IA or FA", arbiter or "not recorded", arbiter in NORM_ARBITER_TITLES
+        ),
+    )
 
 
 def _raised_opponent(played: _Games, mask: np.ndarray, title: str) -> RaisedOpponent | None:

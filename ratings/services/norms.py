@@ -18,8 +18,27 @@ from typing import Any
 
 from django.conf import settings
 
-from events.models import RATED_RESULTS, RESULT_POINTS, Event, EventSystem, Game, Participant, RatingType, Result
-from ratings.engine.norms import NormEvent, NormGame, NormPlayer, NormResult, NormRules, check_norms, norm_title_of
+from events.models import (
+    RATED_RESULTS,
+    RESULT_POINTS,
+    ArbiterTitle,
+    Event,
+    EventSystem,
+    Game,
+    Participant,
+    RatingType,
+    Result,
+)
+from ratings.engine.norms import (
+    EventConditions,
+    NormEvent,
+    NormGame,
+    NormPlayer,
+    NormResult,
+    NormRules,
+    check_norms,
+    norm_title_of,
+)
 from ratings.services.projection import ratings_in_force
 
 LONG_EVENT_DAYS = 30  # B.01 1.1.4
@@ -93,7 +112,26 @@ def _event_norm_inputs(event: Event) -> _EventNormInputs:
             norm_game = _norm_game(game, own == game.white_id, opponent, ratings, excluded)
             if norm_game is not None:
                 per_player[own].append(norm_game)
-    return _EventNormInputs(participants, per_player, NormEvent(rounds=event.rounds, system=system, exemption=""))
+    conditions = EventConditions(rounds_per_day=_rounds_per_day(games), chief_arbiter_title=_arbiter_title(event))
+    norm_event = NormEvent(rounds=event.rounds, system=system, exemption=event.norm_exemption, conditions=conditions)
+    return _EventNormInputs(participants, per_player, norm_event)
+
+
+def _rounds_per_day(games: list[Game]) -> int | None:
+    """B.01 1.1: the most rounds played on one day, from the games' dates (None: no dates recorded)."""
+    rounds_on: dict[datetime.date, set[int]] = defaultdict(set)
+    for game in games:
+        if game.date is not None:
+            rounds_on[game.date].add(game.round)
+    return max((len(r) for r in rounds_on.values()), default=None)
+
+
+def _arbiter_title(event: Event) -> str | None:
+    """The Chief Arbiter's title as recorded, or as a report names them ("IA Jane Roe", TRF record 102)."""
+    if event.chief_arbiter_title:
+        return event.chief_arbiter_title
+    first = event.chief_arbiter_name.split(maxsplit=1)[:1]
+    return first[0] if first and first[0] in ArbiterTitle.values else None
 
 
 def _norm_player(participant: Participant) -> NormPlayer:

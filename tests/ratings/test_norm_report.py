@@ -9,7 +9,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from events.models import EventStatus, EventSystem, Result
+from events.models import ArbiterTitle, EventStatus, EventSystem, NormExemption, Result
+from players.models import Player
+from ratings.engine.norms import EXEMPTIONS
 from ratings.services.norms import event_norm_report
 from tests.factories import make_event, make_federation, make_game, make_participants, make_player
 from tests.ratings.scenarios import starting_list
@@ -63,6 +65,7 @@ def round_robin():
         rounds=9,
         system=EventSystem.ROUND_ROBIN,
         status=EventStatus.SUBMITTED,
+        chief_arbiter_name="IA Jane Roe",  # B.01 1.1: an IA or FA; read from the name as TRF record 102 gives it
     )
     participants = make_participants(event, players)
     hero_losses_to = {opponents[0].id, opponents[1].id}  # 7 of 9: the hero beats all but two GMs
@@ -78,7 +81,7 @@ def round_robin():
                 result = Result.BLACK_WIN if white.player_id == unrated.id else Result.WHITE_WIN
             else:
                 result = Result.DRAW
-            make_game(event, number, white, black, result)
+            make_game(event, number, white, black, result, date=START + datetime.timedelta(days=number - 1))
     return event, hero
 
 
@@ -251,3 +254,35 @@ def test_no_certificate_without_a_norm_and_the_it3_lists_the_norms(client, round
     text = pdf_text_of(client.get(f"/events/{event.pk}/it3.pdf").content)
     assert "IT3 - Tournament report" in text
     assert "Hero, Ana" in text
+
+
+def test_the_event_conditions_of_b01_1_1_are_checked(norm_made):
+    event, hero = norm_made
+    gm = hero_norms(event, hero)["GM"]
+    assert [(c.required, c.actual, c.ok) for c in gm.checks if c.rule == "1.1"] == [
+        ("at most 2 rounds a day", "1", True),
+        ("Chief Arbiter IA or FA", "IA", True),
+    ]
+    # three rounds on the first day, and no arbiter's title recorded: both named, the norm withheld
+    event.games.filter(round__in=(2, 3)).update(date=START)
+    event.chief_arbiter_name = "Jane Roe"
+    event.save()
+    gm = hero_norms(event, hero)["GM"]
+    assert not gm.norm
+    assert [(c.actual, c.ok) for c in gm.checks if c.rule == "1.1"] == [("3", False), ("not recorded", False)]
+    event.chief_arbiter_title = ArbiterTitle.FA
+    event.save()
+    assert [c.actual for c in hero_norms(event, hero)["GM"].checks if c.rule == "1.1"] == ["3", "FA"]
+
+
+def test_an_exempt_event_waives_the_federation_mix(norm_made):
+    event, hero = norm_made
+    Player.objects.filter(participations__event=event).update(federation="ESP")
+    assert [c.rule for c in hero_norms(event, hero)["GM"].checks if not c.ok] == ["1.4.3", "1.4.4"]
+    event.norm_exemption = NormExemption.NATIONAL_CHAMPIONSHIP
+    event.save()
+    assert hero_norms(event, hero)["GM"].norm
+
+
+def test_the_exemptions_are_one_vocabulary():
+    assert ("", *NormExemption.values) == EXEMPTIONS
