@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils.functional import Promise
 from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy
 
 from events.models import BYE_RESULTS, Event, Game, Participant, Result
 from events.rounds import paired_twice
@@ -53,10 +54,11 @@ class EventForm(forms.ModelForm):
             "system",
             "rounds",
             "time_control",
+            "organiser",
             "chief_arbiter",
+            "chief_arbiter_name",
             "arbiters",
-            "source_file_name",
-        ]
+        ]  # what an arbiter fills in; the record (status, file name, timestamps) is the system's (issue 32)
 
     def clean(self):
         data = super().clean()
@@ -535,3 +537,16 @@ class ReasonForm(forms.Form):
 class CorrectionForm(ReasonForm):
     reason_help = "Why the rated results change (e.g. 'round 4 board 2: result reported reversed by the arbiter')."
     reason_missing = "Give the reason for the correction."
+
+
+class ParticipantsPasteForm(forms.Form):
+    """Many participants at once (events.services_participants): one player a line, by ID number or name."""
+
+    players = forms.CharField(
+        label=gettext_lazy("Players"),
+        widget=forms.Textarea(attrs={"rows": 14, "cols": 60, "spellcheck": "false", "autofocus": True}),
+        help_text=gettext_lazy(
+            "One player a line: the ID number (FIDE ID where known) or the name as “Surname, Given names”; a line "
+            "copied from a spreadsheet counts by its first cell. They get the next starting ranks in this order."
+        ),
+    )
