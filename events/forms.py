@@ -59,6 +59,25 @@ class EventForm(forms.ModelForm):
             "chief_arbiter_name",
             "arbiters",
         ]  # what an arbiter fills in; the record (status, file name, timestamps) is the system's (issue 32)
+        labels = {  # the model's field names are English only; the form speaks the user's language (issue 32)
+            "name": gettext_lazy("Name"),
+            "city": gettext_lazy("City"),
+            "federation": gettext_lazy("Federation"),
+            "start_date": gettext_lazy("Start date"),
+            "end_date": gettext_lazy("End date"),
+            "rating_type": gettext_lazy("Rating type"),
+            "system": gettext_lazy("System"),
+            "rounds": gettext_lazy("Rounds"),
+            "time_control": gettext_lazy("Time control"),
+            "organiser": gettext_lazy("Organiser"),
+            "chief_arbiter": gettext_lazy("Chief arbiter"),
+            "chief_arbiter_name": gettext_lazy("Chief arbiter as the report names them"),
+            "arbiters": gettext_lazy("Arbiters"),
+        }
+        help_texts = {
+            "time_control": gettext_lazy("e.g. 90 min + 30 s from move 1"),
+            "chief_arbiter_name": gettext_lazy("As the tournament report names them (TRF record 102)"),
+        }
 
     def clean(self):
         data = super().clean()
@@ -111,7 +130,12 @@ class ParticipantForm(forms.ModelForm):
     class Meta:
         model = Participant
         fields = ["start_rank", "player", "rating"]
-        help_texts = {"start_rank": "Empty for a new participant: the next free starting rank"}
+        labels = {
+            "start_rank": gettext_lazy("Starting rank"),
+            "player": gettext_lazy("Player"),
+            "rating": gettext_lazy("Rating"),
+        }
+        help_texts = {"start_rank": gettext_lazy("Empty for a new participant: the next free starting rank")}
 
     # Set by the participants' formset: the next free starting rank of the event (None outside a formset).
     next_start_rank: Callable[[], int] | None = None

@@ -45,7 +45,8 @@ class ParticipantLine:
 def participant_lines_parse(text: str) -> tuple[list[ParticipantLine], list[str]]:
     """The non-blank lines of ``text``: an ID number (digits), or a name; a cell copied from a spreadsheet
     (tab- or semicolon-separated) counts by its first cell. Problems name the line."""
-    lines, problems = [], []
+    lines: list[ParticipantLine] = []
+    problems: list[str] = []
     for number, raw in enumerate(text.splitlines(), 1):
         cell = re.split(r"[\t;]", raw, maxsplit=1)[0].strip()
         if not cell:
@@ -110,10 +111,10 @@ def _players_of(event: Event, lines: list[ParticipantLine]) -> tuple[list[Player
     found = Player.objects.filter(id_number__in=ids) | Player.objects.filter(search_name__in=names)
     by_id: dict[int, Player] = {}
     by_name: dict[str, list[Player]] = {}
-    for player in found:
-        by_id[player.id_number] = player
-        if player.merged_into_id is None:  # a merged record is found by its ID number only, to say so
-            by_name.setdefault(player.search_name, []).append(player)
+    for candidate in found:
+        by_id[candidate.id_number] = candidate
+        if candidate.merged_into_id is None:  # a merged record is found by its ID number only, to say so
+            by_name.setdefault(candidate.search_name, []).append(candidate)
     taking_part = dict(
         Participant.objects.filter(event=event, player__in=[*by_id.values()]).values_list("player_id", "start_rank")
     )
@@ -122,6 +123,7 @@ def _players_of(event: Event, lines: list[ParticipantLine]) -> tuple[list[Player
     seen: dict[int, int] = {}
     for line in lines:
         where = {"line": line.line, "text": line.text}
+        player: Player | None = None
         if line.id_number is not None:
             player = by_id.get(line.id_number)
             if player is None:
@@ -138,7 +140,10 @@ def _players_of(event: Event, lines: list[ParticipantLine]) -> tuple[list[Player
             if len(matches) > 1:
                 ids_text = ", ".join(str(p.id_number) for p in sorted(matches, key=lambda p: p.id_number))
                 problems.append(
-                    _("Line %(line)s: %(count)s players are named “%(text)s” (ID numbers %(ids)s); enter the ID number.")
+                    _(
+                        "Line %(line)s: %(count)s players are named “%(text)s” (ID numbers %(ids)s); "
+                        "enter the ID number."
+                    )
                     % {**where, "count": len(matches), "ids": ids_text}
                 )
                 continue

@@ -15,6 +15,7 @@ from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.db.models import Q
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.models import Event, RatingType
@@ -56,7 +57,7 @@ class PlayerChoicesView(AutocompleteJsonView):
         if value.isascii() and value.isdigit() and len(value) < 12:
             found = Event.objects.filter(pk=int(value)).values_list("rating_type", "start_date").first()
         rating_type, start = found or ("", None)
-        return rating_type or RatingType.STANDARD, start or datetime.date.today()
+        return rating_type or RatingType.STANDARD, start or timezone.localdate()
 
     def serialize_result(self, obj, to_field_name):
         return {"id": str(getattr(obj, to_field_name)), "text": player_choice_label(obj, self.ratings.get(obj.pk))}

@@ -7,9 +7,9 @@ rank>``): never every game of the event at once, which made a 300-player Swiss 1
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.forms import inlineformset_factory
 from django.http import HttpResponseRedirect
-from django.db.models import Q
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
@@ -46,10 +46,7 @@ def correct_view(model_admin, request, object_id):
         .select_related("white__player", "black__player")
         .order_by("round", "board", "pk")
     )
-    if player is not None:
-        games = games.filter(Q(white=player) | Q(black=player))
-    else:
-        games = games.filter(round=round_)
+    games = games.filter(Q(white=player) | Q(black=player)) if player is not None else games.filter(round=round_)
     if request.method == "POST":
         form = CorrectionForm(request.POST)
         formsets = []

@@ -12,6 +12,7 @@ from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -44,20 +45,16 @@ from events.roles import (
 from events.services import event_create, event_games_update, event_return_to_draft, event_submit
 
 
+def localize_moment(moment) -> str:
+    return f"{timezone.localtime(moment):%Y-%m-%d %H:%M}" if moment else "—"
+
+
 @admin.register(Event)
 class EventAdmin(EventAccess, admin.ModelAdmin):
     form = EventForm
     # Status second, dates and kind in one column each: the whole row fits 1280 px beside the admin's menu and
     # filters, so the status is never cut off (issue 32).
-    list_display = [
-        "name",
-        "status",
-        "dates",
-        "kind",
-        "participant_count",
-        "chief_arbiter",
-        "rated_on",
-    ]
+    list_display = ["event_name", "event_status", "dates", "kind", "participant_count", "chief", "rated_on_list"]
     list_filter = ["status", "rating_type", "system", "federation"]
     search_fields = ["name", "city"]
     date_hierarchy = "end_date"
@@ -65,12 +62,21 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
     autocomplete_fields = ["federation"]
     inlines = [ParticipantInline, GameInline]
     actions = ["submit_for_rating", "return_to_draft"]
+
     class Media:  # the event pages' additions to the admin's look (static/css/admin_desk.css, its events block)
         css = {"all": ["css/admin_desk.css"]}
 
     # --- the form: what an arbiter fills in; the record of the event read-only and folded away (issue 32) ---
 
-    RECORD_FIELDS = ["status", "submitted_at", "rated_on", "source_file_name", "results_to_enter", "created_at"]
+    RECORD_FIELDS = [
+        "event_status",
+        "submitted",
+        "rated_on_list",
+        "source_file",
+        "results_to_enter",
+        "created",
+        "updated",
+    ]
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = [
@@ -87,7 +93,10 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
                     ]
                 },
             ),
-            (_("Organiser and arbiters"), {"fields": ["organiser", "chief_arbiter", "chief_arbiter_name", "arbiters"]}),
+            (
+                _("Organiser and arbiters"),
+                {"fields": ["organiser", *self.assignment_fields(request), "chief_arbiter_name"]},
+            ),
         ]
         if obj is not None and obj.pk:
             fieldsets.append(
@@ -95,7 +104,7 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
                     _("Record"),
                     {
                         "classes": ["collapse"],
-                        "fields": [*self.RECORD_FIELDS, "updated_at"],
+                        "fields": self.RECORD_FIELDS,
                         "description": _("Kept by the system: the status changes with the buttons above."),
                     },
                 )
@@ -124,12 +133,52 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # results_to_enter: what the file lacked; it is settled by entering the games, never by editing it
-        fields = [*self.RECORD_FIELDS, "updated_at"]
-        if not user_sees_all_events(request.user):
-            fields += ["chief_arbiter", "arbiters"]  # assignments are the rating officer's
-        return fields
+        return [*self.RECORD_FIELDS, "chief", "assigned_arbiters"]
 
-    @admin.display(description=gettext_lazy("results without opponent"))
+    def assignment_fields(self, request) -> list[str]:
+        if user_sees_all_events(request.user):
+            return ["chief_arbiter", "arbiters"]
+        return ["chief", "assigned_arbiters"]  # assignments are the rating officer's: shown, not chosen
+
+    # The record and the list's columns, labelled in the user's language (the model's names are English only).
+
+    @admin.display(description=gettext_lazy("Name"), ordering="name")
+    def event_name(self, event):
+        return event.name
+
+    @admin.display(description=gettext_lazy("Status"), ordering="status")
+    def event_status(self, event):
+        return event.get_status_display()
+
+    @admin.display(description=gettext_lazy("Chief arbiter"), ordering="chief_arbiter__username")
+    def chief(self, event):
+        return event.chief_arbiter or "—"
+
+    @admin.display(description=gettext_lazy("Arbiters"))
+    def assigned_arbiters(self, event):
+        return ", ".join(user.username for user in event.arbiters.all()) or "—"
+
+    @admin.display(description=gettext_lazy("Rated on"), ordering="rated_on")
+    def rated_on_list(self, event):
+        return event.rated_on or "—"
+
+    @admin.display(description=gettext_lazy("Submitted"))
+    def submitted(self, event):
+        return localize_moment(event.submitted_at)
+
+    @admin.display(description=gettext_lazy("File"))
+    def source_file(self, event):
+        return event.source_file_name or "—"
+
+    @admin.display(description=gettext_lazy("Created"))
+    def created(self, event):
+        return localize_moment(event.created_at)
+
+    @admin.display(description=gettext_lazy("Last changed"))
+    def updated(self, event):
+        return localize_moment(event.updated_at)
+
+    @admin.display(description=gettext_lazy("Results without opponent"))
     def results_to_enter(self, event):
         """The file's results without an opponent, one line each (not the stored JSON)."""
         rows = event.results_without_opponent or []
@@ -152,16 +201,18 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
             ),
         )
 
-    @admin.display(description=gettext_lazy("dates"), ordering="end_date")
+    @admin.display(description=gettext_lazy("Dates"), ordering="end_date")
     def dates(self, event):
         if event.start_date is None:
             return "—"
         if event.end_date is None or event.end_date == event.start_date:
             return f"{event.start_date:%Y-%m-%d}"
-        end = f"{event.end_date:%m-%d}" if event.end_date.year == event.start_date.year else f"{event.end_date:%Y-%m-%d}"
+        end = (
+            f"{event.end_date:%m-%d}" if event.end_date.year == event.start_date.year else f"{event.end_date:%Y-%m-%d}"
+        )
         return f"{event.start_date:%Y-%m-%d} – {end}"
 
-    @admin.display(description=gettext_lazy("type"), ordering="rating_type")
+    @admin.display(description=gettext_lazy("Event type"), ordering="rating_type")
     def kind(self, event):
         rounds = _("%(count)s rounds") % {"count": event.rounds}
         parts = [event.get_rating_type_display(), event.get_system_display(), rounds]
@@ -218,7 +269,7 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
             return HttpResponseRedirect(f"{request.path}?round={round_}")
         return response
 
-    @admin.display(description="players", ordering="participant_count")
+    @admin.display(description=gettext_lazy("players"), ordering="participant_count")
     def participant_count(self, event):
         return event.participant_count
 

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.admin import admin_user
 from events.admin.autocomplete import EventAutocompleteMixin, player_choice_label
@@ -165,6 +166,7 @@ class ParticipantInline(EventChildInline, admin.TabularInline):
     model = Participant
     form = ParticipantForm
     template = "admin/events/event/participants_inline.html"  # the tabular inline, with "Add many at once"
+    verbose_name_plural = gettext_lazy("Participants")
     formset = PagedParticipantFormSet  # a page of start ranks at a time (below)
     extra = 0
     autocomplete_fields = ["player"]  # by name or ID number (PlayerAdmin.search_fields); "+" registers one
@@ -220,7 +222,9 @@ def related_icons_off(wrapper: RelatedFieldWidgetWrapper, *, keep_add: bool = Fa
 
 
 def participants_add_urls(model_admin) -> list:
-    return admin_view_urls(model_admin, [("<path:object_id>/participants/add/", participants_add_view, "participants_add")])
+    return admin_view_urls(
+        model_admin, [("<path:object_id>/participants/add/", participants_add_view, "participants_add")]
+    )
 
 
 def participants_add_view(model_admin, request, object_id):

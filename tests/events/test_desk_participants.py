@@ -45,8 +45,8 @@ def test_the_event_page_shows_one_page_of_participants_with_an_autocomplete_labe
 def test_the_player_box_finds_a_player_by_id_number_or_name(event, term):
     client = client_for(event.chief_arbiter)
     response = client.get(
-        reverse("admin:events_event_player_choices") + f"?event={event.pk}",
-        {"app_label": "events", "model_name": "participant", "field_name": "player", "term": term},
+        reverse("admin:events_event_player_choices"),
+        {"app_label": "events", "model_name": "participant", "field_name": "player", "term": term, "event": event.pk},
     )
     assert response.status_code == 200
     assert [r["text"] for r in response.json()["results"]] == ["Q07, Test (5500007) · ESP · unrated"]
