@@ -559,8 +559,10 @@ class ReasonForm(forms.Form):
 
 
 class CorrectionForm(ReasonForm):
-    reason_help = "Why the rated results change (e.g. 'round 4 board 2: result reported reversed by the arbiter')."
-    reason_missing = "Give the reason for the correction."
+    reason_help = gettext_lazy(
+        "Why the rated results change (e.g. 'round 4 board 2: result reported reversed by the arbiter')."
+    )
+    reason_missing = gettext_lazy("Give the reason for the correction.")
 
 
 class ParticipantsPasteForm(forms.Form):

@@ -148,7 +148,7 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("Status"), ordering="status")
     def event_status(self, event):
-        return event.get_status_display()
+        return str(event.get_status_display()).replace("-", "\u2011")  # "re-rating" never breaks at its hyphen
 
     @admin.display(description=gettext_lazy("Chief arbiter"), ordering="chief_arbiter__username")
     def chief(self, event):
