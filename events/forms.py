@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils.functional import Promise
 from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy
 
 from events.models import BYE_RESULTS, Event, Game, Participant, Result
 from events.rounds import paired_twice
@@ -53,10 +54,30 @@ class EventForm(forms.ModelForm):
             "system",
             "rounds",
             "time_control",
+            "organiser",
             "chief_arbiter",
+            "chief_arbiter_name",
             "arbiters",
-            "source_file_name",
-        ]
+        ]  # what an arbiter fills in; the record (status, file name, timestamps) is the system's (issue 32)
+        labels = {  # the model's field names are English only; the form speaks the user's language (issue 32)
+            "name": gettext_lazy("Name"),
+            "city": gettext_lazy("City"),
+            "federation": gettext_lazy("Federation"),
+            "start_date": gettext_lazy("Start date"),
+            "end_date": gettext_lazy("End date"),
+            "rating_type": gettext_lazy("Rating type"),
+            "system": gettext_lazy("System"),
+            "rounds": gettext_lazy("Rounds"),
+            "time_control": gettext_lazy("Time control"),
+            "organiser": gettext_lazy("Organiser"),
+            "chief_arbiter": gettext_lazy("Chief arbiter"),
+            "chief_arbiter_name": gettext_lazy("Chief arbiter as the report names them"),
+            "arbiters": gettext_lazy("Arbiters"),
+        }
+        help_texts = {
+            "time_control": gettext_lazy("e.g. 90 min + 30 s from move 1"),
+            "chief_arbiter_name": gettext_lazy("As the tournament report names them (TRF record 102)"),
+        }
 
     def clean(self):
         data = super().clean()
@@ -109,7 +130,12 @@ class ParticipantForm(forms.ModelForm):
     class Meta:
         model = Participant
         fields = ["start_rank", "player", "rating"]
-        help_texts = {"start_rank": "Empty for a new participant: the next free starting rank"}
+        labels = {
+            "start_rank": gettext_lazy("Starting rank"),
+            "player": gettext_lazy("Player"),
+            "rating": gettext_lazy("Rating"),
+        }
+        help_texts = {"start_rank": gettext_lazy("Empty for a new participant: the next free starting rank")}
 
     # Set by the participants' formset: the next free starting rank of the event (None outside a formset).
     next_start_rank: Callable[[], int] | None = None
@@ -533,5 +559,20 @@ class ReasonForm(forms.Form):
 
 
 class CorrectionForm(ReasonForm):
-    reason_help = "Why the rated results change (e.g. 'round 4 board 2: result reported reversed by the arbiter')."
-    reason_missing = "Give the reason for the correction."
+    reason_help = gettext_lazy(
+        "Why the rated results change (e.g. 'round 4 board 2: result reported reversed by the arbiter')."
+    )
+    reason_missing = gettext_lazy("Give the reason for the correction.")
+
+
+class ParticipantsPasteForm(forms.Form):
+    """Many participants at once (events.services_participants): one player a line, by ID number or name."""
+
+    players = forms.CharField(
+        label=gettext_lazy("Players"),
+        widget=forms.Textarea(attrs={"rows": 14, "cols": 60, "spellcheck": "false", "autofocus": True}),
+        help_text=gettext_lazy(
+            "One player a line: the ID number (FIDE ID where known) or the name as “Surname, Given names”; a line "
+            "copied from a spreadsheet counts by its first cell. They get the next starting ranks in this order."
+        ),
+    )

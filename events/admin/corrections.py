@@ -1,20 +1,25 @@
 """Corrections of rated events in the admin: the "correct results" view (the only way a rated event's results
 change; it records who, when and why) and the read-only record of corrections. The correction is written by
-events.services.event_correct_entered, in one transaction with the lock on the games its forms compare."""
+events.services.event_correct_entered, in one transaction with the lock on the games its forms compare.
+
+The view shows one round at a time (``?round=N``, the first by default) or one player's games (``?player=<start
+rank>``): never every game of the event at once, which made a 300-player Swiss 14,000 px tall (issue 32)."""
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.forms import inlineformset_factory
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 
 from core.admin import ReadOnly, admin_user
 from events.admin.games import entry_round
 from events.admin.permissions import EventAccess
 from events.admin.transitions import allowed_event
 from events.forms import BaseGameFormSet, CorrectionForm, GameForm
-from events.models import Event, EventCorrection, Game
+from events.models import Event, EventCorrection, Game, Participant
 from events.roles import event_correctable_by
 from events.services import event_correct_entered
 
@@ -24,7 +29,8 @@ def correct_view(model_admin, request, object_id):
     event, redirect = allowed_event(model_admin, request, object_id, event_correctable_by)
     if redirect:
         return redirect
-    round_ = entry_round(request)
+    player = correction_player(request, event)
+    round_ = None if player is not None else entry_round(request) or 1
     formset_class = inlineformset_factory(
         Event,
         Game,
@@ -40,8 +46,7 @@ def correct_view(model_admin, request, object_id):
         .select_related("white__player", "black__player")
         .order_by("round", "board", "pk")
     )
-    if round_:
-        games = games.filter(round=round_)
+    games = games.filter(Q(white=player) | Q(black=player)) if player is not None else games.filter(round=round_)
     if request.method == "POST":
         form = CorrectionForm(request.POST)
         formsets = []
@@ -63,7 +68,8 @@ def correct_view(model_admin, request, object_id):
                 model_admin.log_change(request, event, f"Corrected {count} game(s): {correction.reason}")
                 model_admin.message_user(
                     request,
-                    f"{event.name}: correction recorded ({count} game(s)); the event awaits re-rating.",
+                    _("%(name)s: correction recorded (%(count)s game(s)); the event awaits re-rating.")
+                    % {"name": event.name, "count": count},
                     messages.SUCCESS,
                 )
                 return HttpResponseRedirect(model_admin.change_url(event))
@@ -73,17 +79,27 @@ def correct_view(model_admin, request, object_id):
         formset = formset_class(instance=event, queryset=games, prefix="games")
     context = {
         **model_admin.admin_site.each_context(request),
-        "title": f"Correct the results of {event.name}",
+        "title": _("Correct the results of %(name)s") % {"name": event.name},
         "opts": model_admin.opts,
         "original": event,
         "event": event,
         "form": form,
         "formset": formset,
         "entry_round": round_,
-        "entry_rounds": range(1, event.rounds + 1),
+        "entry_rounds": range(1, max(event.rounds, round_ or 1) + 1),
+        "player": player,
+        "player_asked": request.GET.get("player", ""),
         "media": model_admin.media + form.media + formset.media,
     }
     return TemplateResponse(request, "admin/events/event/correct.html", context)
+
+
+def correction_player(request, event) -> Participant | None:
+    """The participant whose games are shown (``?player=<start rank>``), or None."""
+    value = request.GET.get("player", "").strip()
+    if not (value.isascii() and value.isdigit() and len(value) < 7):
+        return None
+    return Participant.objects.filter(event=event, start_rank=int(value)).select_related("player").first()
 
 
 @admin.register(EventCorrection)

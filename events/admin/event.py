@@ -8,17 +8,27 @@ Writes go through events/services.py.
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.admin import admin_user
+from events.admin.autocomplete import StaffSelect, StaffSelectMultiple, autocomplete_admin_urls
 from events.admin.corrections import correct_view
 from events.admin.games import GameInline, entry_round
 from events.admin.lifecycle import lifecycle_admin_urls, lifecycle_context
-from events.admin.participants import ParticipantInline, participant_page, participant_pages
+from events.admin.participants import (
+    ParticipantInline,
+    participant_page,
+    participant_pages,
+    participants_add_urls,
+    related_icons_off,
+)
 from events.admin.permissions import EventAccess
 from events.admin.rounds import round_admin_urls
 from events.admin.transitions import transition_run, transition_view
@@ -35,29 +45,71 @@ from events.roles import (
 from events.services import event_create, event_games_update, event_return_to_draft, event_submit
 
 
+def localize_moment(moment) -> str:
+    return f"{timezone.localtime(moment):%Y-%m-%d %H:%M}" if moment else "—"
+
+
 @admin.register(Event)
 class EventAdmin(EventAccess, admin.ModelAdmin):
     form = EventForm
-    list_display = [
-        "name",
-        "start_date",
-        "end_date",
-        "rating_type",
-        "system",
-        "rounds",
-        "participant_count",
-        "status",
-        "chief_arbiter",
-        "rated_on",
-    ]
+    # Status second, dates and kind in one column each: the whole row fits 1280 px beside the admin's menu and
+    # filters, so the status is never cut off (issue 32).
+    list_display = ["event_name", "event_status", "dates", "kind", "participant_count", "chief", "rated_on_list"]
     list_filter = ["status", "rating_type", "system", "federation"]
     search_fields = ["name", "city"]
     date_hierarchy = "end_date"
     list_select_related = ["rated_on", "federation", "chief_arbiter"]
     autocomplete_fields = ["federation"]
-    filter_horizontal = ["arbiters"]
     inlines = [ParticipantInline, GameInline]
     actions = ["submit_for_rating", "return_to_draft"]
+
+    class Media:  # the event pages' additions to the admin's look (static/css/admin_desk.css, its events block)
+        css = {"all": ["css/admin_desk.css"]}
+
+    # --- the form: what an arbiter fills in; the record of the event read-only and folded away (issue 32) ---
+
+    RECORD_FIELDS = [
+        "event_status",
+        "submitted",
+        "rated_on_list",
+        "source_file",
+        "results_to_enter",
+        "created",
+        "updated",
+    ]
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = [
+            (
+                None,
+                {
+                    "fields": [
+                        "name",
+                        "city",
+                        "federation",
+                        ("start_date", "end_date"),
+                        ("rating_type", "system", "rounds"),
+                        "time_control",
+                    ]
+                },
+            ),
+            (
+                _("Organiser and arbiters"),
+                {"fields": ["organiser", *self.assignment_fields(request), "chief_arbiter_name"]},
+            ),
+        ]
+        if obj is not None and obj.pk:
+            fieldsets.append(
+                (
+                    _("Record"),
+                    {
+                        "classes": ["collapse"],
+                        "fields": self.RECORD_FIELDS,
+                        "description": _("Kept by the system: the status changes with the buttons above."),
+                    },
+                )
+            )
+        return fieldsets
 
     # --- access (events/admin/permissions.py: the event is the row itself) ---
 
@@ -80,11 +132,91 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
         return request.user.has_perm("events.submit_event")
 
     def get_readonly_fields(self, request, obj=None):
-        # results_without_opponent: what the file lacked; it is settled by entering the games, never by editing it
-        fields = ["status", "submitted_at", "rated_on", "created_at", "updated_at", "results_without_opponent"]
-        if not user_sees_all_events(request.user):
-            fields += ["chief_arbiter", "arbiters"]  # assignments are the rating officer's
-        return fields
+        # results_to_enter: what the file lacked; it is settled by entering the games, never by editing it
+        return [*self.RECORD_FIELDS, "chief", "assigned_arbiters"]
+
+    def assignment_fields(self, request) -> list[str]:
+        if user_sees_all_events(request.user):
+            return ["chief_arbiter", "arbiters"]
+        return ["chief", "assigned_arbiters"]  # assignments are the rating officer's: shown, not chosen
+
+    # The record and the list's columns, labelled in the user's language (the model's names are English only).
+
+    @admin.display(description=gettext_lazy("Name"), ordering="name")
+    def event_name(self, event):
+        return event.name
+
+    @admin.display(description=gettext_lazy("Status"), ordering="status")
+    def event_status(self, event):
+        return str(event.get_status_display()).replace("-", "\u2011")  # "re-rating" never breaks at its hyphen
+
+    @admin.display(description=gettext_lazy("Chief arbiter"), ordering="chief_arbiter__username")
+    def chief(self, event):
+        return event.chief_arbiter or "—"
+
+    @admin.display(description=gettext_lazy("Arbiters"))
+    def assigned_arbiters(self, event):
+        return ", ".join(user.username for user in event.arbiters.all()) or "—"
+
+    @admin.display(description=gettext_lazy("Rated on"), ordering="rated_on")
+    def rated_on_list(self, event):
+        return event.rated_on or "—"
+
+    @admin.display(description=gettext_lazy("Submitted"))
+    def submitted(self, event):
+        return localize_moment(event.submitted_at)
+
+    @admin.display(description=gettext_lazy("File"))
+    def source_file(self, event):
+        return event.source_file_name or "—"
+
+    @admin.display(description=gettext_lazy("Created"))
+    def created(self, event):
+        return localize_moment(event.created_at)
+
+    @admin.display(description=gettext_lazy("Last changed"))
+    def updated(self, event):
+        return localize_moment(event.updated_at)
+
+    @admin.display(description=gettext_lazy("Results without opponent"))
+    def results_to_enter(self, event):
+        """The file's results without an opponent, one line each (not the stored JSON)."""
+        rows = event.results_without_opponent or []
+        if not rows:
+            return "—"
+        return format_html_join(
+            "",
+            "<div>{}</div>",
+            (
+                (
+                    _("Round %(round)s, start rank %(rank)s: %(result)s (line %(line)s)")
+                    % {
+                        "round": row.get("round"),
+                        "rank": row.get("start_rank"),
+                        "result": row.get("result"),
+                        "line": row.get("line"),
+                    },
+                )
+                for row in rows
+            ),
+        )
+
+    @admin.display(description=gettext_lazy("Dates"), ordering="end_date")
+    def dates(self, event):
+        if event.start_date is None:
+            return "—"
+        if event.end_date is None or event.end_date == event.start_date:
+            return f"{event.start_date:%Y-%m-%d}"
+        end = (
+            f"{event.end_date:%m-%d}" if event.end_date.year == event.start_date.year else f"{event.end_date:%Y-%m-%d}"
+        )
+        return f"{event.start_date:%Y-%m-%d} – {end}"
+
+    @admin.display(description=gettext_lazy("Event type"), ordering="rating_type")
+    def kind(self, event):
+        rounds = _("%(count)s rounds") % {"count": event.rounds}
+        parts = [event.get_rating_type_display(), event.get_system_display(), rounds]
+        return " · ".join(str(part) for part in parts if part)
 
     def get_inline_instances(self, request, obj=None):
         inlines = super().get_inline_instances(request, obj)
@@ -95,15 +227,25 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
             inlines = [inline for inline in inlines if not isinstance(inline, GameInline)]
         return inlines
 
+    # Staff are chosen as the official types (events/admin/autocomplete.py), never rendered as a select of every
+    # staff member into the page: the event page stays light whatever the federation's size (issue 32).
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "chief_arbiter":
             kwargs["queryset"] = event_staff()
+            kwargs["widget"] = StaffSelect(db_field, self.admin_site, url_name="events_event_staff_choices")
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
         if db_field.name == "arbiters":
             kwargs["queryset"] = event_staff()
+            kwargs["widget"] = StaffSelectMultiple(db_field, self.admin_site, url_name="events_event_staff_choices")
         return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if formfield is not None and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
+            related_icons_off(formfield.widget)  # the event form never edits or deletes a federation or a user
+        return formfield
 
     def save_model(self, request, obj, form, change):
         if change:
@@ -127,7 +269,7 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
             return HttpResponseRedirect(f"{request.path}?round={round_}")
         return response
 
-    @admin.display(description="players", ordering="participant_count")
+    @admin.display(description=gettext_lazy("players"), ordering="participant_count")
     def participant_count(self, event):
         return event.participant_count
 
@@ -172,6 +314,8 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
             *trf_admin_urls(self),  # TRF upload / download views (events/admin/upload.py)
             *round_admin_urls(self),  # the round entry screen (events/admin/rounds.py)
             *lifecycle_admin_urls(self),
+            *autocomplete_admin_urls(self),  # players and staff as the arbiter types (events/admin/autocomplete.py)
+            *participants_add_urls(self),  # many participants at once (events/admin/participants.py)
             path(
                 "<path:object_id>/submit/",
                 self.admin_site.admin_view(self.submit_view),

@@ -6,15 +6,31 @@ A page only holds some of the participants, so the formset also checks what is e
 (a player entered twice, a start rank given twice) with one more query, before the database would refuse it.
 """
 
-from django.contrib import admin
-from django.contrib.admin.widgets import AutocompleteSelect
+from django.contrib import admin, messages
+from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from core.admin import admin_user
+from events.admin.autocomplete import EventAutocompleteMixin, player_choice_label
 from events.admin.permissions import EventChildInline
-from events.forms import BaseParticipantFormSet, CachedModelChoiceField, ParticipantForm, marked_for_deletion
+from events.admin.transitions import allowed_event
+from events.admin.urls import admin_view_urls
+from events.forms import (
+    BaseParticipantFormSet,
+    CachedModelChoiceField,
+    ParticipantForm,
+    ParticipantsPasteForm,
+    marked_for_deletion,
+)
 from events.models import Participant
+from events.roles import event_results_editable_by
 from events.selectors import participant_ratings_in_force
+from events.services_participants import PARTICIPANT_ENTRY_STATUSES, event_participants_add
 from players.models import Player
 
 PARTICIPANTS_PER_PAGE = 25
@@ -46,8 +62,9 @@ def participant_pages(event, page: int) -> dict:
     }
 
 
-class CachedAutocompleteSelect(AutocompleteSelect):
-    """The admin's autocomplete, its selected options labelled from a dict loaded once for the page."""
+class CachedAutocompleteSelect(EventAutocompleteMixin, AutocompleteSelect):
+    """The events side's player autocomplete (events/admin/autocomplete.py: ID number, federation, birth year and
+    rating in each choice), its selected options labelled from a dict loaded once for the page."""
 
     def __init__(self, field, admin_site, *, cache: dict[str, object], **kwargs):
         super().__init__(field, admin_site, **kwargs)
@@ -62,7 +79,8 @@ class CachedAutocompleteSelect(AutocompleteSelect):
         if not self.is_required and not self.allow_multiple_selected:
             default[1].append(self.create_option(name, "", "", False, 0))
         for index, key in enumerate(selected):
-            default[1].append(self.create_option(name, key, str(self.cache[key]), True, index))
+            label = player_choice_label(self.cache[key], with_rating=False)
+            default[1].append(self.create_option(name, key, label, True, index))
         return groups
 
 
@@ -147,6 +165,8 @@ class PagedParticipantFormSet(BaseParticipantFormSet):
 class ParticipantInline(EventChildInline, admin.TabularInline):
     model = Participant
     form = ParticipantForm
+    template = "admin/events/event/participants_inline.html"  # the tabular inline, with "Add many at once"
+    verbose_name_plural = gettext_lazy("Participants")
     formset = PagedParticipantFormSet  # a page of start ranks at a time (below)
     extra = 0
     autocomplete_fields = ["player"]  # by name or ID number (PlayerAdmin.search_fields); "+" registers one
@@ -160,7 +180,10 @@ class ParticipantInline(EventChildInline, admin.TabularInline):
 
     def get_formset(self, request, obj=None, **kwargs):
         request._entry_event = obj
-        return super().get_formset(request, obj, **kwargs)
+        formset = super().get_formset(request, obj, **kwargs)
+        # Read by the inline's template: the link to paste many participants at once.
+        formset.paste_allowed = obj is not None and obj.pk is not None and participants_addable_by(obj, request.user)
+        return formset
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "player":
@@ -171,11 +194,78 @@ class ParticipantInline(EventChildInline, admin.TabularInline):
                 first, last = participant_rank_range(participant_page(request))
                 players = Player.objects.filter(
                     participations__event=event, participations__start_rank__range=(first, last)
-                )
+                ).select_related("federation")
                 cache = {str(p.pk): p for p in players}
-            return db_field.formfield(
-                form_class=CachedModelChoiceField,
+            widget = CachedAutocompleteSelect(
+                db_field,
+                self.admin_site,
                 cache=cache,
-                widget=CachedAutocompleteSelect(db_field, self.admin_site, cache=cache),
+                url_name="events_event_player_choices",
+                event_pk=event.pk if event is not None else None,
             )
+            return db_field.formfield(form_class=CachedModelChoiceField, cache=cache, widget=widget)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if formfield is not None and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
+            # A participant row removes the participant, never the player record (issue 32): no change, delete
+            # or view icons beside the player; "+" still registers a newcomer (marked for the officer's review).
+            related_icons_off(formfield.widget, keep_add=True)
+        return formfield
+
+
+def related_icons_off(wrapper: RelatedFieldWidgetWrapper, *, keep_add: bool = False) -> None:
+    """No icons beside a related widget that change, delete or open the related record itself."""
+    wrapper.can_change_related = wrapper.can_delete_related = wrapper.can_view_related = False
+    wrapper.can_add_related = wrapper.can_add_related and keep_add
+
+
+def participants_add_urls(model_admin) -> list:
+    return admin_view_urls(
+        model_admin, [("<path:object_id>/participants/add/", participants_add_view, "participants_add")]
+    )
+
+
+def participants_add_view(model_admin, request, object_id):
+    """Paste a list of players (ID numbers or names): all are added, or none and each refused line is named."""
+    event, redirect = allowed_event(model_admin, request, object_id, participants_addable_by)
+    if redirect:
+        return redirect
+    form = ParticipantsPasteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            added = event_participants_add(event, user=admin_user(request), text=form.cleaned_data["players"])
+        except ValidationError as exc:
+            form.add_error("players", exc)
+        else:
+            first, last = added[0].start_rank, added[-1].start_rank
+            model_admin.log_change(request, event, f"Added {len(added)} participant(s), ranks {first}–{last}")
+            message = _("%(name)s: %(count)s participant(s) added, starting ranks %(first)s–%(last)s.") % {
+                "name": event.name,
+                "count": len(added),
+                "first": first,
+                "last": last,
+            }
+            model_admin.message_user(request, message, messages.SUCCESS)
+            page = (first - 1) // PARTICIPANTS_PER_PAGE + 1
+            return HttpResponseRedirect(f"{model_admin.change_url(event)}?participants={page}")
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": _("Add participants to %(name)s") % {"name": event.name},
+        "opts": model_admin.opts,
+        "original": event,
+        "event": event,
+        "form": form,
+        "media": model_admin.media + form.media,
+    }
+    return TemplateResponse(request, "admin/events/event/participants_add.html", context)
+
+
+def participants_addable_by(event, user) -> bool:
+    """Who may paste participants: those who may add a participant row (events/roles.py), while entry is open."""
+    return (
+        user.has_perm("events.add_participant")
+        and event_results_editable_by(event, user)
+        and event.status in PARTICIPANT_ENTRY_STATUSES
+    )

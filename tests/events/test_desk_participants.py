@@ -32,7 +32,8 @@ def test_the_event_page_shows_one_page_of_participants_with_an_autocomplete_labe
     assert [f.instance.start_rank for f in forms] == list(range(1, 26))
     assert "admin-autocomplete" in html
     assert 'data-model-name="participant"' in html
-    assert ">Q01, Test (5500001)</option>" in html  # the ID number the arbiter knows, not the database key
+    # the ID number the arbiter knows (not the database key), the federation: namesakes told apart (issue 32)
+    assert ">Q01, Test (5500001) · ESP</option>" in html
     second = client.get(url + "?participants=2")
     assert [f.instance.start_rank for f in second.context["inline_admin_formsets"][0].formset.forms] == list(
         range(26, 31)
@@ -44,11 +45,11 @@ def test_the_event_page_shows_one_page_of_participants_with_an_autocomplete_labe
 def test_the_player_box_finds_a_player_by_id_number_or_name(event, term):
     client = client_for(event.chief_arbiter)
     response = client.get(
-        reverse("admin:autocomplete"),
-        {"app_label": "events", "model_name": "participant", "field_name": "player", "term": term},
+        reverse("admin:events_event_player_choices"),
+        {"app_label": "events", "model_name": "participant", "field_name": "player", "term": term, "event": event.pk},
     )
     assert response.status_code == 200
-    assert [r["text"] for r in response.json()["results"]] == ["Q07, Test (5500007)"]
+    assert [r["text"] for r in response.json()["results"]] == ["Q07, Test (5500007) · ESP · unrated"]
 
 
 def test_a_player_already_on_another_page_is_refused_naming_the_rank(event):
