@@ -492,13 +492,11 @@ def _required_score(average: int, games: int, title: str, rules: NormRules) -> f
     """The least score on ``games`` games against Ra that gives Rp ≥ the minimum and ≥ 35 % (1.4.8, 1.4.9)."""
     if games == 0:
         return None
-    for half_points in range(2 * games + 1):
-        score = half_points / 2
-        percent = int(percent_half_up(score, games))
-        score_ok = percent >= MIN_SCORE_PERCENT if rules.min_score_rounded else 100 * score >= MIN_SCORE_PERCENT * games
-        if score_ok and average + int(dp_from_percent(percent)) >= MIN_PERFORMANCE[title]:
-            return score
-    return None
+    scores = np.arange(2 * games + 1) / 2  # every score in half points
+    percent = percent_half_up(scores, games)
+    score_ok = percent >= MIN_SCORE_PERCENT if rules.min_score_rounded else 100 * scores >= MIN_SCORE_PERCENT * games
+    reached = np.flatnonzero(score_ok & (average + dp_from_percent(percent) >= MIN_PERFORMANCE[title]))
+    return float(scores[reached[0]]) if len(reached) else None
 
 
 # 1.4.5: a player holding two titles (an IM who is also a WGM) counts by the one that counts for more norms.

@@ -293,3 +293,10 @@ def test_a_selections_first_ask_is_measured_with_the_cache_emptied_before_each_r
         assert len(times) == 2
         measure(Client(), ["/c"])  # the next visitor finds what the last one left
         assert seen[-1] == "/bb"
+
+
+def test_norms_benchmark_runs_small_and_prints_both_figures():
+    lines = bench("norms.py", None, "--players", "40", "--rounds", "9", "--events", "3", "--repeat", "1")
+    assert "40 players, 9 rounds:" in " ".join(line(lines, "open:")), lines
+    assert "target < 1 s" in " ".join(line(lines, "open:")), lines
+    assert "3 events," in " ".join(line(lines, "a simulated year:")), lines
