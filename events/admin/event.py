@@ -95,7 +95,24 @@ class EventAdmin(EventAccess, admin.ModelAdmin):
             ),
             (
                 _("Organiser and arbiters"),
-                {"fields": ["organiser", *self.assignment_fields(request), "chief_arbiter_name"]},
+                {
+                    "fields": [
+                        "organiser",
+                        *self.assignment_fields(request),
+                        "chief_arbiter_name",
+                        ("chief_arbiter_title", "chief_arbiter_licence"),
+                    ]
+                },
+            ),
+            (
+                _("Title norms"),
+                {
+                    "fields": ["norm_exemption"],
+                    "description": _(
+                        "What FIDE's title regulations read of the event (B.01 1.1, 1.4.3): the Chief Arbiter's "
+                        "title above, and whether the event is exempt from the federation mix."
+                    ),
+                },
             ),
         ]
         if obj is not None and obj.pk:
