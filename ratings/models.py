@@ -20,8 +20,9 @@ from django.core.exceptions import ValidationError
 from django.db import connections, models
 from django.db.models import Max, Q, Subquery
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
 
-from events.models import RatingType
+from events.models import Event, RatingType
 from ratings.engine.adjustments import AdjustmentSpec
 from ratings.fields import GameLinesField
 
@@ -708,3 +709,12 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.rating_type}: {self.rating}"
+
+
+class EventNorms(Event):
+    """An event seen through its title norms (the admin's norm reports): no table of its own."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("title norms of an event")
+        verbose_name_plural = _("title norms")

@@ -286,3 +286,39 @@ def test_an_exempt_event_waives_the_federation_mix(norm_made):
 
 def test_the_exemptions_are_one_vocabulary():
     assert ("", *NormExemption.values) == EXEMPTIONS
+
+
+def test_the_admin_shows_an_arbiter_the_norm_report_of_their_own_events_only(norm_made):
+    from tests.events.test_admin_roles import client_for, make_arbiter
+
+    event, _ = norm_made
+    own, other = make_arbiter("own"), make_arbiter("other")
+    event.chief_arbiter = own
+    event.status = EventStatus.DRAFT  # a draft: not public yet, the arbiter sees it here
+    event.save()
+    page = client_for(own).get(f"/admin/ratings/eventnorms/{event.pk}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Hero, Ana" in text
+    assert "1.4.5" in text
+    listing = client_for(other).get("/admin/ratings/eventnorms/").content.decode()
+    assert "Spring Round Robin" not in listing
+    assert client_for(other).get(f"/admin/ratings/eventnorms/{event.pk}/change/").status_code == 302
+
+
+def test_the_admin_norm_calculator_checks_pasted_games_and_names_a_bad_line():
+    from tests.events.test_admin_roles import client_for, make_arbiter
+
+    client = client_for(make_arbiter())
+    lines = "\n".join(
+        f"{i + 1} 2380 {'GM' if i < 5 else 'IM'} {('FRA', 'GER', 'ESP')[i % 3]} {'1' if i < 7 else '0'}"
+        for i in range(9)
+    )
+    data = {"federation": "ESP", "sex": "M", "rounds": 9, "system": "swiss", "exemption": "", "title": "GM"}
+    page = client.post("/admin/ratings/eventnorms/calculator/", {**data, "games": lines}).content.decode()
+    assert "GM: norm" in page
+    assert "Rp 2600" in page
+    refused = client.post(
+        "/admin/ratings/eventnorms/calculator/", {**data, "games": "1 2380 GM FRA 2"}
+    ).content.decode()
+    assert "Line 1: the result must be one of 1, 0.5, 0, +, -, bye" in refused
