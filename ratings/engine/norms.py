@@ -305,9 +305,7 @@ def _evaluate(
         "performance": performance,
         "average_ok": average >= MIN_AVERAGE[title],  # 1.4.7, on the floored average
         "performance_ok": performance >= MIN_PERFORMANCE[title],  # 1.4.8
-        "score_ok": (percent >= MIN_SCORE_PERCENT)
-        if rules.min_score_rounded
-        else (100 * score >= MIN_SCORE_PERCENT * safe_games),
+        "score_ok": _score_ok(score, safe_games, percent, rules),
     }
     figures.update(_composition(player, event, played, title, rules, masks, minimum))
     return figures
@@ -488,14 +486,22 @@ def _raised_opponent(played: _Games, mask: np.ndarray, title: str) -> RaisedOppo
     return RaisedOpponent(round=int(played.rounds[lowest]), rating=rating, raised_to=RATING_FLOOR[title])
 
 
+def _score_ok(score: np.ndarray, games: np.ndarray | int, percent: np.ndarray, rules: NormRules) -> np.ndarray:
+    """1.4.8's 35 %: on the raw score, or on the percentage rounded as for table 1.4.9 (NormRules, §9)."""
+    if rules.min_score_rounded:
+        return np.asarray(percent >= MIN_SCORE_PERCENT)
+    return np.asarray(100 * score >= MIN_SCORE_PERCENT * np.asarray(games))
+
+
 def _required_score(average: int, games: int, title: str, rules: NormRules) -> float | None:
     """The least score on ``games`` games against Ra that gives Rp ≥ the minimum and ≥ 35 % (1.4.8, 1.4.9)."""
     if games == 0:
         return None
     scores = np.arange(2 * games + 1) / 2  # every score in half points
     percent = percent_half_up(scores, games)
-    score_ok = percent >= MIN_SCORE_PERCENT if rules.min_score_rounded else 100 * scores >= MIN_SCORE_PERCENT * games
-    reached = np.flatnonzero(score_ok & (average + dp_from_percent(percent) >= MIN_PERFORMANCE[title]))
+    reached = np.flatnonzero(
+        _score_ok(scores, games, percent, rules) & (average + dp_from_percent(percent) >= MIN_PERFORMANCE[title])
+    )
     return float(scores[reached[0]]) if len(reached) else None
 
 

@@ -322,3 +322,10 @@ def test_the_admin_norm_calculator_checks_pasted_games_and_names_a_bad_line():
         "/admin/ratings/eventnorms/calculator/", {**data, "games": "1 2380 GM FRA 2"}
     ).content.decode()
     assert "Line 1: the result must be one of 1, 0.5, 0, +, -, bye" in refused
+
+
+@pytest.mark.parametrize("argument", ["abc", "4" * 5000, "-3"])
+def test_the_commands_refuse_a_bad_event_number_without_a_traceback(argument):
+    for command in ("norm_report", "export_trf"):
+        with pytest.raises(CommandError, match="expected a number such as 42"):
+            call_command(command, argument)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.cli import number
 from events.models import Event
 from events.trf_services import event_export_trf
 
@@ -15,13 +16,11 @@ class Command(BaseCommand):
     help = "Write an event (by its number, as in /events/<pk>/) as a TRF-2026 file, to stdout or -o FILE."
 
     def add_arguments(self, parser):
-        parser.add_argument("event", help="the event's number (primary key)")
+        parser.add_argument("event", type=number, help="the event's number (primary key)")
         parser.add_argument("-o", "--output", help="write to this file instead of stdout")
 
     def handle(self, *args, **options):
-        if not options["event"].isdigit():
-            raise CommandError(f"event {options['event']!r}: expected the event's number, e.g. 42")
-        event = Event.objects.filter(pk=int(options["event"])).first()
+        event = Event.objects.filter(pk=options["event"]).first()
         if event is None:
             raise CommandError(f"event {options['event']}: no such event")
         text = event_export_trf(event)

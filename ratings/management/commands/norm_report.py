@@ -5,6 +5,7 @@ manage.py norm_report 42 [--player 2200001] [--json]
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.cli import number
 from events.models import Event
 from ratings.services.norms import event_norm_report, event_norm_report_json
 
@@ -13,20 +14,15 @@ class Command(BaseCommand):
     help = "Check every player of an event (by its number, as in /events/<pk>/) for FIDE title norms (B.01 1.4)."
 
     def add_arguments(self, parser):
-        parser.add_argument("event", help="the event's number (primary key)")
-        parser.add_argument("--player", help="only this player (ID number)")
+        parser.add_argument("event", type=number, help="the event's number (primary key)")
+        parser.add_argument("--player", type=number, help="only this player (ID number)")
         parser.add_argument("--json", action="store_true", help="the report as JSON, as GET /api/v1/events/<pk>/norms/")
 
     def handle(self, *args, **options):
-        if not options["event"].isdigit():
-            raise CommandError(f"event {options['event']!r}: expected the event's number, e.g. 42")
-        event = Event.objects.filter(pk=int(options["event"])).first()
+        event = Event.objects.filter(pk=options["event"]).first()
         if event is None:
             raise CommandError(f"event {options['event']}: no such event")
-        player = options["player"]
-        if player is not None and not player.isdigit():
-            raise CommandError(f"--player {player!r}: expected an ID number, e.g. 2200001")
-        id_number = int(player) if player else None
+        id_number = options["player"]
         if options["json"]:
             self.stdout.write(event_norm_report_json(event, id_number))
             return
