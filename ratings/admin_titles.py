@@ -35,7 +35,7 @@ class TitleAwardForm(forms.ModelForm):
         fields = ["player", "title", "date", "method", "reference"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         player = data.get("player")
         if player is not None and not self.errors:
             data["reference"] = title_award_check(

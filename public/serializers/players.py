@@ -1,5 +1,7 @@
 """Public representations of players (read-only API)."""
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -90,8 +92,8 @@ class PlayerDetailSerializer(PlayerSerializer):
         fields = [*PlayerSerializer.Meta.fields, "title_awards"]
 
     @extend_schema_field(TitleAwardSerializer(many=True))
-    def get_title_awards(self, player: Player) -> list:
-        return TitleAwardSerializer(self.context.get("title_awards", []), many=True).data
+    def get_title_awards(self, player: Player) -> list[dict[str, Any]]:
+        return list(TitleAwardSerializer(self.context.get("title_awards", []), many=True).data)
 
     @extend_schema_field(RankedPlayerRatingsSerializer)
     def get_ratings(self, player: Player) -> dict:
