@@ -225,8 +225,8 @@ class TitleProgress:
 def title_progress(
     title: str | None, women_title: str | None, women: bool, rating: float | None, rated_games: int
 ) -> list[TitleProgress]:
-    """The titles above those held, lowest first in each track (women's titles for women): the rating each
-    requires and whether ``rating`` (the best of the published and the live rating) reaches it (B.01 1.3 for
+    """The titles above those held in each track (women's titles for women), lowest first, up to the first
+    whose rating is not reached (the next title): the rating each requires and whether ``rating`` (the best of the published and the live rating) reaches it (B.01 1.3 for
     titles by rating, with >= 30 rated games; 1.5.3 for the norm titles, whose norms are counted apart)."""
     out = []
     for track, held in ((OPEN_TITLE_ORDER, title), (WOMEN_TITLE_ORDER, women_title)):
@@ -239,4 +239,6 @@ def title_progress(
             enough_games = spec.norms > 0 or rated_games >= TITLE_BY_RATING_MIN_GAMES
             reached = rating is not None and rating == rating and rating >= spec.rating and enough_games
             out.append(TitleProgress(name, spec.rating, spec.norms > 0, bool(reached)))
+            if not reached:
+                break  # the next title of the track: the ones above it come after it
     return out

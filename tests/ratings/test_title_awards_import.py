@@ -20,9 +20,7 @@ NOVEMBER = dt.date(2026, 11, 1)
 
 
 def awards() -> set[tuple[int, str, dt.date, str]]:
-    return {
-        (a.player.id_number, a.title, a.date, a.method) for a in TitleAward.objects.select_related("player")
-    }
+    return {(a.player.id_number, a.title, a.date, a.method) for a in TitleAward.objects.select_related("player")}
 
 
 def imported(rows, list_date):
@@ -40,7 +38,8 @@ def test_a_first_load_records_every_title_on_the_list_as_imported():
     assert outcome.titles_awarded == 2
     assert "2 title(s) recorded as awards" in outcome.summary()
     award = TitleAward.objects.get(title="GM")
-    assert award.reference == "FIDE rating list 2026-10-01" and award.recorded_by is None
+    assert award.reference == "FIDE rating list 2026-10-01"
+    assert award.recorded_by is None
     assert AuditEvent.objects.filter(action="fide_list.import").first().after["titles_awarded"] == 2
 
 
@@ -69,7 +68,8 @@ def test_the_same_list_again_awards_nothing_and_the_title_reading_is_one_query()
     imported(ROWS, LIST_DATE)
     with CaptureQueriesContext(connection) as unchanged:
         outcome = imported(ROWS, NOVEMBER)
-    assert outcome.titles_awarded == 0 and TitleAward.objects.count() == 2
+    assert outcome.titles_awarded == 0
+    assert TitleAward.objects.count() == 2
 
     later = [dataclasses.replace(r, title="CM") if r.fide_id == ROWS[2].fide_id else r for r in ROWS]
     with CaptureQueriesContext(connection) as changed:

@@ -40,9 +40,11 @@ def test_an_award_raises_the_current_title_in_one_transaction_audited_and_announ
     assert player.history.first().history_user == officer  # the player's change is in its history
     assert award.history.count() == 1
     audit = AuditEvent.objects.get(action="title.award")
-    assert audit.before["title"] == "CM" and audit.after["title"] == "FM"
+    assert audit.before["title"] == "CM"
+    assert audit.after["title"] == "FM"
     body = json.loads(WebhookDelivery.objects.get(event_type="title.awarded").body)
-    assert body["data"]["id_number"] == player.id_number and body["data"]["title"] == "FM"
+    assert body["data"]["id_number"] == player.id_number
+    assert body["data"]["title"] == "FM"
 
 
 def test_a_lower_award_recorded_later_keeps_the_higher_current_title():
@@ -72,7 +74,9 @@ def test_bad_awards_are_refused_naming_the_field_and_nothing_is_written(fields, 
     with pytest.raises(ValidationError, match=message):
         title_award_record(player, args.pop("title"), user=officer, **args)
     player.refresh_from_db()
-    assert player.title == "" and not TitleAward.objects.exists() and not AuditEvent.objects.exists()
+    assert player.title == ""
+    assert not TitleAward.objects.exists()
+    assert not AuditEvent.objects.exists()
 
 
 def test_only_officials_record_titles():
@@ -86,7 +90,8 @@ def test_the_admin_form_records_through_the_service_and_shows_refusals_on_the_fo
     man = make_player()
     url = reverse("admin:players_titleaward_add")
     refused = client.post(url, {"player": man.pk, "title": "WCM", "date": "2026-05-01", "method": "direct"})
-    assert refused.status_code == 200 and "is a women&#x27;s title" in refused.content.decode()
+    assert refused.status_code == 200
+    assert "is a women&#x27;s title" in refused.content.decode()
     assert not TitleAward.objects.exists()
     done = client.post(url, {"player": man.pk, "title": "CM", "date": "2026-05-01", "method": "direct"})
     assert done.status_code == 302
@@ -143,7 +148,8 @@ def test_recording_a_candidate_shows_on_the_dashboard_profile_list_and_api(feder
     candidate = TitleCandidate.objects.filter(rating_list=newest).select_related("player").first()
     player = candidate.player
     desk = officers.get(reverse("admin:index")).content.decode()
-    assert 'id="desk-titles"' in desk and player.name in desk
+    assert 'id="desk-titles"' in desk
+    assert player.name in desk
     record = reverse("admin:ratings_titlecandidate_record", args=[candidate.pk])
     assert record in desk
 
@@ -160,10 +166,13 @@ def test_recording_a_candidate_shows_on_the_dashboard_profile_list_and_api(feder
     assert held == candidate.title
 
     profile = client.get(reverse("players:profile", args=[player.id_number])).content.decode()
-    assert 'id="titles"' in profile and newest.list_date.isoformat() in profile and "by rating" in profile
+    assert 'id="titles"' in profile
+    assert newest.list_date.isoformat() in profile
+    assert "by rating" in profile
 
     page = client.get(reverse("ratings:detail", args=[newest.list_date, "standard"])).content.decode()
-    assert 'id="new-titles"' in page and player.name in page
+    assert 'id="new-titles"' in page
+    assert player.name in page
     assert f"awarded {newest.list_date:%Y-%m-%d}" in page
 
     api = client.get(f"/api/v1/rating-lists/{newest.list_date}/standard/titles/").json()
