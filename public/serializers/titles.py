@@ -6,7 +6,7 @@ from players.models import Title, TitleAward, TitleMethod
 
 
 class TitleAwardSerializer(serializers.ModelSerializer):
-    title = serializers.ChoiceField(choices=Title.values)
+    title = serializers.CharField(help_text=f"One of {', '.join(Title.values)}")
     method = serializers.ChoiceField(
         choices=TitleMethod.values, help_text="How the title was earned: rating, norms, direct, imported"
     )
@@ -27,7 +27,7 @@ class ListTitleAwardSerializer(TitleAwardSerializer):
 class TitleCandidateSerializer(serializers.Serializer):
     id_number = serializers.IntegerField(source="player.id_number")
     name = serializers.CharField(source="player.name")
-    title = serializers.ChoiceField(choices=["FM", "CM", "WFM", "WCM"], help_text="A title by rating (B.01 1.3)")
+    title = serializers.CharField(help_text="A title by rating (B.01 1.3): FM, CM, WFM or WCM")
     rating = serializers.IntegerField(help_text="The rating on this list that reaches the title")
     games = serializers.IntegerField(help_text="Rated games so far (30 needed)")
     awarded = serializers.DateField(

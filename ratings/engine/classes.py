@@ -226,8 +226,9 @@ def title_progress(
     title: str | None, women_title: str | None, women: bool, rating: float | None, rated_games: int
 ) -> list[TitleProgress]:
     """The titles above those held in each track (women's titles for women), lowest first, up to the first
-    whose rating is not reached (the next title): the rating each requires and whether ``rating`` (the best of the published and the live rating) reaches it (B.01 1.3 for
-    titles by rating, with >= 30 rated games; 1.5.3 for the norm titles, whose norms are counted apart)."""
+    whose rating is not reached (the next title): the rating each requires and whether ``rating`` (the best of
+    the published and the live rating) reaches it (B.01 1.3 for titles by rating, with >= 30 rated games; 1.5.3
+    for the norm titles, whose norms are counted apart)."""
     out = []
     for track, held in ((OPEN_TITLE_ORDER, title), (WOMEN_TITLE_ORDER, women_title)):
         if track is WOMEN_TITLE_ORDER and not women:

@@ -25,7 +25,8 @@ NEXT_LIST = datetime.date(2026, 3, 1)
 # Session, user, permissions (user and group), is_official, event statuses, events waiting, last publications,
 # publication tasks, players to review (count, names), outbox (unsent, failing), and per rating type (3): policy,
 # newest list, draft, events pending / later, then the live preview (the publication's bulk reads) and the
-# movers' names; the open candidates for titles by rating (issue 33, one); the admin's app list. Measured, and the same for 120 or 200 simulated players. Per database:
+# movers' names; the open candidates for titles by rating (issue 33, one); the admin's app list. Measured, and
+# the same for 120 or 200 simulated players. Per database:
 # on PostgreSQL the preview's bulk reads are partly COPY statements, which the query counter does not see.
 OFFICER_INDEX_QUERIES = {"sqlite": 59, "postgresql": 54}
 # Session, user, permissions (user and group), is_official, the events with their counts, their rounds:
