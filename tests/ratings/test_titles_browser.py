@@ -90,4 +90,3 @@ def test_titles_fit_phone_and_desktop_in_both_languages(browser, live_server, tr
                 problems += [f"{name} {language} {width}: broken {t}" for t in page.evaluate(BROKEN, selector)]
             context.close()
     assert problems == []
-
