@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from players.names import name_search_key
@@ -159,3 +160,44 @@ class PlayerMerge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.merged} → {self.kept}"
+
+
+class TitleMethod(models.TextChoices):
+    """How a title was earned (issue 33)."""
+
+    RATING = "rating", _("by rating")
+    NORMS = "norms", _("by norms")
+    DIRECT = "direct", _("direct title")
+    IMPORTED = "imported", _("imported from a FIDE list")
+
+
+class TitleAward(models.Model):
+    """A title a player was awarded: when, how and on what authority. ``Player.title`` / ``women_title`` stay
+    the current titles; players.services.title_award_record writes both in one transaction (one source: the
+    award raises the current title, never lowers it). FIDE list imports record title changes as awards in bulk
+    (ratings.services.fide_list_import)."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="title_awards")
+    title = models.CharField(max_length=3, choices=Title.choices)
+    date = models.DateField(help_text="The date the title holds from (FIDE's confirmation, or the list's date)")
+    method = models.CharField(max_length=10, choices=TitleMethod.choices)
+    reference = models.CharField(
+        max_length=300, blank=True, help_text="Where it is written: the list, the FIDE Council meeting, the event"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+    _history_user: "User | None"
+    _change_reason: str | None
+
+    class Meta:
+        ordering = ["player", "-date", "-id"]
+        indexes = [
+            models.Index(fields=["player", "date"], name="title_award_player_date"),
+            models.Index(fields=["date"], name="title_award_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} {self.date:%Y-%m-%d} ({self.player_id})"

@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from audit.models import AuditAction
 from audit.services import Actor, audit_record
-from players.models import Player, PlayerMerge
+from players.models import Player, PlayerMerge, TitleAward
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -241,3 +241,8 @@ def _refuse_unknown_relations(merged: Player) -> None:
                 f"{merged} has {model._meta.verbose_name_plural} that the merge does not know how to move; "
                 "register them with players.services.player_rows_register first."
             )
+
+
+# Title awards (issue 33; written by ratings.services.titles, which reads the engine's title rules): a merge moves
+# the merged record's awards to the kept player, their history going with the person.
+player_rows_register(PlayerRows("title_awards", TitleAward))

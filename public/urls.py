@@ -16,6 +16,7 @@ from public.api.pool import PoolLedgerAPI
 from public.api.ratings import CalculatorAPI, RatingListEntriesAPI, RatingListListAPI
 from public.api.record import PlayerGamesAPI, PlayerOpponentsAPI, PlayerStatisticsAPI, PlayerVsAPI
 from public.api.shadow import PlayerShadowRatingsAPI
+from public.api.titles import RatingListTitlesAPI
 from public.views import (
     calculator,
     event_status,
@@ -140,6 +141,11 @@ api_v1 = [
         "rating-lists/<list_date:list_date>/<rating_type:rating_type>/pool/",
         PoolLedgerAPI.as_view(),
         name="api-rating-list-pool",
+    ),
+    path(
+        "rating-lists/<list_date:list_date>/<rating_type:rating_type>/titles/",
+        RatingListTitlesAPI.as_view(),
+        name="api-rating-list-titles",
     ),
     path("federations/", FederationListAPI.as_view(), name="api-federations"),
     path("federations/<federation_code:code>/", FederationDetailAPI.as_view(), name="api-federation"),

@@ -223,4 +223,4 @@ class PlayerRatingAdmin(EntryKeyAdmin):
 
 
 # The admin start page (admin_dashboard) and the laboratory's admin (admin_lab) register themselves.
-from ratings import admin_dashboard, admin_lab, admin_norms  # noqa: E402, F401
+from ratings import admin_dashboard, admin_lab, admin_norms, admin_titles  # noqa: E402, F401

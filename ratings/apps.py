@@ -22,6 +22,10 @@ class RatingsConfig(AppConfig):
         player_rows_register(PlayerRows("player_ratings", PlayerRating, moves=False))
         # Shadow lists (ratings.services.publication.shadow) follow the entries' rule.
         player_rows_register(PlayerRows("shadow_entries", ShadowRatingEntry, shared="shadow_list"))
+        # Title candidates of a list (issue 33) follow the entries' rule.
+        from ratings.models import TitleCandidate
+
+        player_rows_register(PlayerRows("title_candidates", TitleCandidate, shared="rating_list"))
 
         # The round entry screen (events) shows the rating change the next list would give each player.
         # and a new participant's row on the event page is filled in with the rating in force at its start.

@@ -576,6 +576,31 @@ class PoolLedgerRecord(models.Model):
         return f"pool ledger of {self.rating_list}"
 
 
+class TitleCandidate(models.Model):
+    """A player whose rating on ``rating_list`` qualifies them for a title by rating (B.01 1.3: FM, CM; WFM,
+    WCM for women; >= 30 rated games) that they do not hold, nor a higher one of its track. Computed by the
+    publication (ratings.engine.classes.title_by_rating_candidates) and written with the list's entries; an
+    official records the award (players.services.title_award_record), which links it here (``award``)."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="title_candidates")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="title_candidacies")
+    title = models.CharField(max_length=3)
+    rating = models.FloatField(help_text="The rating on the list that reaches the title's threshold")
+    games = models.PositiveIntegerField(help_text="Rated games so far (B.01 1.3 needs 30)")
+    award = models.ForeignKey(
+        "players.TitleAward", on_delete=models.SET_NULL, null=True, blank=True, related_name="candidacies"
+    )
+
+    class Meta:
+        ordering = ["rating_list", "title", "-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player", "title"], name="title_candidate_once_per_list")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} {self.player_id} on {self.rating_list_id}"
+
+
 # --- current ratings on PostgreSQL: read only the partitions that can hold them ----------
 #
 # On PostgreSQL the entries are partitioned by list (migration 0014). The PlayerRating view finds the newest

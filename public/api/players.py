@@ -18,6 +18,7 @@ from players.selectors import players_matching
 from public.selectors.ratings import RECENT_LISTS, player_history_rows, player_lines, player_ratings
 from public.serializers.players import PlayerDetailSerializer, PlayerHistorySerializer, PlayerSerializer
 from ratings.models import PlayerRating
+from ratings.selectors_titles import player_titles
 
 ID_NUMBER = OpenApiParameter(
     "id_number",
@@ -67,7 +68,8 @@ class PlayerDetailAPI(PublicReadMixin, generics.GenericAPIView):
 
     def get(self, request, id_number: int):
         player = public_player(id_number)
-        return Response(PlayerDetailSerializer(player, context={"ratings": player_ratings(player)}).data)
+        context = {"ratings": player_ratings(player), "title_awards": player_titles(player)}
+        return Response(PlayerDetailSerializer(player, context=context).data)
 
 
 class PlayerHistoryPagination(PublicPagination):

@@ -1,9 +1,12 @@
 """Public representations of players (read-only API)."""
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from players.models import Player
+from public.serializers.titles import TitleAwardSerializer
 from ratings.engine.rating_types import RATING_TYPES
 
 
@@ -80,7 +83,17 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class PlayerDetailSerializer(PlayerSerializer):
-    """A player with ranks; ``ratings`` comes from public.selectors.ratings.player_ratings (view context)."""
+    """A player with ranks; ``ratings`` comes from public.selectors.ratings.player_ratings (view context), and
+    ``title_awards`` from ratings.selectors_titles.player_titles (view context; issue 33)."""
+
+    title_awards = serializers.SerializerMethodField()
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "title_awards"]
+
+    @extend_schema_field(TitleAwardSerializer(many=True))
+    def get_title_awards(self, player: Player) -> list[dict[str, Any]]:
+        return list(TitleAwardSerializer(self.context.get("title_awards", []), many=True).data)
 
     @extend_schema_field(RankedPlayerRatingsSerializer)
     def get_ratings(self, player: Player) -> dict:

@@ -155,3 +155,91 @@ def titles_by_rating(peak_rating: float, rated_games: int | None = None, women: 
 def title_rating_reached(peak_rating: float, women: bool = False) -> list[str]:
     """Every title whose rating requirement ``peak_rating`` meets (norm titles still need their norms)."""
     return [t.title for t in TITLE_THRESHOLDS.values() if (women or not t.women) and peak_rating >= t.rating]
+
+
+# Titles in two tracks (players.Player.title / women_title), each ordered from the lowest: a player "already
+# holds that title or a higher one" (B.01 0.3's order within a track) when the rank held is at least its rank.
+OPEN_TITLE_ORDER = ("CM", "FM", "IM", "GM")
+WOMEN_TITLE_ORDER = ("WCM", "WFM", "WIM", "WGM")
+
+
+def title_track(title: str) -> tuple[str, ...]:
+    """The ordered track ``title`` belongs to (open or women's); ValueError for an unknown title."""
+    for track in (OPEN_TITLE_ORDER, WOMEN_TITLE_ORDER):
+        if title in track:
+            return track
+    raise ValueError(f"unknown title {title!r}; expected one of {', '.join(TITLE_THRESHOLDS)}")
+
+
+def title_rank(title: str | None) -> int:
+    """1.. within the title's track (CM/WCM 1 .. GM/WGM 4); 0 for none or an unknown title."""
+    for track in (OPEN_TITLE_ORDER, WOMEN_TITLE_ORDER):
+        if title in track:
+            return track.index(title) + 1
+    return 0
+
+
+def title_covers(held: str | None, title: str) -> bool:
+    """``held`` is ``title`` or a higher title of the same track (so ``title`` is not a candidate)."""
+    track = title_track(title)
+    return held in track and track.index(held or "") >= track.index(title)
+
+
+def title_by_rating_candidates(
+    rating: np.ndarray,
+    rated_games: np.ndarray,
+    women: np.ndarray,
+    title: np.ndarray,
+    women_title: np.ndarray,
+) -> list[tuple[np.ndarray, str]]:
+    """B.01 1.3, for a whole list at once: for each title by rating (FM, CM; WFM, WCM for women), the rows
+    whose ``rating`` reaches its threshold with at least 30 rated games (TITLE_BY_RATING_MIN_GAMES) and whose
+    held title of that track (``title`` for FM/CM, ``women_title`` for WFM/WCM; object arrays of str) is not
+    that title or a higher one. Returns (row indices, title) pairs, highest title of each track first; a player
+    reaching FM is not also listed for CM (the higher title is the one awarded). NaN ratings never qualify."""
+    rated = ~np.isnan(rating) & (rated_games >= TITLE_BY_RATING_MIN_GAMES)
+    out: list[tuple[np.ndarray, str]] = []
+    for track, held, allowed in ((OPEN_TITLE_ORDER, title, None), (WOMEN_TITLE_ORDER, women_title, women)):
+        held_rank = np.array([title_rank(t) if t in track else 0 for t in held.tolist()], dtype=np.int64)
+        taken = np.zeros(rating.shape[0], dtype=bool)  # listed for a higher title of this track already
+        for name in reversed(track):
+            threshold = TITLE_THRESHOLDS[name]
+            if threshold.norms:  # GM, IM, WGM, WIM need norms too: not titles by rating
+                continue
+            ok = rated & (rating >= threshold.rating) & (held_rank < track.index(name) + 1) & ~taken
+            if allowed is not None:
+                ok &= allowed  # women's titles for women only
+            taken |= ok
+            out.append((np.flatnonzero(ok), name))
+    return out
+
+
+@dataclass(frozen=True)
+class TitleProgress:
+    title: str
+    rating: int  # the rating required (B.01 1.3 / 1.5.3)
+    norms: bool  # also needs norms (GM, IM, WGM, WIM)
+    reached: bool  # the rating (published or live) reaches it, with the 30 games titles by rating need
+
+
+def title_progress(
+    title: str | None, women_title: str | None, women: bool, rating: float | None, rated_games: int
+) -> list[TitleProgress]:
+    """The titles above those held in each track (women's titles for women), lowest first, up to the first
+    whose rating is not reached (the next title): the rating each requires and whether ``rating`` (the best of
+    the published and the live rating) reaches it (B.01 1.3 for titles by rating, with >= 30 rated games; 1.5.3
+    for the norm titles, whose norms are counted apart)."""
+    out = []
+    for track, held in ((OPEN_TITLE_ORDER, title), (WOMEN_TITLE_ORDER, women_title)):
+        if track is WOMEN_TITLE_ORDER and not women:
+            continue
+        for name in track:
+            if title_covers(held, name):
+                continue
+            spec = TITLE_THRESHOLDS[name]
+            enough_games = spec.norms > 0 or rated_games >= TITLE_BY_RATING_MIN_GAMES
+            reached = rating is not None and rating == rating and rating >= spec.rating and enough_games
+            out.append(TitleProgress(name, spec.rating, spec.norms > 0, bool(reached)))
+            if not reached:
+                break  # the next title of the track: the ones above it come after it
+    return out

@@ -57,10 +57,11 @@ from audit.models import AuditAction
 from audit.services import Actor, acting_user, audit_record
 from core.bulk import StagedUpsert, copy_columns
 from events.models import RatingType
-from players.models import Federation, Player, Title, WomenTitle
+from players.models import Federation, Player, Title, TitleAward, TitleMethod, WomenTitle
 from players.names import ASCII_KEY_DELETE, ASCII_KEY_TABLE, name_search_key
 from players.registry import CONTROL_CHARACTERS, federations_ensure
 from ratings.engine import get_preset
+from ratings.engine.classes import OPEN_TITLE_ORDER, WOMEN_TITLE_ORDER, title_covers
 from ratings.engine.k_factor import k_status_from_published_k
 from ratings.engine.list_state import list_order
 from ratings.fide_list import (
@@ -113,6 +114,7 @@ class FideListImportOutcome:
     problems: list[FideListProblem] = field(default_factory=list)  # the first few hundred
     problem_count: int = 0
     current_ratings_skipped: list[str] = field(default_factory=list)  # types with a later list already
+    titles_awarded: int = 0  # TitleAward rows written: titles the list gives that the registry did not hold
 
     def problem_add(self, problem: FideListProblem) -> None:
         """Count every problem; keep the first ``_KEPT_PROBLEMS``."""
@@ -126,6 +128,8 @@ class FideListImportOutcome:
             f"FIDE list of {self.list_date:%Y-%m-%d}: {self.rows:,} players read "
             f"({self.players_created:,} created, {self.players_updated:,} updated); {lists}"
         )
+        if self.titles_awarded:
+            text += f"; {self.titles_awarded:,} title(s) recorded as awards"
         if self.federations_created:
             text += f"; federations created: {' '.join(self.federations_created)}"
         if self.problem_count:
@@ -353,6 +357,7 @@ class _PlayerUpsert:
     built again after the insert instead of being maintained row by row."""
 
     def __init__(self) -> None:
+        self.title_changes: list[tuple[int, str]] = []  # (id_number, title) the list awards (_title_changes)
         # created_at / updated_at: the writer's defaults, the time the import began; a player whose record
         # says what the list says is left as it is (most of a monthly list: nothing rewritten)
         self.staged = StagedUpsert(
@@ -369,12 +374,62 @@ class _PlayerUpsert:
         self.staged.add_columns(columns)
 
     def finish(self, outcome: FideListImportOutcome) -> tuple[np.ndarray, np.ndarray]:
-        """Write the players; every player's (id_number, primary key), sorted by id_number."""
+        """Write the players; every player's (id_number, primary key), sorted by id_number. The titles the
+        list raises (``title_changes``) are read from the stage first, while the registry still holds the old."""
+        self.title_changes = _title_changes(self.staged) if self.staged.staged else []
         keys, ids, created = self.staged.finish()
         outcome.players_created += created
         outcome.players_updated += self.staged.staged - created
         order = np.argsort(keys, kind="stable")
         return keys[order], ids[order]
+
+
+def _title_changes(staged: StagedUpsert) -> list[tuple[int, str]]:
+    """(id_number, title) of every title on the staged list that is new to the registry or higher than the one
+    it holds in that title's track (ratings.engine.classes: GM..CM in ``title``, WGM..WCM in ``women_title``):
+    one query joining the stage to the players, before the upsert overwrites their titles. The rows it returns
+    are those whose titles differ from the registry's (a monthly list: a few dozen)."""
+    quote = connection.ops.quote_name
+    stage, table = quote(staged.staging), quote(Player._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.id_number, s.title, s.women_title, t.title, t.women_title FROM {stage} AS s "
+            f"LEFT JOIN {table} AS t ON t.id_number = s.id_number "
+            "WHERE (s.title <> '' AND (t.title IS NULL OR t.title <> s.title)) "
+            "OR (s.women_title <> '' AND (t.women_title IS NULL OR t.women_title <> s.women_title))"
+        )
+        rows = cursor.fetchall()
+    changes = []
+    for id_number, title, women_title, held, held_women in rows:
+        for new, old, track in ((title, held, OPEN_TITLE_ORDER), (women_title, held_women, WOMEN_TITLE_ORDER)):
+            new = new.decode() if isinstance(new, bytes) else new
+            old = old.decode() if isinstance(old, bytes) else old
+            if new in track and not title_covers(old, new):  # B.01 0.3: a new title, or a higher one
+                changes.append((int(id_number), new))
+    return changes
+
+
+def _title_awards_write(
+    changes: list[tuple[int, str]], keys: np.ndarray, ids: np.ndarray, list_date: datetime.date, user: Actor
+) -> int:
+    """The list's title changes as TitleAward rows ("imported", dated the list's date), in one bulk write; the
+    players' current titles were set by the upsert itself (what FIDE publishes)."""
+    if not changes:
+        return 0
+    id_numbers = np.array([id_number for id_number, _ in changes], dtype=np.int64)
+    count = len(changes)
+    recorded_by = acting_user(user)
+    return copy_columns(
+        TitleAward,
+        {
+            "player_id": _key_of(id_numbers, keys, ids),
+            "title": np.array([title for _, title in changes], dtype=object),
+            "date": np.full(count, np.datetime64(list_date, "D")),
+            "method": np.full(count, TitleMethod.IMPORTED, dtype=object),
+            "reference": np.full(count, f"FIDE rating list {list_date:%Y-%m-%d}", dtype=object),
+            "recorded_by_id": np.full(count, recorded_by.pk if recorded_by is not None else None, dtype=object),
+        },
+    )
 
 
 def _key_of(id_numbers: np.ndarray, keys: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -642,6 +697,7 @@ def _import(
             progress(outcome.rows)
             next_progress = (outcome.rows // PROGRESS_EVERY + 1) * PROGRESS_EVERY
     keys, ids = players.finish(outcome)
+    outcome.titles_awarded = _title_awards_write(players.title_changes, keys, ids, list_date, user)
     for columns in held:
         columns[1] = _key_of(columns[1], keys, ids)
     del keys, ids
@@ -788,6 +844,7 @@ def _lists_complete(
                 "rows": outcome.rows,
                 "players_created": outcome.players_created,
                 "players_updated": outcome.players_updated,
+                "titles_awarded": outcome.titles_awarded,
                 "problems": outcome.problem_count,
             },
         )

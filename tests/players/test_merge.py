@@ -90,7 +90,11 @@ def test_where_both_have_a_line_on_the_same_list_the_kept_line_counts_and_the_ot
     assert january_line.rating == 1500  # the published line is not rewritten
     # (shadow_entries: no shadow list here, nothing left)
     # (an entry is named by its list: its key is its player and list, ratings 0017)
-    assert merge.moved["left_on_merged"] == {"list_entries": [january_line.rating_list_id], "shadow_entries": []}
+    assert merge.moved["left_on_merged"] == {
+        "list_entries": [january_line.rating_list_id],
+        "shadow_entries": [],
+        "title_candidates": [],
+    }
     assert (
         RatingListEntry.objects.filter(player=kept, rating_list__list_date=datetime.date(2026, 1, 1)).get().rating
         == 1800

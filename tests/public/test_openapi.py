@@ -27,6 +27,7 @@ DOCUMENTED = {
     ("get", "/api/v1/rating-lists/"),
     ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/entries/"),
     ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/pool/"),
+    ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/titles/"),
     ("get", "/api/v1/players/{id_number}/shadow-ratings/"),
     ("get", "/api/v1/rating-lists/{list_date}/{rating_type}/movers/"),
     ("get", "/api/v1/events/"),

@@ -45,8 +45,8 @@ def sized(request, db):
 def test_profile_query_count_does_not_grow_with_history(client, sized, django_assert_num_queries):
     # player, ratings (with the ranks stored on them), the newest lists' ids, the player's lines on them, their
     # changes, the events awaiting rating, live games, opponents' ratings, rules policy, shadow ratings
-    # (templates/players/_shadow.html)
-    with django_assert_num_queries(10):
+    # (templates/players/_shadow.html), title awards (templates/players/_titles.html, issue 33)
+    with django_assert_num_queries(11):
         response = client.get(f"/players/{sized.star.id_number}/")
     assert response.status_code == 200
     with django_assert_num_queries(2):  # the chart it embeds: player, the player's lines on every list
@@ -55,11 +55,12 @@ def test_profile_query_count_does_not_grow_with_history(client, sized, django_as
 
 def test_list_page_query_count_does_not_grow_with_entries(client, sized, django_assert_num_queries):
     # list, page of entries (stored count, no COUNT), the fifth biggest gain and loss, gains, losses,
-    # federations, other types of the date, the rating distribution (the first time: then it is in the cache)
-    with django_assert_num_queries(8):
+    # federations, other types of the date, the rating distribution (the first time: then it is in the cache),
+    # the new titles: awards of the period and the list's candidates (templates/ratings/_list_new_titles.html)
+    with django_assert_num_queries(10):
         response = client.get("/lists/2026-03-01/standard/")
     assert response.status_code == 200
-    with django_assert_num_queries(8):  # a filter needs the COUNT; the distribution was kept
+    with django_assert_num_queries(10):  # a filter needs the COUNT; the distribution was kept
         assert client.get("/lists/2026-03-01/standard/", {"sex": "F", "sort": "name"}).status_code == 200
 
 
@@ -97,7 +98,7 @@ def test_api_list_endpoints_query_count(client, sized, django_assert_num_queries
 
 
 def test_api_detail_endpoints_query_count(client, sized, django_assert_num_queries):
-    with django_assert_num_queries(2):  # player, ratings (with the ranks stored on them)
+    with django_assert_num_queries(3):  # player, ratings (with the ranks stored on them), title awards (issue 33)
         assert client.get(f"/api/v1/players/{sized.star.id_number}/").status_code == 200
     with django_assert_num_queries(3):  # player, the player's lines (count and page), the page's changes
         assert client.get(f"/api/v1/players/{sized.star.id_number}/history/").status_code == 200

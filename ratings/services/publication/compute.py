@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from events.models import RatingType
 from ratings.engine import PeriodGames, PeriodPlayers, PeriodResult, rate_period
 from ratings.engine.adjustments import adjust_before_games, adjust_list
 from ratings.engine.change_lines import change_lines
+from ratings.engine.classes import title_by_rating_candidates
 from ratings.engine.game_line import (
     CAPPED,
     COLOUR,
@@ -148,6 +150,8 @@ class ComputedList:
     games: PeriodGames | None = field(repr=False, default=None)
     players: PeriodPlayers | None = field(repr=False, default=None)
     result: PeriodResult | None = field(repr=False, default=None)
+    # B.01 1.3: players whose rating on this list reaches a title by rating they do not hold (title_candidates)
+    title_candidates: Arrays = field(default_factory=dict)
 
     @property
     def is_empty(self) -> bool:
@@ -318,6 +322,7 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         meta,
     )
     phases.done("digest")
+    candidates = title_candidates(entries) if plan.rating_type == RatingType.STANDARD else _no_title_candidates()
     return ComputedList(
         plan=plan,
         digest=digest,
@@ -330,7 +335,37 @@ def rating_list_compute(plan: ListPlan) -> ComputedList:
         games=inputs.period_games,
         players=inputs.players,
         result=result,
+        title_candidates=candidates,
     )
+
+
+def title_candidates(entries: Arrays) -> Arrays:
+    """TitleCandidate columns: B.01 1.3 (ratings.engine.classes.title_by_rating_candidates) on the list's
+    entries, as published (standard lists only: titles by rating are earned on the standard rating)."""
+    found = title_by_rating_candidates(
+        entries["rating"],
+        entries["rated_games_total"],
+        entries["sex"] == "F",
+        entries["title"],
+        entries["women_title"],
+    )
+    rows = np.concatenate([at for at, _ in found]) if found else np.zeros(0, dtype=np.int64)
+    titles = np.concatenate([np.full(at.size, name, dtype=object) for at, name in found]) if found else rows
+    return {
+        "player_id": entries["player_id"][rows],
+        "title": titles.astype(object),
+        "rating": entries["rating"][rows],
+        "games": entries["rated_games_total"][rows],
+    }
+
+
+def _no_title_candidates() -> Arrays:
+    return {
+        "player_id": np.zeros(0, dtype=np.int64),
+        "title": np.zeros(0, dtype=object),
+        "rating": np.zeros(0),
+        "games": np.zeros(0, dtype=np.int64),
+    }
 
 
 def _elo_entries(plan: ListPlan, inputs: _Inputs, result: PeriodResult) -> Arrays:

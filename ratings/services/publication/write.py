@@ -23,6 +23,7 @@ from ratings.models import (
     RatingList,
     RatingListEntry,
     RatingListStatus,
+    TitleCandidate,
 )
 from ratings.services.adjustments import rating_adjustment_applied
 from ratings.services.entry_storage import (
@@ -75,6 +76,7 @@ def rating_list_write(
         phases.done("write entries")
         _write_changes(rating_list, computed, details.result())
         phases.done("write rating changes")
+        _write_title_candidates(rating_list, computed)
     if status == RatingListStatus.PUBLISHED:
         _write_publication(rating_list, computed, now, phases, user=user, supersede=supersede, shadow=shadow)
     return rating_list
@@ -201,6 +203,15 @@ def _write_changes(rating_list: RatingList, computed: ComputedList, details: lis
         RatingChange,
         {"rating_list_id": np.full(total, rating_list.pk), "details": details, **computed.changes},
     )
+
+
+def _write_title_candidates(rating_list: RatingList, computed: ComputedList) -> None:
+    """The players whose rating on the list qualifies them for a title by rating (B.01 1.3, computed in
+    compute.title_candidates), in bulk; a draft's are promoted with it."""
+    columns = computed.title_candidates
+    total = int(columns["player_id"].size) if columns else 0
+    if total:
+        copy_columns(TitleCandidate, {"rating_list_id": np.full(total, rating_list.pk), **columns})
 
 
 def _write_events(rating_list: RatingList, computed: ComputedList) -> None:

@@ -1,0 +1,77 @@
+"""Reads of titles (issue 33), each a fixed number of queries: the officers' open candidates for titles by
+rating, a list's new titles, a player's titles with their progress toward the next one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+
+from players.models import Player, TitleAward
+from ratings.engine.classes import TitleProgress, title_covers, title_progress
+from ratings.models import RatingList, TitleCandidate, current_list_condition
+
+OPEN_CANDIDATES_SHOWN = 30
+_CANDIDATES_READ = 300  # newest candidacies read to find the open ones (a player is listed on every list)
+
+
+def title_candidates_open(limit: int = OPEN_CANDIDATES_SHOWN) -> list[TitleCandidate]:
+    """Candidates for a title by rating (B.01 1.3) on current lists, not recorded, whose player does not hold
+    the title (nor a higher one) by now: the newest candidacy of each player and title. One query."""
+    rows = (
+        TitleCandidate.objects.filter(current_list_condition("rating_list"), award__isnull=True)
+        .select_related("player", "rating_list")
+        .order_by("-rating_list__list_date", "-rating", "pk")[:_CANDIDATES_READ]
+    )
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for candidate in rows:
+        player = candidate.player
+        held = player.women_title if candidate.title.startswith("W") else player.title
+        key = (candidate.player_id, candidate.title)
+        if key in seen or player.merged_into_id or title_covers(held, candidate.title):
+            continue
+        seen.add(key)
+        out.append(candidate)
+    return out[:limit]
+
+
+@dataclass
+class ListNewTitles:
+    awards: list[TitleAward]  # awards dated in the list's period
+    candidates: list[TitleCandidate]  # the list's candidates for titles by rating
+
+
+def list_new_titles(rating_list: RatingList) -> ListNewTitles:
+    """The titles a list brings: awards dated in its period (after the previous list date, up to its list
+    date; a first list: on its date) and the candidates the publication found on it. Two queries."""
+    period = Q(date__lte=rating_list.list_date)
+    period &= Q(date__gt=rating_list.period_start) if rating_list.period_start else Q(date=rating_list.list_date)
+    awards = list(TitleAward.objects.filter(period).select_related("player").order_by("-date", "title", "player_id"))
+    candidates = list(
+        TitleCandidate.objects.filter(rating_list=rating_list)
+        .select_related("player", "award")
+        .order_by("title", "-rating", "player_id")
+    )
+    return ListNewTitles(awards, candidates)
+
+
+def player_titles(player: Player) -> list[TitleAward]:
+    """A player's title awards, newest first. One query."""
+    return list(TitleAward.objects.filter(player=player).order_by("-date", "-pk"))
+
+
+def player_title_progress(
+    player: Player, ratings: list[dict[str, Any]], live_ratings: list[dict[str, Any]]
+) -> list[TitleProgress]:
+    """Progress toward the titles above those held, on the standard rating (titles are earned on it): the
+    best of the current published rating and the live rating (B.01 1.5.3a: a rating reached between lists
+    counts). No query (the profile has read both)."""
+    standard = next((row for row in ratings if row.get("rating_type") == "standard"), {})
+    rating = standard.get("rating")
+    live = next((row.get("live_rating") for row in live_ratings if row.get("rating_type") == "standard"), None)
+    best = max((r for r in (rating, live) if r is not None), default=None)
+    return title_progress(
+        player.title, player.women_title, player.sex == "F", best, int(standard.get("rated_games_total") or 0)
+    )
