@@ -85,6 +85,7 @@ def _event_norm_inputs(event: Event) -> _EventNormInputs:
         .only(
             "id",
             "start_rank",
+            "rating",
             "player__id",
             "player__id_number",
             "player__surname",
@@ -221,10 +222,12 @@ def _opponent_ratings(
     event: Event, participants: list[Participant], games: list[Game]
 ) -> dict[tuple[int, datetime.date | None], int | None]:
     """(participant id, game date or None) -> the rating in force: at the start (1.4.6a), or for an event longer
-    than 30 days on each game's date (1.1.4)."""
+    than 30 days on each game's date (1.1.4). A player the federation's list does not hold (a foreign opponent in
+    an imported event) counts with the FIDE rating the arbiter's report gives (``Participant.rating``)."""
     rating_type = event.rating_type or RatingType.STANDARD
     start = event.start_date or event.created_at.date()
     player_of = {p.id: p.player.id for p in participants}
+    reported = {p.id: p.rating for p in participants}
     days: set[datetime.date | None] = {None}
     if event.start_date and event.end_date and (event.end_date - event.start_date).days > LONG_EVENT_DAYS:
         days |= {g.date for g in games if g.date is not None}
@@ -232,7 +235,7 @@ def _opponent_ratings(
     for day in days:
         in_force = ratings_in_force(rating_type, day or start, list(player_of.values()))
         for participant_id, player_id in player_of.items():
-            found[(participant_id, day)] = in_force.get(player_id)
+            found[(participant_id, day)] = in_force.get(player_id, reported[participant_id])
     return found
 
 
