@@ -66,6 +66,9 @@ STATUS_TRANSITIONS: dict[str, tuple[str, ...]] = {
     EventStatus.CORRECTED: (EventStatus.RATED, EventStatus.CORRECTED),
     EventStatus.REFUSED: (EventStatus.DRAFT,),
 }
+# Events the public sees (pages, API, feeds): drafts are the arbiter's work in progress, an event is public once
+# it is submitted for rating.
+PUBLIC_STATUSES = (EventStatus.SUBMITTED, EventStatus.RATED, EventStatus.CORRECTED)
 # Rated results change only through a correction (events.services.event_correct).
 CORRECTABLE_STATUSES = (EventStatus.RATED, EventStatus.CORRECTED)
 

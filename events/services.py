@@ -169,6 +169,21 @@ def submission_screen_register(screen: Callable[[Event], list[IntegrityFinding]]
         SUBMISSION_SCREENS.append(screen)
 
 
+# What other apps keep about an event once its results are complete (submitted) or corrected: the ratings app's
+# title norms (ratings.services.norms.event_norms_store), registered in its AppConfig.ready.
+RESULTS_COMPLETE_HOOKS: list[Callable[[Event], None]] = []
+
+
+def results_complete_register(hook: Callable[[Event], None]) -> None:
+    if hook not in RESULTS_COMPLETE_HOOKS:
+        RESULTS_COMPLETE_HOOKS.append(hook)
+
+
+def _results_complete(event: Event) -> None:
+    for hook in RESULTS_COMPLETE_HOOKS:
+        hook(event)
+
+
 def event_screen(event: Event, *, user: Actor) -> list[IntegrityFlag]:
     """Run every registered screen on ``event`` (in the caller's transaction); each finding becomes a flag and
     an audit record with its rule and evidence. Flags already open for the same check are not repeated."""
@@ -387,6 +402,7 @@ def event_submit(event: Event, *, user: Actor, override_reason: str = "") -> Eve
                 after={"status": locked.status},
             )
         event_screen(locked, user=user)
+        _results_complete(locked)
         audit_record(
             user,
             AuditAction.EVENT_SUBMIT,
@@ -609,6 +625,7 @@ def event_correct(event: Event, *, user: User, reason: str, edits: list[GameEdit
         )
         status_before = locked.status
         events_status_change([locked], EventStatus.CORRECTED, user=user, reason=f"correction: {reason}")
+        _results_complete(locked)
         audit_record(
             user,
             AuditAction.EVENT_CORRECT,

@@ -66,6 +66,8 @@ def it1_pdf(certificate: NormCertificate) -> bytes:
         ],
         [9, 50, 22, 12, 40, 12, 13, 15],
     )
+    if certificate.countersigned:
+        document.paragraph(f"Countersigned by the rating officer: {certificate.countersigned}")
     document.signatures(["Chief Arbiter", "Rating officer / President"])
     return document.bytes()
 

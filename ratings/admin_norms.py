@@ -7,16 +7,18 @@ Arbiters see the events they may see (events/roles.py), drafts included; nothing
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
+from core.admin import OfficialsOnly
 from events.admin.permissions import EventAccess
 from events.roles import event_is_visible_to
 from ratings.engine.norms import EXEMPTIONS, NORM_TITLES, SYSTEMS, NormEvent, NormGame, NormPlayer, check_norms
-from ratings.models import EventNorms
-from ratings.services.norms import event_norm_report, norm_rules
+from ratings.models import EventNorms, NormRecord
+from ratings.services.norms import event_norm_report, norm_rules, norms_countersign
 
 RESULTS = ("1", "0.5", "0", "+", "-", "bye")
 
@@ -149,3 +151,32 @@ class EventNormsAdmin(EventAccess, admin.ModelAdmin):
             "results": results,
         }
         return TemplateResponse(request, "admin/ratings/norm_calculator.html", context)
+
+
+@admin.register(NormRecord)
+class NormRecordAdmin(OfficialsOnly, admin.ModelAdmin):
+    """The norms made in this database's events; the rating officer countersigns their IT1 certificates."""
+
+    list_display = ["title", "player", "event", "games", "performance", "countersigned_at", "countersigned_by"]
+    list_filter = ["title", ("countersigned_at", admin.EmptyFieldListFilter)]
+    search_fields = ["player__surname", "player__search_key", "event__name"]
+    list_select_related = ["player", "event", "countersigned_by"]
+    actions = ["countersign"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description=_("Countersign the IT1 certificates of the selected norms"))
+    def countersign(self, request, queryset):
+        try:
+            signed = norms_countersign(list(queryset), user=request.user)
+        except ValidationError as error:
+            self.message_user(request, " ".join(error.messages), messages.ERROR)
+            return
+        self.message_user(request, _("%(n)s certificate(s) countersigned.") % {"n": signed}, messages.SUCCESS)

@@ -34,6 +34,11 @@ class RatingsConfig(AppConfig):
         from ratings.services.projection import event_rating_projection, ratings_in_force
 
         round_projection_register(event_rating_projection)
+        # An event's title norms are kept when its results are complete and again after each correction.
+        from events.services import results_complete_register
+        from ratings.services.norms import event_norms_store
+
+        results_complete_register(event_norms_store)
         participant_rating_lookup_register(ratings_in_force)
 
         # PostgreSQL: a list created by the ORM gets its partition of the entries table at once; publications

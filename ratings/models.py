@@ -743,3 +743,30 @@ class EventNorms(Event):
         proxy = True
         verbose_name = _("title norms of an event")
         verbose_name_plural = _("title norms")
+
+
+class NormRecord(models.Model):
+    """A title norm made in an event (B.01 1.4), stored when the event's results are complete and again when they
+    are corrected (ratings.services.norms.event_norms_store): what profiles, applications and the IT1 read."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="norm_records")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="norm_records")
+    title = models.CharField(max_length=3)
+    games = models.PositiveSmallIntegerField(help_text="What the norm is worth toward 27 games (1.4.1c, 1.7)")
+    score = models.FloatField()
+    average_rating = models.PositiveSmallIntegerField()
+    performance = models.PositiveSmallIntegerField()
+    computed_at = models.DateTimeField()
+    countersigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    countersigned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("title norm")
+        verbose_name_plural = _("title norms made")
+        constraints = [models.UniqueConstraint(fields=["event", "player", "title"], name="norm_once_per_event")]
+        indexes = [models.Index(fields=["player", "event"], name="norm_player_event")]
+
+    def __str__(self) -> str:
+        return f"{self.title} norm: {self.player_id} in {self.event_id}"

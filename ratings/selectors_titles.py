@@ -8,9 +8,10 @@ from typing import Any
 
 from django.db.models import Q
 
+from events.models import PUBLIC_STATUSES
 from players.models import Player, TitleAward
 from ratings.engine.classes import TitleProgress, title_covers, title_progress
-from ratings.models import RatingList, TitleCandidate, current_list_condition
+from ratings.models import NormRecord, RatingList, TitleCandidate, current_list_condition
 
 OPEN_CANDIDATES_SHOWN = 30
 _CANDIDATES_READ = 300  # newest candidacies read to find the open ones (a player is listed on every list)
@@ -75,3 +76,26 @@ def player_title_progress(
     return title_progress(
         player.title, player.women_title, player.sex == "F", best, int(standard.get("rated_games_total") or 0)
     )
+
+
+@dataclass
+class PlayerNormRecords:
+    records: list[NormRecord]  # newest event first
+    games: dict[str, int]  # norm title -> games the norms are worth together, toward 27 (B.01 1.5)
+
+
+NORM_GAMES_NEEDED = 27  # B.01 1.5: norms covering at least 27 games
+
+
+def player_norm_records(player: Player) -> PlayerNormRecords:
+    """The norms a player made in this database's events (ratings.services.norms.event_norms_store), with the
+    games they cover per title. One query."""
+    records = list(
+        NormRecord.objects.filter(player=player, event__status__in=PUBLIC_STATUSES)
+        .select_related("event")
+        .order_by("-event__end_date", "title")
+    )
+    games: dict[str, int] = {}
+    for record in records:
+        games[record.title] = games.get(record.title, 0) + record.games
+    return PlayerNormRecords(records, games)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import Count, Q, QuerySet
 
-from events.models import Event, EventStatus, EventStatusChange, Result
+from events.models import PUBLIC_STATUSES, Event, EventStatusChange, Result
 from events.selectors import (
     GameLine,
     PlayerLine,
@@ -30,9 +30,6 @@ from ratings.engine.game_line import EXPECTED_SCORE, ROUND, SCORE, WEIGHTED_CHAN
 from ratings.engine.performance import fide_performance
 from ratings.engine.rounding import round_half_up
 from ratings.models import RatingChange, current_list_condition
-
-# Drafts are the arbiter's work in progress: the public sees an event once it is submitted for rating.
-PUBLIC_STATUSES = (EventStatus.SUBMITTED, EventStatus.RATED, EventStatus.CORRECTED)
 
 
 def public_events() -> QuerySet[Event]:

@@ -7,7 +7,13 @@ from django import template
 
 from players.models import Player
 from ratings.models import RatingList
-from ratings.selectors_titles import list_new_titles, player_title_progress, player_titles
+from ratings.selectors_titles import (
+    NORM_GAMES_NEEDED,
+    list_new_titles,
+    player_norm_records,
+    player_title_progress,
+    player_titles,
+)
 
 register = template.Library()
 
@@ -20,6 +26,8 @@ def player_titles_block(
         "player": player,
         "awards": player_titles(player),
         "progress": player_title_progress(player, ratings, live_ratings or []),
+        "norms": player_norm_records(player),
+        "norm_games_needed": NORM_GAMES_NEEDED,
         "LANGUAGE_CODE": context.get("LANGUAGE_CODE"),
     }
 

@@ -17,7 +17,13 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from audit.services import Actor, acting_user, audit_record
+from core.roles import is_official
 from events.models import (
     RATED_RESULTS,
     RESULT_POINTS,
@@ -29,6 +35,7 @@ from events.models import (
     RatingType,
     Result,
 )
+from players.models import Player
 from ratings.engine.norms import (
     EventConditions,
     NormEvent,
@@ -39,6 +46,7 @@ from ratings.engine.norms import (
     check_norms,
     norm_title_of,
 )
+from ratings.models import NormRecord
 from ratings.services.projection import ratings_in_force
 
 LONG_EVENT_DAYS = 30  # B.01 1.1.4
@@ -178,6 +186,7 @@ class NormCertificate:
     result: NormResult
     rounds: tuple[CertificateRound, ...]
     federations: int  # opponents' federations among the games counted (FID not a federation, 1.4.3)
+    countersigned: str = ""  # "name, date" once the rating officer has countersigned (NormRecord)
 
 
 def norm_certificate(event: Event, id_number: int, title: str | None = None) -> NormCertificate | None:
@@ -213,8 +222,19 @@ def norm_certificate(event: Event, id_number: int, title: str | None = None) -> 
         )
     federations = len({r.federation for r in rows if r.counted and r.federation and r.federation != "FID"})
     player = participant.player
+    record = (
+        NormRecord.objects.filter(event=event, player=player, title=result.title, countersigned_at__isnull=False)
+        .select_related("countersigned_by")
+        .first()
+    )
+    signed = (
+        f"{record.countersigned_by.get_full_name() or record.countersigned_by.get_username()}, "
+        f"{record.countersigned_at:%Y-%m-%d}"
+        if record is not None and record.countersigned_by is not None and record.countersigned_at is not None
+        else ""
+    )
     return NormCertificate(
-        event, player.id_number, player.name, player.federation_id or "FID", result, tuple(rows), federations
+        event, player.id_number, player.name, player.federation_id or "FID", result, tuple(rows), federations, signed
     )
 
 
@@ -294,6 +314,65 @@ def _norm_game(
         opponent_federation=player.federation_id or "FID",
         excluded=opponent.id in excluded,
     )
+
+
+def event_norms_store(event: Event) -> list[NormRecord]:
+    """Keep the norms made in ``event`` (on submission and on every correction: events' results-complete hook).
+
+    The event's rows are replaced in bulk; a countersignature stays on a norm whose figures did not change (a
+    correction that changes them voids it: the IT1 must be signed again). Six queries whatever the event's size.
+    """
+    now = timezone.now()
+    made = [(line, norm) for line in event_norm_report(event) for norm in line.norms if norm.norm]
+    ids = dict(Player.objects.filter(id_number__in=[line.id_number for line, _ in made]).values_list("id_number", "pk"))
+    kept = {(r.player_id, r.title): r for r in NormRecord.objects.filter(event=event, countersigned_at__isnull=False)}
+    rows = []
+    for line, norm in made:
+        row = NormRecord(
+            event=event,
+            player_id=ids[line.id_number],
+            title=norm.title,
+            games=norm.games,
+            score=norm.score,
+            average_rating=norm.average_rating,
+            performance=norm.performance,
+            computed_at=now,
+        )
+        old = kept.get((row.player_id, row.title))
+        if old is not None and _same_figures(old, row):
+            row.countersigned_by_id, row.countersigned_at = old.countersigned_by_id, old.countersigned_at
+        rows.append(row)
+    NormRecord.objects.filter(event=event).delete()
+    return NormRecord.objects.bulk_create(rows)
+
+
+def norms_countersign(records: list[NormRecord], *, user: Actor) -> int:
+    """The organising federation's rating officer countersigns the IT1 certificates of ``records`` (titles-norms.md
+    §5); each signature is audited. Only officials; a norm already countersigned is left as it is."""
+    if not is_official(user):
+        raise ValidationError(_("Only an official (a rating officer) countersigns certificates."))
+    now, signer = timezone.now(), acting_user(user)
+    signed = 0
+    with transaction.atomic():
+        for record in NormRecord.objects.select_for_update().filter(
+            pk__in=[r.pk for r in records], countersigned_at__isnull=True
+        ):
+            record.countersigned_by, record.countersigned_at = signer, now
+            record.save(update_fields=["countersigned_by", "countersigned_at"])
+            audit_record(
+                user,
+                "norm.countersign",
+                record.event,
+                reason=f"{record.title} norm of {record.player_id}",
+                after={"player": record.player_id, "title": record.title, "performance": record.performance},
+            )
+            signed += 1
+    return signed
+
+
+def _same_figures(a: NormRecord, b: NormRecord) -> bool:
+    fields = ("games", "score", "average_rating", "performance")
+    return all(getattr(a, f) == getattr(b, f) for f in fields)
 
 
 def event_norm_report_json(event: Event, id_number: int | None = None) -> str:

@@ -45,8 +45,8 @@ def sized(request, db):
 def test_profile_query_count_does_not_grow_with_history(client, sized, django_assert_num_queries):
     # player, ratings (with the ranks stored on them), the newest lists' ids, the player's lines on them, their
     # changes, the events awaiting rating, live games, opponents' ratings, rules policy, shadow ratings
-    # (templates/players/_shadow.html), title awards (templates/players/_titles.html, issue 33)
-    with django_assert_num_queries(11):
+    # (templates/players/_shadow.html), title awards and the norms made (templates/players/_titles.html, issue 33)
+    with django_assert_num_queries(12):
         response = client.get(f"/players/{sized.star.id_number}/")
     assert response.status_code == 200
     with django_assert_num_queries(2):  # the chart it embeds: player, the player's lines on every list

@@ -7,6 +7,7 @@ import json
 from io import StringIO
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 from events.models import ArbiterTitle, EventStatus, EventSystem, NormExemption, Result
@@ -329,3 +330,62 @@ def test_the_commands_refuse_a_bad_event_number_without_a_traceback(argument):
     for command in ("norm_report", "export_trf"):
         with pytest.raises(CommandError, match="expected a number such as 42"):
             call_command(command, argument)
+
+
+def test_submission_keeps_the_norms_made_and_the_profile_shows_them(client, norm_made):
+    from events.services import event_submit
+    from ratings.models import NormRecord
+    from tests.events.test_admin_roles import make_officer
+
+    event, hero = norm_made
+    event.status = EventStatus.DRAFT
+    event.save()
+    event_submit(event, user=make_officer())
+    record = NormRecord.objects.get(event=event, player=hero, title="GM")
+    assert (record.games, record.score, record.average_rating, record.performance) == (9, 7.0, 2400, 2620)
+    profile = client.get(f"/players/{hero.id_number}/").content.decode()
+    assert "GM: norms covering 9 of the 27 games an application needs" in profile
+    assert f"/events/{event.pk}/norms/{hero.id_number}/it1.pdf?title=GM" in profile
+
+
+def test_the_rating_officer_countersigns_and_a_correction_that_changes_the_figures_voids_it(client, norm_made):
+    from audit.models import AuditEvent
+    from events.services import GameEdit, event_correct
+    from ratings.models import NormRecord
+    from ratings.services.norms import event_norms_store, norms_countersign
+    from tests.events.test_admin_roles import make_arbiter, make_officer
+
+    event, hero = norm_made
+    event_norms_store(event)
+    officer = make_officer("officer")
+    with pytest.raises(ValidationError):
+        norms_countersign(list(NormRecord.objects.filter(event=event)), user=make_arbiter())
+    assert norms_countersign(list(NormRecord.objects.filter(event=event, player=hero)), user=officer) >= 1
+    assert AuditEvent.objects.filter(action="norm.countersign").exists()
+    text = pdf_text_of(client.get(f"/events/{event.pk}/norms/{hero.id_number}/it1.pdf?title=GM").content)
+    assert "Countersigned by the rating officer: officer" in text
+    event_norms_store(event)  # recomputed with the same figures: the signature stays
+    assert NormRecord.objects.get(event=event, player=hero, title="GM").countersigned_at is not None
+    # a correction: the hero's win against Opp2 becomes a draw (6.5/9 = 72 % -> 2566: no GM norm any more)
+    event.status = EventStatus.RATED
+    event.save()
+    game = event.games.filter(white__player=hero, black__player__surname="Opp2").first() or event.games.get(
+        black__player=hero, white__player__surname="Opp2"
+    )
+    event_correct(
+        event,
+        user=officer,
+        reason="score sheet",
+        edits=[
+            GameEdit(
+                game_id=game.pk,
+                round=game.round,
+                board=game.board,
+                white_id=game.white_id,
+                black_id=game.black_id,
+                result=Result.DRAW,
+                date=game.date,
+            )
+        ],
+    )
+    assert not NormRecord.objects.filter(event=event, player=hero, title="GM").exists()
