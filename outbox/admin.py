@@ -1,9 +1,12 @@
 """Officials see what is waiting for the broker, and can send it now."""
 
 from django.contrib import admin, messages
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import OfficialsReadOnly
 
+from .labels import pending_task_state, task_label
 from .models import PendingTask
 from .services import pending_tasks_send
 
@@ -25,7 +28,7 @@ class SentFilter(admin.SimpleListFilter):
 
 @admin.register(PendingTask)
 class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
-    list_display = ["name", "args", "created_at", "state", "attempts", "finished_at", "last_attempt_at", "last_error"]
+    list_display = ["task", "args", "created_at", "state", "attempts", "last_attempt_at", "last_error"]
     list_filter = [SentFilter, "name"]
     search_fields = ["name", "task_id"]
     date_hierarchy = "created_at"
@@ -33,9 +36,14 @@ class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
     actions = ["send_now"]
     show_full_result_count = False
 
-    @admin.display(description="state", ordering="sent_at")
+    # The task in words (outbox.labels), its registered name below it for the logs.
+    @admin.display(description=_("task"), ordering="name")
+    def task(self, obj):
+        return format_html("{}<br><small>{}</small>", task_label(obj.name), obj.name)
+
+    @admin.display(description=_("state"), ordering="sent_at")
     def state(self, obj):
-        return f"sent {obj.sent_at:%Y-%m-%d %H:%M:%S}" if obj.sent_at else "PENDING"
+        return pending_task_state(obj)
 
     @admin.action(description="Send the selected pending tasks now")
     def send_now(self, request, queryset):
@@ -50,6 +58,25 @@ class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
         else:
             self.message_user(request, f"Sent {report.sent} task(s).", messages.SUCCESS)
 
+
+# The beat schedule's periodic tasks (django-celery-beat) with what each does in words (outbox.labels).
+def _periodic_tasks_with_labels() -> None:
+    from django_celery_beat.admin import PeriodicTaskAdmin
+    from django_celery_beat.models import PeriodicTask
+
+    class LabelledPeriodicTaskAdmin(PeriodicTaskAdmin):
+        list_display = ("name", "does", *PeriodicTaskAdmin.list_display[1:])
+
+        @admin.display(description=_("what it does"), ordering="task")
+        def does(self, obj):
+            return format_html("{}<br><small>{}</small>", task_label(obj.task), obj.task)
+
+    if admin.site.is_registered(PeriodicTask):
+        admin.site.unregister(PeriodicTask)
+    admin.site.register(PeriodicTask, LabelledPeriodicTaskAdmin)
+
+
+_periodic_tasks_with_labels()
 
 # Webhook endpoints and deliveries (outbox/admin_webhooks.py), registered with this module.
 from . import admin_webhooks  # noqa: E402, F401
