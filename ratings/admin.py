@@ -335,11 +335,13 @@ class RatingListAdmin(PublishPages, admin.ModelAdmin):
     actions = ["publish_drafts", "republish_corrections"]
     change_form_template = "admin/ratings/ratinglist/change_form.html"
     change_list_template = "admin/ratings/ratinglist/change_list.html"
+    # The list's page reads top-down: what it is, then its entries; the bookkeeping folds away.
     fieldsets = [
         (None, {"fields": ["rating_type", "list_date", "version", "status", "rules_preset"]}),
         (
-            _("Period"),
+            _("Period and counts"),
             {
+                "classes": ["collapse"],
                 "fields": [
                     "period_start",
                     "closing_date",
@@ -347,23 +349,19 @@ class RatingListAdmin(PublishPages, admin.ModelAdmin):
                     "superseded_by",
                     "superseded_at",
                     "correction_reason",
-                ]
-            },
-        ),
-        (
-            _("Counts"),
-            {
-                "fields": [
                     "entry_count",
                     "rated_count",
                     "new_rating_count",
                     "dropped_count",
                     "event_count",
                     "game_count",
-                ]
+                    "is_imported",
+                    "computed_at",
+                    "published_at",
+                    "published_by",
+                ],
             },
         ),
-        (_("Computed and published"), {"fields": ["is_imported", "computed_at", "published_at", "published_by"]}),
     ]
 
     def get_urls(self):
@@ -377,6 +375,9 @@ class RatingListAdmin(PublishPages, admin.ModelAdmin):
             extra["rules_rows"] = rules_summary(rating_list)
             extra["is_draft"] = rating_list.status == RatingListStatus.DRAFT
             extra["publish_url"] = reverse("admin:ratings_ratinglist_publish")
+            extra["title"] = str(rating_list)
+            # Nothing on this page is edited (lists are written by the publication service): no save buttons.
+            extra.update(show_save=False, show_save_and_continue=False, show_save_and_add_another=False)
         return super().change_view(request, object_id, form_url, extra)
 
     @admin.display(description="entries")

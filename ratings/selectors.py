@@ -10,8 +10,8 @@ import datetime
 
 from django.db.models import Max, Q, QuerySet
 
-from events.models import Event, EventStatus, IntegrityFlag
-from ratings.models import RatingList, RatingListStatus, current_list_condition
+from events.models import Event, EventStatus, IntegrityFlag, RatingType
+from ratings.models import PlayerRating, RatingList, RatingListStatus, current_list_condition
 
 # Events waiting for a list: submitted (or corrected before they were ever rated).
 AWAITING_RATING = (EventStatus.SUBMITTED, EventStatus.CORRECTED)
@@ -91,3 +91,13 @@ def rating_lists_desk(rating_types: list[str]) -> dict[str, dict[str, RatingList
         key = "draft" if rating_list.status == RatingListStatus.DRAFT else "newest"
         desk[rating_list.rating_type][key] = rating_list
     return desk
+
+
+def players_current_ratings(players: list) -> list[tuple[str, dict[int, object]]]:
+    """Each player's current published rating per type, one row per type (the merge page; one query)."""
+    found: dict[str, dict[int, object]] = {value: {} for value in RatingType.values}
+    for row in PlayerRating.objects.filter(player__in=[p.pk for p in players]).values(
+        "player_id", "rating_type", "rating", "games"
+    ):
+        found[row["rating_type"]][row["player_id"]] = row["rating"] if row["rating"] is not None else "—"
+    return [(str(label), found[value]) for value, label in RatingType.choices]
