@@ -262,8 +262,8 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def _merge_page(self, request, form, players, *, action: bool):
         kept = form.is_bound and not form.errors.get("kept") and getattr(form, "cleaned_data", {}).get("kept")
-        if not form.is_bound:
-            kept = Player.objects.filter(pk=form.initial.get("kept") or None).first()
+        if not form.is_bound and form.initial.get("kept"):
+            kept = Player.objects.filter(pk=form.initial["kept"]).first()
         context = {
             **self.admin_site.each_context(request),
             "title": gettext("Merge duplicate players"),

@@ -3,6 +3,7 @@ preview, backtest runs (a Celery job with progress; compare side by side; CSV). 
 (adjustments, laboratory, backtest) compute."""
 
 import csv
+import json
 
 from django import forms
 from django.contrib import admin
@@ -91,6 +92,12 @@ class BacktestRunForm(forms.ModelForm):
     class Meta:
         model = BacktestRun
         fields = ["rating_type", "rules_preset", "overrides", "start", "end"]
+        labels = {"rating_type": _("Rating type"), "overrides": _("Overrides"), "start": _("From"), "end": _("To")}
+        help_texts = {
+            "overrides": _("KEY=VALUE, one per line (k_factor, difference_cap, k_times_n_cap, rating_floor, ...)"),
+            "start": _("From the ratings in force on this date (default: the first list)"),
+            "end": _("Last list date replayed (default: the newest)"),
+        }
 
 
 @admin.register(BacktestRun)
@@ -99,6 +106,7 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
     runs side by side (select them, action "Compare"), export CSV."""
 
     form = BacktestRunForm
+    add_form_template = "admin/ratings/backtestrun/add_form.html"
     list_display = ["__str__", "preset", "overrides", "start", "end", "status", "progress", "summary"]
     list_filter = ["status", "rating_type", "rules_preset"]
     actions = ["compare_runs", "export_csv"]
@@ -171,6 +179,10 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
             form.base_fields["rules_preset"].help_text = _("The federation's policies: %(presets)s.") % {
                 "presets": in_use
             }
+            # Changing the type moves an untouched preset to that type's policy (templates/admin/ratings/backtestrun).
+            form.base_fields["rating_type"].widget.attrs["data-policy-presets"] = json.dumps(
+                {rating_type: policy.rules_preset for rating_type, policy in policies.items()}
+            )
 
         class Checked(form):  # the service's checks, shown on the form's fields
             def clean(self):
