@@ -17,7 +17,13 @@ CHANGELIST = reverse("admin:players_player_changelist")
 
 @pytest.fixture
 def pair():
-    kept = make_player(surname="Novak", given_names="Petra", birth_year=1995, id_number=3100001, federation=make_federation("CZE", "Czechia"))
+    kept = make_player(
+        surname="Novak",
+        given_names="Petra",
+        birth_year=1995,
+        id_number=3100001,
+        federation=make_federation("CZE", "Czechia"),
+    )
     duplicate = make_player(surname="Novak", given_names="P.", birth_year=1996, id_number=9100001, needs_review=True)
     make_participants(make_event(name="Prague Open"), [duplicate, make_player(surname="Other")])
     return kept, duplicate

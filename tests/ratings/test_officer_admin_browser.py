@@ -36,7 +36,8 @@ def open_page(browser, live_server, session: str, width: int, language: str, pat
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}])
     page = context.new_page()
     response = page.goto(live_server.url + path)
-    assert response is not None and response.status == 200, path
+    assert response is not None, path
+    assert response.status == 200, path
     return page
 
 
