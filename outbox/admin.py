@@ -1,7 +1,9 @@
 """Officials see what is waiting for the broker, and can send it now."""
 
+import json
+
 from django.contrib import admin, messages
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from core.admin import OfficialsReadOnly
@@ -12,11 +14,11 @@ from .services import pending_tasks_send
 
 
 class SentFilter(admin.SimpleListFilter):
-    title = "state"
+    title = _("state")
     parameter_name = "state"
 
     def lookups(self, request, model_admin):
-        return [("pending", "pending"), ("sent", "sent")]
+        return [("pending", _("waiting to be sent")), ("sent", _("sent"))]
 
     def queryset(self, request, queryset):
         if self.value() == "pending":
@@ -26,10 +28,24 @@ class SentFilter(admin.SimpleListFilter):
         return queryset
 
 
+class TaskFilter(admin.SimpleListFilter):
+    """Tasks by what they do (outbox.labels), not by their registered names."""
+
+    title = _("task")
+    parameter_name = "name"
+
+    def lookups(self, request, model_admin):
+        names = PendingTask.objects.order_by().values_list("name", flat=True).distinct()
+        return sorted(((name, task_label(name)) for name in names), key=lambda choice: choice[1])
+
+    def queryset(self, request, queryset):
+        return queryset.filter(name=self.value()) if self.value() else queryset
+
+
 @admin.register(PendingTask)
 class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
-    list_display = ["task", "args", "created_at", "state", "attempts", "last_attempt_at", "last_error"]
-    list_filter = [SentFilter, "name"]
+    list_display = ["task", "arguments", "asked", "state", "attempts", "last_error"]
+    list_filter = [SentFilter, TaskFilter]
     search_fields = ["name", "task_id"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in PendingTask._meta.fields]
@@ -40,6 +56,15 @@ class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
     @admin.display(description=_("task"), ordering="name")
     def task(self, obj):
         return format_html("{}<br><small>{}</small>", task_label(obj.name), obj.name)
+
+    @admin.display(description=_("arguments"))
+    def arguments(self, obj):
+        # each argument on one line (a date or an id list never breaks inside)
+        return format_html_join(", ", '<span class="nowrap">{}</span>', ((json.dumps(arg),) for arg in obj.args))
+
+    @admin.display(description=_("asked"), ordering="created_at")
+    def asked(self, obj):
+        return format_html('<span class="nowrap">{}</span>', f"{obj.created_at:%Y-%m-%d %H:%M}")
 
     @admin.display(description=_("state"), ordering="sent_at")
     def state(self, obj):
@@ -65,7 +90,7 @@ def _periodic_tasks_with_labels() -> None:
     from django_celery_beat.models import PeriodicTask
 
     class LabelledPeriodicTaskAdmin(PeriodicTaskAdmin):
-        list_display = ("name", "does", *PeriodicTaskAdmin.list_display[1:])
+        list_display = ("name", "does", "enabled", "scheduler", "last_run_at")  # the schedule in one column
 
         @admin.display(description=_("what it does"), ordering="task")
         def does(self, obj):

@@ -8,6 +8,7 @@ below them and never imports them), and a task nobody labelled shows its name.
 from __future__ import annotations
 
 from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .models import PendingTask
@@ -34,11 +35,12 @@ task_labels_register(
 
 
 def pending_task_state(task: PendingTask) -> str:
-    """Where a queued task is, in words: waiting to be sent, sent and waiting for a worker, running, finished."""
+    """Where a queued task is, in words: waiting to be sent, sent and waiting for a worker, started, finished (a
+    time never breaks across lines)."""
     if task.finished_at is not None:
-        return _("finished") + f" {task.finished_at:%Y-%m-%d %H:%M}"
+        return format_html('{} <span class="nowrap">{}</span>', _("finished"), f"{task.finished_at:%Y-%m-%d %H:%M}")
     if task.received_at is not None:  # only some tasks report their end: started is all that is known
-        return str(_("started %(time)s") % {"time": f"{task.received_at:%Y-%m-%d %H:%M}"})
+        return format_html('{} <span class="nowrap">{}</span>', _("started"), f"{task.received_at:%Y-%m-%d %H:%M}")
     if task.sent_at is not None:
         return str(_("sent, waiting for a worker"))
     return str(_("waiting to be sent"))
