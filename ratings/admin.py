@@ -161,9 +161,12 @@ class PublishPages:
                     "rating_type": value,
                     "label": label,
                     "policy": policy,
-                    "preset": preset_label(policy.rules_preset),
+                    "preset_name": preset_label(policy.rules_preset).removesuffix(f" ({policy.rules_preset})"),
                     "next_date": next_date,
-                    "closing_date": policy.closing_date(next_date),
+                    "closing_html": _nowrap(f"{policy.closing_date(next_date):%Y-%m-%d}"),
+                    "draft_computed_html": _nowrap(f"{timezone.localtime(draft.computed_at):%Y-%m-%d %H:%M}")
+                    if (draft := desk[value]["draft"])
+                    else "",
                     "due": next_date <= today,
                     "newest": desk[value]["newest"],
                     "draft": desk[value]["draft"],
@@ -202,6 +205,11 @@ class PublishPages:
             "rating_list": None if refused else rating_list,
         }
         return TemplateResponse(request, "admin/ratings/task_progress.html", context)
+
+
+def _nowrap(text: str) -> str:
+    """A date or a time inside a sentence, kept on one line."""
+    return format_html('<span class="nowrap">{}</span>', text)
 
 
 def _task_row(task: PendingTask) -> dict:

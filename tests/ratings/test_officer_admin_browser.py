@@ -51,6 +51,31 @@ def overflow(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
+BROKEN_WORDS = """(selector) => {
+    // the words (split at spaces) of every text under the selector that are drawn on more than one line
+    const broken = [];
+    for (const root of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+            let start = 0;
+            for (const word of text.textContent.split(/\\s/)) {
+                const range = document.createRange();
+                range.setStart(text, start);
+                range.setEnd(text, start + word.length);
+                start += word.length + 1;
+                if (word.trim() && range.getClientRects().length > 1) broken.push(word);
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+def broken_words(page, selector: str) -> list[str]:
+    """Words or dates broken across two lines (at a hyphen or anywhere) under ``selector``."""
+    return page.evaluate(BROKEN_WORDS, selector)
+
+
 def in_view(page, selector: str, width: int) -> bool:
     box = page.locator(selector).first.bounding_box()
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
@@ -69,6 +94,7 @@ def test_preview_or_publish_has_its_own_page_with_every_button_in_view(
     for rating_type in ("standard", "rapid", "blitz"):
         assert in_view(page, f"#publish-{rating_type} button[value=preview]", width)
         assert in_view(page, f"#publish-{rating_type} button[value=publish]", width)
+    assert broken_words(page, ".officer-facts dd, .officer-table td") == []  # no date or slug split over lines
     heading = page.locator("h1").inner_text()
     assert heading == (
         "Previsualizar o publicar una lista de Elo" if language == "es" else "Preview or publish a rating list"
@@ -110,21 +136,7 @@ def test_the_merge_comparison_breaks_no_value_mid_word(browser, live_server, off
     page = open_page(browser, live_server, officer_session, width, language, url)
     shot(page, "merge", width, language)
     assert page.locator(".merge-compare").count() == 1
-    broken = page.evaluate(
-        """() => [...document.querySelectorAll('.merge-compare td, .merge-compare th')].filter(cell => {
-            // each word of the cell on one line: a word's text range has a single line box
-            const text = cell.firstChild;
-            if (!text || text.nodeType !== Node.TEXT_NODE) return false;
-            let start = 0;
-            for (const word of text.textContent.split(' ')) {
-                const range = document.createRange();
-                range.setStart(text, start); range.setEnd(text, start + word.length);
-                start += word.length + 1;
-                if (word && range.getClientRects().length > 1) return true;
-            }
-            return false;
-        }).map(cell => cell.textContent)"""
-    )
+    broken = broken_words(page, ".merge-compare td, .merge-compare th")
     assert broken == []
     assert overflow(page) <= 0  # a wide comparison scrolls inside its box
     assert in_view(page, ".merge-compare tbody tr:first-child th", width)  # the row's label stays in view
