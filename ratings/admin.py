@@ -272,10 +272,27 @@ def list_entries_page(rating_list: RatingList, show: str, page_number: str | Non
         )
         page = paginator.get_page(page_number)
         rows = entries.filter(player_id__in=list(page.object_list)).order_by("position", "player_id")
+    entries_on_page = list(rows.select_related("player"))
+    # A rating that fell below the floor is published empty: its old value is the previous list's (one query),
+    # and the rating it fell to is that plus the change (B.02 rating floor), shown in the notes.
+    fell = [e.player_id for e in entries_on_page if e.rating is None and e.change is not None]
+    before = dict(
+        RatingListEntry.objects.filter(rating_list_id=rating_list.previous_id, player_id__in=fell).values_list(
+            "player_id", "rating"
+        )
+        if fell and rating_list.previous_id
+        else []
+    )
     lines = []
-    for entry in rows.select_related("player"):
+    for entry in entries_on_page:
         old = None if entry.is_new_rating else _old_rating(entry)
-        lines.append({"entry": entry, "player": entry.player, "old": old, "change": _signed(entry.change)})
+        if entry.player_id in before:
+            old = before[entry.player_id]
+        fell_to = None
+        if entry.player_id in before and old is not None and entry.change is not None:
+            fell_to = old + entry.change
+        line = {"entry": entry, "player": entry.player, "old": old, "change": _signed(entry.change), "fell_to": fell_to}
+        lines.append(line)
     return {
         "show": show,
         "filters": [(key, label) for key, (label, _filter) in ENTRY_FILTERS.items()],

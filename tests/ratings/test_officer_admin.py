@@ -14,7 +14,7 @@ from outbox.models import PendingTask
 from ratings.admin_lab import BacktestRunForm
 from ratings.models import RatingPolicy
 from ratings.services import rating_list_compute_preview, rating_list_publish, rating_policy_for
-from tests.ratings.scenarios import MAR, build_federation
+from tests.ratings.scenarios import JAN, MAR, build_federation
 
 pytestmark = pytest.mark.django_db
 
@@ -39,9 +39,13 @@ def on_march_10(monkeypatch):
     monkeypatch.setattr(timezone, "localdate", lambda *a: datetime.date(2026, 3, 10))
 
 
-def test_the_page_shows_each_type_with_its_next_list_and_no_action_drop_down(admin_client, on_march_10):
+def test_the_page_shows_each_type_with_its_next_list_and_no_action_drop_down(
+    admin_client, on_march_10, django_assert_max_num_queries
+):
     build_federation()
-    page = admin_client.get(PUBLISH)
+    admin_client.get(PUBLISH)  # policies created on demand the first time
+    with django_assert_max_num_queries(16):  # three rating types, whatever the number of lists and tasks
+        page = admin_client.get(PUBLISH)
     html = page.content.decode()
     assert page.status_code == 200
     assert [card["rating_type"] for card in page.context["cards"]] == ["standard", "rapid", "blitz"]
@@ -148,3 +152,30 @@ def test_backtest_presets_have_names_and_default_to_the_policy_of_the_type(admin
     rapid = admin_client.get("/admin/ratings/backtestrun/add/", {"rating_type": "rapid"})
     assert rapid.context["adminform"].form.initial["rules_preset"] == "fide-2024"
     assert "Standard: FIDE rating regulations 1 Jul 2014 (fide-2014)" in page.content.decode()
+
+
+def test_a_rating_that_fell_below_the_floor_shows_where_from_and_where_to(admin_client):
+    from ratings.models import RatingList, RatingListEntry
+    from tests.factories import make_player
+
+    player = make_player(surname="Rodriguez", given_names="Javier")
+    lists = {}
+    for day, previous in ((JAN, None), (MAR, "jan")):
+        lists["jan" if day == JAN else "mar"] = RatingList.objects.create(
+            rating_type="standard",
+            list_date=day,
+            closing_date=day,
+            status="published",
+            rules_preset="fide-2024",
+            rules={},
+            previous=lists.get(previous) if previous else None,
+        )
+    RatingListEntry.objects.create(rating_list=lists["jan"], player=player, rating=1466, position=1)
+    RatingListEntry.objects.create(
+        rating_list=lists["mar"], player=player, rating=None, change=-133, dropped_below_floor=True, games=12
+    )
+    url = reverse("admin:ratings_ratinglist_change", args=[lists["mar"].pk])
+    page = admin_client.get(url, {"show": "dropped"})
+    (line,) = page.context["entries"]["lines"]
+    assert (line["old"], line["change"], line["fell_to"]) == (1466, "\u2212133", 1333)
+    assert "below the floor (1333): unrated" in page.content.decode()
