@@ -24,7 +24,7 @@ from events.models import RatingType
 from outbox.labels import pending_task_outcome, pending_task_state, task_label
 from outbox.models import PendingTask
 from ratings import services, tasks
-from ratings.admin_lab import preset_label
+from ratings.admin_lab import preset_choices, preset_label
 from ratings.engine import PRESETS
 from ratings.models import (
     PlayerRating,
@@ -48,10 +48,33 @@ def _changelist_link(model, label: str, count: int, **filters) -> str:
     return format_html('<a href="{}?{}" title="{} {}">{}</a>', url, query, count, label, count)
 
 
+class RatingPolicyForm(forms.ModelForm):
+    """Presets chosen by name (ratings.admin_lab.preset_choices), never typed as slugs."""
+
+    rules_preset = forms.ChoiceField(label=_("Rules preset"), choices=preset_choices)
+    shadow_preset = forms.ChoiceField(
+        label=_("Shadow preset"),
+        required=False,
+        choices=lambda: [("", _("none")), *preset_choices()],
+        help_text=_("A second preset computed beside each published list, shown as unofficial; never mixed in."),
+    )
+
+    class Meta:
+        model = RatingPolicy
+        fields = ["rating_type", "rules_preset", "list_months", "closing_days", "shadow_preset"]
+        labels = {"rating_type": _("Rating type"), "list_months": _("List months"), "closing_days": _("Closing days")}
+        help_texts = {
+            "list_months": _("Months with a list on the 1st, comma-separated"),
+            "closing_days": _("Events ending on or before (list date − this many days) are rated on the list"),
+        }
+
+
 @admin.register(RatingPolicy)
 class RatingPolicyAdmin(admin.ModelAdmin):
     """Saving a policy moves its beat schedule (Periodic tasks) to the new list months."""
 
+    form = RatingPolicyForm
+    change_list_template = "admin/ratings/ratinglist/change_list.html"  # leads to "Preview or publish" too
     list_display = ["rating_type", "preset", "list_months", "closing_days", "next_list"]
     actions = ["compute_preview", "publish_now"]
 
