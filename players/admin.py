@@ -87,7 +87,7 @@ class ReverseMergeForm(forms.Form):
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()
         if not reason:
-            raise ValidationError("Give the reason for reversing the merge.")
+            raise ValidationError(_("Give the reason for reversing the merge."))
         return reason
 
 
@@ -368,7 +368,7 @@ class PlayerMergeAdmin(admin.ModelAdmin):
             form = ReverseMergeForm()
         context = {
             **self.admin_site.each_context(request),
-            "title": "Reverse player merges",
+            "title": gettext("Reverse player merges"),
             "opts": self.opts,
             "form": form,
             "merges": merges,

@@ -99,3 +99,23 @@ def player_merge(kept, merged):
     from players.services import player_merge as merge
 
     return merge(kept, merged, user=make_officer(), reason="same person")
+
+
+def test_the_merge_and_reverse_pages_speak_spanish(pair):
+    kept, duplicate = pair
+    officer = make_officer()
+    client = client_for(officer)
+    data = {"action": "merge_into", "_selected_action": [duplicate.pk], "kept": kept.pk, "reason": "x", "preview": "1"}
+    page = client.post(CHANGELIST, data, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Simulación: lo que haría la fusión" in page
+    assert "Conservar este jugador" in page
+    from players.services import player_merge as merge_players
+
+    merge = merge_players(kept, duplicate, user=officer, reason="same person")
+    reverse_page = client.post(
+        reverse("admin:players_playermerge_changelist"),
+        {"action": "reverse_merges", "_selected_action": [merge.pk], "index": "0"},
+        HTTP_ACCEPT_LANGUAGE="es",
+    ).content.decode()
+    assert "Deshacer fusiones de jugadores" in reverse_page
+    assert "Las listas publicadas desde la fusión no se recalculan." in reverse_page
