@@ -18,6 +18,11 @@ class EventsConfig(AppConfig):
         player_rows_register(
             PlayerRows("participants", Participant, shared="event", refuse_shared=_shared_events_refusal)
         )
+        # The merge page shows each record's events and games side by side (players.services.player_facts).
+        from events.selectors import players_events_and_games
+        from players.services import player_facts_register
+
+        player_facts_register(players_events_and_games)
 
 
 def _shared_events_refusal(kept, merged, clashing) -> str:

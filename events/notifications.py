@@ -16,11 +16,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events.models import Event
+from outbox.labels import task_labels_register
 
 log = logging.getLogger(__name__)
 
 EMAIL_TASK = "events.tasks.send_event_email"
 EMAILS_TASK = "events.tasks.send_events_email"  # the same message about many events (a publication)
+task_labels_register(  # the names the admin lists these tasks by (outbox.labels)
+    {EMAIL_TASK: gettext_lazy("E-mail an arbiter about their event"), EMAILS_TASK: gettext_lazy("E-mail arbiters")}
+)
 SUBJECTS = {
     "registration_confirmed": gettext_lazy("Registration confirmed: %(name)s"),
     "refused": gettext_lazy("Event refused: %(name)s"),

@@ -9,6 +9,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from events.models import BYE_RESULTS, RATED_RESULTS, RESULT_POINTS, Event, EventSystem, Game, Participant, Result
 
 # Results that count as a game over the board for Buchholz (forfeits and pending games do not: the
@@ -282,3 +284,20 @@ def participant_rating_lookup_register(lookup: RatingLookup) -> None:
 def participant_ratings_in_force(rating_type: str, day: datetime.date, player_ids: list[int]) -> dict[int, int | None]:
     """The players' ratings in force on ``day`` by the registered lookup (none registered: nothing known)."""
     return _RATING_LOOKUPS[-1](rating_type, day, player_ids) if _RATING_LOOKUPS else {}
+
+
+def players_events_and_games(players: list) -> list[tuple[str, dict[int, object]]]:
+    """How many events and games each player has (the merge page's side-by-side; three queries)."""
+    from django.db.models import Count
+
+    ids = [p.pk for p in players]
+    events = Participant.objects.filter(player_id__in=ids).values("player_id").annotate(n=Count("pk"))
+    games: dict[int, int] = dict.fromkeys(ids, 0)
+    for side in ("white", "black"):
+        counted = Game.objects.filter(**{f"{side}__player_id__in": ids}).values(f"{side}__player_id")
+        for row in counted.annotate(n=Count("pk")):
+            games[row[f"{side}__player_id"]] += row["n"]
+    return [
+        (gettext("Events"), dict.fromkeys(ids, 0) | {row["player_id"]: row["n"] for row in events}),
+        (gettext("Games"), dict(games)),
+    ]

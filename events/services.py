@@ -171,10 +171,10 @@ def submission_screen_register(screen: Callable[[Event], list[IntegrityFinding]]
 
 # What other apps keep about an event once its results are complete (submitted) or corrected: the ratings app's
 # title norms (ratings.services.norms.event_norms_store), registered in its AppConfig.ready.
-RESULTS_COMPLETE_HOOKS: list[Callable[[Event], None]] = []
+RESULTS_COMPLETE_HOOKS: list[Callable[[Event], object]] = []
 
 
-def results_complete_register(hook: Callable[[Event], None]) -> None:
+def results_complete_register(hook: Callable[[Event], object]) -> None:
     if hook not in RESULTS_COMPLETE_HOOKS:
         RESULTS_COMPLETE_HOOKS.append(hook)
 

@@ -11,16 +11,19 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.options import IS_POPUP_VAR
 from django.contrib.admin.utils import unquote
+from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from .models import Club, Federation, Player, PlayerMerge
 from .selectors import likely_duplicates
-from .services import player_merge, player_merge_reverse
+from .services import player_facts, player_merge, player_merge_plan, player_merge_reverse
 
 # Whether the user rendering a player's page may merge (read by the "likely duplicates" field, which only
 # receives the player): set per request by PlayerAdmin.change_view.
@@ -42,18 +45,22 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 class PlayerMergeForm(forms.Form):
-    kept = forms.IntegerField(
-        label="Keep player (ID number)",
-        min_value=1,
-        help_text="The record that stays; the selected duplicates are merged into it.",
+    """The record to keep, picked by name or ID number (the admin's autocomplete), and why."""
+
+    kept = forms.ModelChoiceField(
+        label=_("Keep this player"),
+        queryset=Player.objects.filter(merged_into__isnull=True),
+        help_text=_(
+            "The record that stays; the selected duplicates are merged into it. Type a surname or an ID number."
+        ),
+        error_messages={"invalid_choice": _("Pick the player to keep from the list (an active record).")},
+        # The autocomplete of the player admin (its search: surname prefix or ID number).
+        widget=AutocompleteSelect(Player._meta.get_field("merged_into"), admin.site),
     )
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 70}))
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3, "cols": 70}))
 
     def clean_kept(self):
-        id_number = self.cleaned_data["kept"]
-        player = Player.objects.filter(id_number=id_number).first()
-        if player is None:
-            raise ValidationError(f"No player has ID number {id_number}.")
+        player = self.cleaned_data["kept"]
         if player.merged_into_id:
             raise ValidationError(f"{player} was itself merged into another record; keep that record instead.")
         return player
@@ -61,8 +68,17 @@ class PlayerMergeForm(forms.Form):
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()
         if not reason:
-            raise ValidationError("Give the reason for the merge.")
+            raise ValidationError(_("Give the reason for the merge."))
         return reason
+
+
+# The rows a merge moves, named for the dry run (players.services.PlayerRows keys); unnamed keys read as written.
+MOVED_ROWS = {
+    "participants": _("event participations (with their games)"),
+    "rating_changes": _("rating changes"),
+    "list_entries": _("rating list lines"),
+    "shadow_entries": _("shadow list lines"),
+}
 
 
 class ReverseMergeForm(forms.Form):
@@ -71,7 +87,7 @@ class ReverseMergeForm(forms.Form):
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()
         if not reason:
-            raise ValidationError("Give the reason for reversing the merge.")
+            raise ValidationError(_("Give the reason for reversing the merge."))
         return reason
 
 
@@ -178,9 +194,9 @@ class PlayerAdmin(admin.ModelAdmin):
     @admin.action(description="Merge into…", permissions=["merge"])
     def merge_into(self, request, queryset):
         selected = list(queryset.order_by("search_name", "pk"))
-        if "apply" in request.POST:
+        if "apply" in request.POST or "preview" in request.POST:
             form = PlayerMergeForm(request.POST)
-            if form.is_valid() and self._apply_merges(request, form, selected):
+            if form.is_valid() and "apply" in request.POST and self._apply_merges(request, form, selected):
                 return None  # back to the changelist with the messages
         else:
             form = PlayerMergeForm()
@@ -204,11 +220,13 @@ class PlayerAdmin(admin.ModelAdmin):
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
         if request.method == "POST":
             form = PlayerMergeForm(request.POST)
-            if form.is_valid() and self._apply_merges(request, form, [player]):
+            if form.is_valid() and "apply" in request.POST and self._apply_merges(request, form, [player]):
                 kept = form.cleaned_data["kept"]
                 return HttpResponseRedirect(reverse("admin:players_player_change", args=[kept.pk]))
         else:
-            form = PlayerMergeForm(initial={"kept": request.GET.get("kept")})
+            # "merge this record into it" links name the kept record by its ID number
+            kept = Player.objects.filter(id_number=request.GET.get("kept") or None).only("pk").first()
+            form = PlayerMergeForm(initial={"kept": kept.pk if kept else None})
         return self._merge_page(request, form, [player], action=False)
 
     def _apply_merges(self, request, form, players) -> bool:
@@ -243,17 +261,55 @@ class PlayerAdmin(admin.ModelAdmin):
         return True
 
     def _merge_page(self, request, form, players, *, action: bool):
+        kept = form.is_bound and not form.errors.get("kept") and getattr(form, "cleaned_data", {}).get("kept")
+        if not form.is_bound and form.initial.get("kept"):
+            kept = Player.objects.filter(pk=form.initial["kept"]).first()
         context = {
             **self.admin_site.each_context(request),
-            "title": "Merge duplicate players",
+            "title": gettext("Merge duplicate players"),
             "opts": self.opts,
             "form": form,
             "players": players,
             "action": action,
             "action_checkbox_name": ACTION_CHECKBOX_NAME,
             "media": self.media + form.media,
+            **(self._merge_preview(kept, players) if kept else {}),
         }
         return TemplateResponse(request, "admin/players/player/merge_into.html", context)
+
+    def _merge_preview(self, kept, players) -> dict:
+        """The two (or more) records side by side and the dry run of each merge (players.services)."""
+        merging = [p for p in players if p.pk != kept.pk]
+        shown = [kept, *merging]
+        rows = [
+            (gettext("ID number"), [p.id_number for p in shown]),
+            (gettext("Name"), [f"{p.surname}, {p.given_names}" for p in shown]),
+            (gettext("Born"), [p.birth_date or p.birth_year or "—" for p in shown]),
+            (gettext("Sex"), [p.get_sex_display() or "—" for p in shown]),
+            (gettext("Federation"), [p.federation_id or "—" for p in shown]),
+            (gettext("Title"), [" ".join(filter(None, [p.title, p.women_title])) or "—" for p in shown]),
+            (gettext("Needs review"), [gettext("yes") if p.needs_review else gettext("no") for p in shown]),
+        ]
+        rows += [(label, [values.get(p.pk, "—") for p in shown]) for label, values in player_facts(shown)]
+        plans = []
+        for player in merging:
+            plan = player_merge_plan(kept, player)
+            plans.append(
+                {
+                    "player": player,
+                    "refusal": plan.refusal,
+                    "moves": [(MOVED_ROWS.get(k, k.replace("_", " ")), n) for k, n in plan.moves.items() if n],
+                    "stays": [(MOVED_ROWS.get(k, k.replace("_", " ")), n) for k, n in plan.stays.items() if n],
+                    "earlier": plan.earlier_merged,
+                }
+            )
+        return {
+            "kept_player": kept,
+            "compare": [(label, values, len({str(v) for v in values}) > 1) for label, values in rows],
+            "shown": shown,
+            "plans": plans,
+            "refused": any(plan["refusal"] for plan in plans) or not merging,
+        }
 
 
 @admin.register(PlayerMerge)
@@ -312,7 +368,7 @@ class PlayerMergeAdmin(admin.ModelAdmin):
             form = ReverseMergeForm()
         context = {
             **self.admin_site.each_context(request),
-            "title": "Reverse player merges",
+            "title": gettext("Reverse player merges"),
             "opts": self.opts,
             "form": form,
             "merges": merges,

@@ -82,6 +82,73 @@ _OWN_RELATIONS = {
 }
 
 
+# What other apps know of a player, for the merge's side-by-side comparison: each registered function takes the
+# players and returns rows (label, {player pk: value}) — ratings its current ratings, events its events and games.
+PlayerFacts = Callable[[list[Player]], list[tuple[str, dict[int, Any]]]]
+_PLAYER_FACTS: list[PlayerFacts] = []
+
+
+def player_facts_register(facts: PlayerFacts) -> None:
+    """Show ``facts`` of each player beside the registry's own on the merge page (AppConfig.ready)."""
+    if facts not in _PLAYER_FACTS:
+        _PLAYER_FACTS.append(facts)
+
+
+def player_facts(players: list[Player]) -> list[tuple[str, dict[int, Any]]]:
+    """The registered facts of ``players``, side by side: a fixed number of queries per registered function."""
+    return [row for facts in _PLAYER_FACTS for row in facts(players)]
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    """What ``player_merge(kept, merged)`` would do, computed and written nowhere (the merge page's dry run):
+    the rows that would move by kind, those that would stay on the merged record, the records earlier merged into
+    ``merged`` that would follow, or why the merge would be refused."""
+
+    kept: Player
+    merged: Player
+    moves: dict[str, int]
+    stays: dict[str, int]
+    earlier_merged: int
+    refusal: str = ""
+
+
+def player_merge_plan(kept: Player, merged: Player) -> MergePlan:
+    """The dry run of a merge: the same checks and the same row selection as ``player_merge``, nothing written."""
+    try:
+        ids, left = _merge_selection(kept, merged)
+    except ValidationError as exc:
+        return MergePlan(kept, merged, {}, {}, 0, refusal=" ".join(exc.messages))
+    earlier = Player.objects.filter(merged_into=merged).count()
+    return MergePlan(
+        kept,
+        merged,
+        {key: len(rows) for key, rows in ids.items()},
+        {key: len(rows) for key, rows in left.items()},
+        earlier,
+    )
+
+
+def _merge_selection(kept: Player, merged: Player) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """The checks a merge makes and the identities of the rows it moves (and leaves), by ``PlayerRows.key``."""
+    if kept.pk == merged.pk:
+        raise ValidationError(f"{kept} cannot be merged into itself.")
+    if merged.merged_into_id:
+        raise ValidationError(f"{merged} was already merged into player #{merged.merged_into_id}.")
+    if kept.merged_into_id:
+        raise ValidationError(
+            f"{kept} was itself merged into player #{kept.merged_into_id}; merge into that player instead."
+        )
+    _refuse_unknown_relations(merged)
+    ids: dict[str, list[int]] = {}
+    left_on_merged: dict[str, list[int]] = {}
+    for rows in _moved_rows():
+        ids[rows.key], left = _rows_to_move(rows, kept, merged)
+        if left is not None:
+            left_on_merged[rows.key] = left
+    return ids, left_on_merged
+
+
 def player_merge(kept: Player, merged: Player, *, user: Actor, reason: str) -> PlayerMerge:
     """Merge the duplicate ``merged`` into ``kept`` (one transaction); returns the reversible record."""
     user = _require_permission(user)
@@ -92,19 +159,8 @@ def player_merge(kept: Player, merged: Player, *, user: Actor, reason: str) -> P
         raise ValidationError(f"{kept} cannot be merged into itself.")
     with transaction.atomic():
         kept, merged = _lock(kept, merged)
-        if merged.merged_into_id:
-            raise ValidationError(f"{merged} was already merged into player #{merged.merged_into_id}.")
-        if kept.merged_into_id:
-            raise ValidationError(
-                f"{kept} was itself merged into player #{kept.merged_into_id}; merge into that player instead."
-            )
-        _refuse_unknown_relations(merged)
-        moved: dict[str, Any] = {"left_on_merged": {}}
-        ids: dict[str, list[int]] = {}
-        for rows in _moved_rows():
-            ids[rows.key], left = _rows_to_move(rows, kept, merged)
-            if left is not None:
-                moved["left_on_merged"][rows.key] = left
+        ids, left_on_merged = _merge_selection(kept, merged)  # the same selection as the dry run's
+        moved: dict[str, Any] = {"left_on_merged": left_on_merged}
 
         try:
             for rows in _moved_rows():

@@ -3,6 +3,7 @@ preview, backtest runs (a Celery job with progress; compare side by side; CSV). 
 (adjustments, laboratory, backtest) compute."""
 
 import csv
+import json
 
 from django import forms
 from django.contrib import admin
@@ -11,12 +12,16 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import OfficialsOnly
 from core.charts import Frame, polyline
+from events.models import RatingType
 from ratings import tasks
 from ratings.engine import PRESETS
-from ratings.models import BacktestRun, RatingAdjustment
+from ratings.models import BacktestRun, RatingAdjustment, RatingPolicy
+from ratings.services import rating_policy_for
 from ratings.services.adjustments import rating_adjustment_preview
 from ratings.services.backtest import BacktestError, backtest_rules
 from ratings.services.laboratory import backtest_run_create, backtest_runs_compare, backtest_runs_csv
@@ -43,7 +48,6 @@ class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
     ]
     readonly_fields = ["applied_to", "preview"]
 
-    @admin.display(description="Preview")
     # Officials only; once a published list has applied the adjustment it is frozen (that list's rules keep it).
     def has_change_permission(self, request, obj=None):
         return super().has_change_permission(request, obj) and (obj is None or obj.applied_to_id is None)
@@ -51,6 +55,7 @@ class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return super().has_delete_permission(request, obj) and (obj is None or obj.applied_to_id is None)
 
+    @admin.display(description=_("Preview"))
     def preview(self, adjustment):
         if adjustment.pk is None:
             return "Save to see the preview."
@@ -64,14 +69,35 @@ class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
 
 
 # --------------------------------------------------------------------------------------------------------
+# Presets by name: officials choose "FIDE B.02 2024 (as amended 1 Oct 2025)", not a slug; the slug follows it
+# (the stable name scripts and the lists' frozen rules use: DESIGN.md, the rules)
+# --------------------------------------------------------------------------------------------------------
+def preset_label(slug: str) -> str:
+    preset = PRESETS.get(slug)
+    return f"{gettext(preset.name)} ({slug})" if preset is not None else slug
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """Every preset by its name, newest first within a family, the slug in brackets."""
+    ordered = sorted(PRESETS.values(), key=lambda p: (p.family != "fide", p.family, -p.effective_from.toordinal()))
+    return [(preset.slug, preset_label(preset.slug)) for preset in ordered]
+
+
+# --------------------------------------------------------------------------------------------------------
 # Backtest runs: queue (a Celery job with a progress bar), compare side by side, export CSV
 # --------------------------------------------------------------------------------------------------------
 class BacktestRunForm(forms.ModelForm):
-    rules_preset = forms.ChoiceField(choices=[(slug, slug) for slug in sorted(PRESETS)])
+    rules_preset = forms.ChoiceField(label=_("Rules preset"), choices=preset_choices)
 
     class Meta:
         model = BacktestRun
         fields = ["rating_type", "rules_preset", "overrides", "start", "end"]
+        labels = {"rating_type": _("Rating type"), "overrides": _("Overrides"), "start": _("From"), "end": _("To")}
+        help_texts = {
+            "overrides": _("KEY=VALUE, one per line (k_factor, difference_cap, k_times_n_cap, rating_floor, ...)"),
+            "start": _("From the ratings in force on this date (default: the first list)"),
+            "end": _("Last list date replayed (default: the newest)"),
+        }
 
 
 @admin.register(BacktestRun)
@@ -80,7 +106,8 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
     runs side by side (select them, action "Compare"), export CSV."""
 
     form = BacktestRunForm
-    list_display = ["__str__", "rules_preset", "overrides", "start", "end", "status", "progress", "summary"]
+    add_form_template = "admin/ratings/backtestrun/add_form.html"
+    list_display = ["__str__", "preset", "overrides", "start", "end", "status", "progress", "summary"]
     list_filter = ["status", "rating_type", "rules_preset"]
     actions = ["compare_runs", "export_csv"]
 
@@ -91,6 +118,18 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.get_fields(request, obj)
+
+    @admin.display(description=_("rules preset"), ordering="rules_preset")
+    def preset(self, run):
+        return preset_label(run.rules_preset)
+
+    def get_changeform_initial_data(self, request):
+        # The default preset is the one the federation rates this type with (its policy), never a fixed slug.
+        initial = super().get_changeform_initial_data(request)
+        rating_type = initial.get("rating_type") or RatingType.STANDARD
+        if rating_type in RatingType.values:
+            initial.setdefault("rules_preset", rating_policy_for(rating_type).rules_preset)
+        return initial
 
     @admin.display(description="progress")
     def progress(self, run):
@@ -129,6 +168,21 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
+
+        policies = {p.rating_type: p for p in RatingPolicy.objects.all()}
+        in_use = "; ".join(
+            f"{label}: {preset_label(policies[value].rules_preset)}"
+            for value, label in RatingType.choices
+            if value in policies
+        )
+        if "rules_preset" in form.base_fields and in_use:
+            form.base_fields["rules_preset"].help_text = _("The federation's policies: %(presets)s.") % {
+                "presets": in_use
+            }
+            # Changing the type moves an untouched preset to that type's policy (templates/admin/ratings/backtestrun).
+            form.base_fields["rating_type"].widget.attrs["data-policy-presets"] = json.dumps(
+                {rating_type: policy.rules_preset for rating_type, policy in policies.items()}
+            )
 
         class Checked(form):  # the service's checks, shown on the form's fields
             def clean(self):

@@ -26,6 +26,11 @@ class RatingsConfig(AppConfig):
         from ratings.models import TitleCandidate
 
         player_rows_register(PlayerRows("title_candidates", TitleCandidate, shared="rating_list"))
+        # The merge page shows each record's current ratings side by side (players.services.player_facts).
+        from players.services import player_facts_register
+        from ratings.selectors import players_current_ratings
+
+        player_facts_register(players_current_ratings)
 
         # The round entry screen (events) shows the rating change the next list would give each player.
         # and a new participant's row on the event page is filled in with the rating in force at its start.

@@ -9,10 +9,10 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Q, QuerySet
 
-from events.models import Event, EventStatus, IntegrityFlag
-from ratings.models import RatingList, RatingListStatus
+from events.models import Event, EventStatus, IntegrityFlag, RatingType
+from ratings.models import PlayerRating, RatingList, RatingListStatus, current_list_condition
 
 # Events waiting for a list: submitted (or corrected before they were ever rated).
 AWAITING_RATING = (EventStatus.SUBMITTED, EventStatus.CORRECTED)
@@ -87,3 +87,33 @@ def events_awaiting_republication(rating_type: str) -> QuerySet[Event]:
     return Event.objects.filter(
         rating_type=rating_type, status=EventStatus.CORRECTED, rated_on__isnull=False
     ).select_related("rated_on")
+
+
+def rating_lists_desk(rating_types: list[str]) -> dict[str, dict[str, RatingList | None]]:
+    """For the officer's "Preview or publish" page: each type's newest published list and its draft preview
+    (the newest, if several dates have one), in two queries whatever the number of types and lists."""
+    desk: dict[str, dict[str, RatingList | None]] = {t: {"newest": None, "draft": None} for t in rating_types}
+    newest_dates = (
+        RatingList.objects.current()
+        .filter(rating_type__in=rating_types)
+        .values("rating_type")
+        .annotate(newest=Max("list_date"))
+        .values("newest")
+    )
+    lists = RatingList.objects.filter(rating_type__in=rating_types).filter(
+        Q(status=RatingListStatus.DRAFT) | (current_list_condition() & Q(list_date__in=newest_dates))
+    )
+    for rating_list in lists.order_by("list_date"):  # the newest of each kind comes last and stays
+        key = "draft" if rating_list.status == RatingListStatus.DRAFT else "newest"
+        desk[rating_list.rating_type][key] = rating_list
+    return desk
+
+
+def players_current_ratings(players: list) -> list[tuple[str, dict[int, object]]]:
+    """Each player's current published rating per type, one row per type (the merge page; one query)."""
+    found: dict[str, dict[int, object]] = {value: {} for value in RatingType.values}
+    for row in PlayerRating.objects.filter(player__in=[p.pk for p in players]).values(
+        "player_id", "rating_type", "rating", "games"
+    ):
+        found[row["rating_type"]][row["player_id"]] = row["rating"] if row["rating"] is not None else "—"
+    return [(str(label), found[value]) for value, label in RatingType.choices]

@@ -17,12 +17,16 @@ from celery import shared_task
 from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from audit.services import Actor
+from outbox.labels import task_labels_register
+from outbox.models import PendingTask
 from outbox.services import enqueue_after_commit, pending_task_finished
 from ratings import services
 from ratings.services.entry_storage import entry_storage_prune
 from ratings.services.recovery import PUBLISH_TASK, rating_list_publications_recover
+from ratings.services.schedule import SCHEDULED_TASK
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -74,7 +78,7 @@ def prune_entry_partitions_task() -> list[str]:
     return entry_storage_prune()
 
 
-@shared_task(name="ratings.publish_scheduled_rating_list", **RETRY)
+@shared_task(name=SCHEDULED_TASK, **RETRY)
 def publish_scheduled_rating_list_task(rating_type: str) -> dict[str, Any]:
     """Run by beat on day 1 of the policy's list months (Periodic tasks in the admin)."""
     result = services.rating_list_publish_scheduled(rating_type, timezone.localdate())
@@ -82,13 +86,26 @@ def publish_scheduled_rating_list_task(rating_type: str) -> dict[str, Any]:
     return result
 
 
-@shared_task(name="ratings.compute_rating_list_preview", **RETRY)
+@shared_task(name="ratings.compute_rating_list_preview", bind=True, **RETRY)
 def compute_rating_list_preview_task(
-    rating_type: str, list_date_iso: str, user_id: int | None = None
+    self, rating_type: str, list_date_iso: str, user_id: int | None = None
 ) -> dict[str, Any]:
-    draft = services.rating_list_compute_preview(
-        rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id)
-    )
+    """A draft preview; its outbox row is marked finished when it ends, computed or refused, as the
+    publication's is. A refusal is its result (``refused``: why), which the officer's progress page shows."""
+    try:
+        draft = services.rating_list_compute_preview(
+            rating_type, datetime.date.fromisoformat(list_date_iso), user=_user(user_id)
+        )
+    except (OperationalError, InterfaceError):
+        raise
+    except services.RatingListRefused as exc:
+        pending_task_finished(self.request.id)
+        log.info("%s %s: preview refused: %s", rating_type, list_date_iso, exc)
+        return {"refused": str(exc)}
+    except Exception:
+        pending_task_finished(self.request.id)
+        raise
+    pending_task_finished(self.request.id)
     return {"rating_list_id": draft.pk, "status": draft.status, "entries": draft.entry_count}
 
 
@@ -102,19 +119,21 @@ def republish_rating_lists_task(
     return {"rating_list_ids": [rl.pk for rl in lists], "versions": [rl.version for rl in lists]}
 
 
-def queue_publication(rating_type: str, list_date: datetime.date, user: Actor = None) -> None:
-    """Publish after the current transaction commits (admin actions)."""
-    enqueue_after_commit(publish_rating_list_task.name, rating_type, list_date.isoformat(), user.pk if user else None)
+def queue_publication(rating_type: str, list_date: datetime.date, user: Actor = None) -> PendingTask:
+    """Publish after the current transaction commits (admin actions); returns the outbox row (its progress)."""
+    return enqueue_after_commit(
+        publish_rating_list_task.name, rating_type, list_date.isoformat(), user.pk if user else None
+    )
 
 
-def queue_preview(rating_type: str, list_date: datetime.date, user: Actor = None) -> None:
-    enqueue_after_commit(
+def queue_preview(rating_type: str, list_date: datetime.date, user: Actor = None) -> PendingTask:
+    return enqueue_after_commit(
         compute_rating_list_preview_task.name, rating_type, list_date.isoformat(), user.pk if user else None
     )
 
 
-def queue_republication(rating_type: str, list_date: datetime.date, reason: str, user: Actor = None) -> None:
-    enqueue_after_commit(
+def queue_republication(rating_type: str, list_date: datetime.date, reason: str, user: Actor = None) -> PendingTask:
+    return enqueue_after_commit(
         republish_rating_lists_task.name,
         rating_type,
         list_date.isoformat(),
@@ -135,3 +154,17 @@ def run_backtest_task(run_id: int) -> dict[str, Any]:
 def queue_backtest(run_id: int) -> None:
     """Run the backtest after the current transaction commits (the laboratory admin)."""
     enqueue_after_commit(run_backtest_task.name, run_id)
+
+
+# What each task does, in words, wherever the admin lists tasks (outbox.labels).
+task_labels_register(
+    {
+        PUBLISH_TASK: _("Publish a rating list"),
+        "ratings.recover_publications": _("Re-send lost publications and request due lists"),
+        "ratings.prune_entry_partitions": _("Drop the empty entry partitions of deleted drafts"),
+        SCHEDULED_TASK: _("Publish the rating list due today (schedule)"),
+        "ratings.compute_rating_list_preview": _("Compute a draft preview of a rating list"),
+        "ratings.republish_rating_lists": _("Republish rating lists after corrections"),
+        "ratings.run_backtest": _("Run a backtest (laboratory)"),
+    }
+)

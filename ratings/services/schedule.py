@@ -8,10 +8,16 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from events.models import Event, RatingType
 from ratings.models import RatingList, RatingListStatus, RatingPolicy
-from ratings.selectors import events_awaiting_republication, rating_list_current, rating_list_newest
+from ratings.selectors import (
+    events_awaiting_republication,
+    rating_list_current,
+    rating_list_draft,
+    rating_list_newest,
+)
 from ratings.services.errors import RatingListRefused, UnknownRatingType
 
 if TYPE_CHECKING:
@@ -117,6 +123,32 @@ def rating_list_due(rating_type: str, today: datetime.date) -> datetime.date:
             f"{RatingType(rating_type).label}: the next list ({list_date}) is not due yet; compute a preview instead."
         )
     return list_date
+
+
+def rating_list_request_check(
+    rating_type: str, list_date: datetime.date, today: datetime.date, *, publish: bool
+) -> RatingList | None:
+    """Refuse, before anything is queued, what the worker would refuse for a preview (``publish=False``) or a
+    publication of ``list_date``: not a list date of the policy, already published, a later list published or an
+    earlier one missing (the chain of lists), and for a publication a list date still ahead (a list is published
+    on or after its date, previewed before it). Returns the draft preview of that date, if there is one."""
+    from ratings.services.publication.plan import check_chain, check_list_date  # plan reads the policies here
+
+    policy = rating_policy_for(check_rating_type(rating_type))
+    check_list_date(policy, list_date)
+    published = rating_list_current(rating_type, list_date)
+    if published is not None:
+        raise RatingListRefused(
+            _("The %(type)s list of %(date)s is already published (%(list)s); a correction is republished.")
+            % {"type": RatingType(rating_type).label, "date": list_date, "list": published}
+        )
+    check_chain(policy, list_date)
+    if publish and list_date > today:
+        raise RatingListRefused(
+            _("The %(type)s list of %(date)s is not due yet: preview it now, publish it on or after its date.")
+            % {"type": RatingType(rating_type).label, "date": list_date}
+        )
+    return rating_list_draft(rating_type, list_date)
 
 
 def rating_list_draft_publishable(rating_list: RatingList) -> RatingList:

@@ -30,7 +30,7 @@ def action_names(response) -> set[str]:
 def merge_post(kept, players, reason="same person", apply=True) -> dict:
     data = {"action": "merge_into", "_selected_action": [p.pk for p in players]}
     if apply:
-        data.update({"apply": "1", "kept": str(kept.id_number), "reason": reason})
+        data.update({"apply": "1", "kept": str(kept.pk), "reason": reason})
     else:
         data["index"] = "0"
     return data
@@ -82,10 +82,10 @@ def test_the_merge_form_shows_why_a_merge_is_refused_and_merges_nothing(duplicat
 def test_the_merge_form_needs_a_known_player_and_a_reason(duplicates):
     kept, duplicate = duplicates
     data = merge_post(kept, [duplicate], reason=" ")
-    data["kept"] = "42"
+    data["kept"] = "424242"  # no such record
     response = client_for(make_officer()).post(CHANGELIST, data)
     assert response.context["form"].errors == {
-        "kept": ["No player has ID number 42."],
+        "kept": ["Pick the player to keep from the list (an active record)."],
         "reason": ["This field is required."],
     }
 
@@ -106,8 +106,8 @@ def test_the_player_merge_page_is_for_rating_officers(duplicates):
     assert client_for(make_arbiter()).get(url).status_code == 403
     client = client_for(make_officer())
     page = client.get(f"{url}?kept={kept.id_number}")
-    assert page.context["form"].initial["kept"] == str(kept.id_number)
-    response = client.post(url, {"kept": str(kept.id_number), "reason": "duplicate"})
+    assert page.context["form"].initial["kept"] == kept.pk  # the link's ID number, picked in the autocomplete
+    response = client.post(url, {"kept": str(kept.pk), "reason": "duplicate", "apply": "Merge"})
     assert response.status_code == 302
     assert response["Location"] == reverse("admin:players_player_change", args=[kept.pk])
     duplicate.refresh_from_db()

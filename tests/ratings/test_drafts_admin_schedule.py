@@ -171,7 +171,10 @@ def test_the_beat_schedule_is_in_the_admin_and_follows_the_policy_months(admin_c
     )
     assert refused.status_code == 200
     assert "13" in str(refused.context["adminform"].form.errors["list_months"])
-    assert "known presets" in str(refused.context["adminform"].form.errors["rules_preset"])
+    # presets are chosen from a list by name (ratings/admin.py, RatingPolicyForm): an unknown slug is not offered
+    assert "no-such-rules is not one of the available choices" in str(
+        refused.context["adminform"].form.errors["rules_preset"]
+    )
 
 
 def test_the_scheduled_task_publishes_on_a_list_date_and_skips_other_days():
