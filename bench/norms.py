@@ -3,7 +3,7 @@
 Run from the repository root:  python bench/norms.py [--players 300] [--rounds 11] [--events 400] [--repeat 3]
 Prints the best wall time of ratings.engine.norms.check_norms over every player of the open (all four titles for
 women, GM and IM for men; 1.4.1e/f's subsets searched in the Swiss) and over every player of ``--events`` events of
-40-120 players and 7-11 rounds. The data is generated (the service adds four queries per event to read it).
+40-120 players and 7-11 rounds. The data is generated (the service adds five queries per event to read it).
 """
 
 import argparse

@@ -22,12 +22,14 @@ Each requirement is reported with its rule number, what was required, what the p
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from ratings.engine.classes import title_track
 from ratings.engine.tables import dp_from_percent, percent_half_up
 
 # 1.4.7 / 1.4.8: minimum Rp, minimum Ra and the rating floor per norm title.
@@ -513,3 +515,16 @@ def norm_title_of(*titles: str) -> str:
     """The title an opponent counts with for 1.4.5: the strongest of those held ("" when none)."""
     held = [t for t in titles if t in TITLE_STRENGTH]
     return min(held, key=TITLE_STRENGTH.index) if held else ""
+
+
+def title_held_on(current: str, awards: Sequence[tuple[datetime.date, str]], day: datetime.date) -> str:
+    """The title of one track (open or women's) a player held on ``day`` (B.01 1.4.6a: opponents' titles at the
+    event's start): the registry's ``current`` one, unless its award is dated after ``day`` — then the highest
+    award of the track dated on or before ``day``, or none. ``awards``: (date, title) of the player's awards."""
+    if not current:
+        return ""
+    track = title_track(current)
+    if not any(title == current and date > day for date, title in awards):
+        return current
+    before = [title for date, title in awards if date <= day and title in track]
+    return max(before, key=track.index, default="")

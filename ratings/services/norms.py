@@ -1,8 +1,9 @@
 """Title norms of an event's players (B.01 1.4) from the event's own data; the rules are ratings.engine.norms.
 
 What the rules read (titles-norms.md §1, §3): opponents' ratings from the list in force at the start (1.4.6a), and
-for events longer than 30 days those in force when each game was played (1.1.4); opponents' titles and federations
-as the registry holds them (the title history of issue 33's title awards is not kept yet: titles held today);
+for events longer than 30 days those in force when each game was played (1.1.4), or the FIDE rating the report
+gives for a player the list does not hold; opponents' titles held at the start (the registry's, less those awarded
+later: players.TitleAward) and their federations;
 the event's system (round robins have predetermined pairings; a round robin in which every pair met twice is a
 double round robin). A fixed number of queries whatever the event's size (one rating lookup per game date for
 long events).
@@ -35,7 +36,7 @@ from events.models import (
     RatingType,
     Result,
 )
-from players.models import Player
+from players.models import Player, TitleAward
 from ratings.engine.norms import (
     EventConditions,
     NormEvent,
@@ -45,6 +46,7 @@ from ratings.engine.norms import (
     NormRules,
     check_norms,
     norm_title_of,
+    title_held_on,
 )
 from ratings.models import NormRecord
 from ratings.services.projection import ratings_in_force
@@ -111,6 +113,7 @@ def _event_norm_inputs(event: Event) -> _EventNormInputs:
     ratings = _opponent_ratings(event, participants, games)
     system = _system(event, games)
     excluded = _unrated_without_points(participants, games, ratings) if system != "swiss" else set()
+    titles = _titles_at_start(event, participants)
     by_id = {p.id: p for p in participants}
     per_player: dict[int, list[NormGame]] = defaultdict(list)
     for game in games:
@@ -118,12 +121,30 @@ def _event_norm_inputs(event: Event) -> _EventNormInputs:
             if own is None:
                 continue
             opponent = by_id.get(other) if other is not None else None
-            norm_game = _norm_game(game, own == game.white_id, opponent, ratings, excluded)
+            norm_game = _norm_game(game, own == game.white_id, opponent, ratings, titles, excluded)
             if norm_game is not None:
                 per_player[own].append(norm_game)
     conditions = EventConditions(rounds_per_day=_rounds_per_day(games), chief_arbiter_title=_arbiter_title(event))
     norm_event = NormEvent(rounds=event.rounds, system=system, exemption=event.norm_exemption, conditions=conditions)
     return _EventNormInputs(participants, per_player, norm_event)
+
+
+def _titles_at_start(event: Event, participants: list[Participant]) -> dict[int, str]:
+    """Participant id -> the title each counts with (B.01 1.4.5), as held at the event's start (1.4.6a): the
+    registry's titles, less those whose award is dated after the start (players.TitleAward). One query."""
+    start = event.start_date or event.created_at.date()
+    awards: dict[int, list[tuple[datetime.date, str]]] = defaultdict(list)
+    for player_id, date, title in TitleAward.objects.filter(
+        player_id__in=[p.player.id for p in participants]
+    ).values_list("player_id", "date", "title"):
+        awards[player_id].append((date, title))
+    return {
+        p.id: norm_title_of(
+            title_held_on(p.player.title, awards[p.player.id], start),
+            title_held_on(p.player.women_title, awards[p.player.id], start),
+        )
+        for p in participants
+    }
 
 
 def _rounds_per_day(games: list[Game]) -> int | None:
@@ -292,6 +313,7 @@ def _norm_game(
     as_white: bool,
     opponent: Participant | None,
     ratings: dict[tuple[int, datetime.date | None], int | None],
+    titles: dict[int, str],
     excluded: set[int],
 ) -> NormGame | None:
     """One game from the player's side in the engine's vocabulary (None: no game for the norm)."""
@@ -310,7 +332,7 @@ def _norm_game(
         result=result,
         opponent=str(player.id_number),
         opponent_rating=rating,
-        opponent_title=norm_title_of(player.title, player.women_title),
+        opponent_title=titles[opponent.id],
         opponent_federation=player.federation_id or "FID",
         excluded=opponent.id in excluded,
     )
@@ -320,7 +342,7 @@ def event_norms_store(event: Event) -> list[NormRecord]:
     """Keep the norms made in ``event`` (on submission and on every correction: events' results-complete hook).
 
     The event's rows are replaced in bulk; a countersignature stays on a norm whose figures did not change (a
-    correction that changes them voids it: the IT1 must be signed again). Six queries whatever the event's size.
+    correction that changes them voids it: the IT1 must be signed again). Seven queries whatever the event's size.
     """
     now = timezone.now()
     made = [(line, norm) for line in event_norm_report(event) for norm in line.norms if norm.norm]

@@ -119,7 +119,7 @@ def test_a_rated_newcomer_counts_and_the_norm_is_made(round_robin):
 
 def test_the_report_reads_a_fixed_number_of_queries(round_robin, django_assert_max_num_queries):
     event, _ = round_robin
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):  # participants, games, the list in force, its entries, title awards
         report = event_norm_report(event)
     assert len(report) == 10
 
@@ -389,3 +389,14 @@ def test_the_rating_officer_countersigns_and_a_correction_that_changes_the_figur
         ],
     )
     assert not NormRecord.objects.filter(event=event, player=hero, title="GM").exists()
+
+
+def test_a_title_awarded_after_the_start_does_not_count(norm_made):
+    from players.models import TitleAward
+
+    event, hero = norm_made
+    # Opp4 was made GM after the event: at its start she had no title recorded, so 4 GMs, 7 titled remain.
+    opp4 = Player.objects.get(surname="Opp4")
+    TitleAward.objects.create(player=opp4, title="GM", date=START + datetime.timedelta(days=60), method="norms")
+    titled = [(c.actual, c.ok) for c in hero_norms(event, hero)["GM"].checks if c.rule == "1.4.5"]
+    assert titled == [("7", True), ("4", True)]

@@ -366,3 +366,18 @@ def test_any_well_formed_input_gets_a_report_for_every_title_asked(rows, system,
     for result in results:
         assert result.norm == all(c.ok for c in result.checks)
         assert len(result.games_used) <= len(rows)
+
+
+def test_an_opponents_title_is_the_one_held_at_the_start():
+    from datetime import date
+
+    from ratings.engine.norms import title_held_on
+
+    start = date(2026, 3, 10)
+    awards = [(date(2020, 1, 1), "IM"), (date(2026, 5, 1), "GM")]
+    assert title_held_on("GM", awards, start) == "IM"  # GM awarded after the event: an IM at its start
+    assert title_held_on("GM", awards, date(2026, 6, 1)) == "GM"
+    assert title_held_on("GM", [(date(2026, 5, 1), "GM")], start) == ""  # nothing recorded before: no title
+    assert title_held_on("GM", [], start) == "GM"  # no award recorded at all: the registry's title
+    assert title_held_on("WGM", awards, start) == "WGM"  # the women's track has no later award
+    assert title_held_on("", awards, start) == ""
