@@ -756,6 +756,11 @@ class NormRecord(models.Model):
     score = models.FloatField()
     average_rating = models.PositiveSmallIntegerField()
     performance = models.PositiveSmallIntegerField()
+    # What an application reads of the norm (B.01 1.5, ratings.engine.norms.application_checks).
+    one_four_one_c = models.BooleanField(default=False, help_text="Made with 8 games and a forfeit win or bye")
+    exempt = models.BooleanField(default=False, help_text="Made under an exemption of 1.4.3a-d")
+    one_round_a_day = models.BooleanField(default=False, help_text="One round a day for at least 3 days (1.1.3a)")
+    qualifying = models.BooleanField(default=False, help_text="From an event 1.5.6 names")
     computed_at = models.DateTimeField()
     countersigned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

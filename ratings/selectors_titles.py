@@ -11,6 +11,7 @@ from django.db.models import Q
 from events.models import PUBLIC_STATUSES
 from players.models import Player, TitleAward
 from ratings.engine.classes import TitleProgress, title_covers, title_progress
+from ratings.engine.norms import NormOnRecord, NormRequirementCheck, application_checks
 from ratings.models import NormRecord, RatingList, TitleCandidate, current_list_condition
 
 OPEN_CANDIDATES_SHOWN = 30
@@ -63,6 +64,14 @@ def player_titles(player: Player) -> list[TitleAward]:
     return list(TitleAward.objects.filter(player=player).order_by("-date", "-pk"))
 
 
+def best_standard_rating(ratings: list[dict[str, Any]], live_ratings: list[dict[str, Any]]) -> int | None:
+    """The best of the current published and the live standard rating (B.01 1.5.3a: a rating reached between
+    lists counts). No query (the profile has read both)."""
+    standard = next((row for row in ratings if row.get("rating_type") == "standard"), {})
+    live = next((row.get("live_rating") for row in live_ratings if row.get("rating_type") == "standard"), None)
+    return max((r for r in (standard.get("rating"), live) if r is not None), default=None)
+
+
 def player_title_progress(
     player: Player, ratings: list[dict[str, Any]], live_ratings: list[dict[str, Any]]
 ) -> list[TitleProgress]:
@@ -70,9 +79,7 @@ def player_title_progress(
     best of the current published rating and the live rating (B.01 1.5.3a: a rating reached between lists
     counts). No query (the profile has read both)."""
     standard = next((row for row in ratings if row.get("rating_type") == "standard"), {})
-    rating = standard.get("rating")
-    live = next((row.get("live_rating") for row in live_ratings if row.get("rating_type") == "standard"), None)
-    best = max((r for r in (rating, live) if r is not None), default=None)
+    best = best_standard_rating(ratings, live_ratings)
     return title_progress(
         player.title, player.women_title, player.sex == "F", best, int(standard.get("rated_games_total") or 0)
     )
@@ -82,14 +89,16 @@ def player_title_progress(
 class PlayerNormRecords:
     records: list[NormRecord]  # newest event first
     games: dict[str, int]  # norm title -> games the norms are worth together, toward 27 (B.01 1.5)
+    applications: list[tuple[str, tuple[NormRequirementCheck, ...]]]  # (title, B.01 1.5's checks) per title
 
 
 NORM_GAMES_NEEDED = 27  # B.01 1.5: norms covering at least 27 games
 
 
-def player_norm_records(player: Player) -> PlayerNormRecords:
+def player_norm_records(player: Player, rating_reached: int | None = None) -> PlayerNormRecords:
     """The norms a player made in this database's events (ratings.services.norms.event_norms_store), with the
-    games they cover per title. One query."""
+    games they cover per title and, per title, where an application stands (B.01 1.5: ``rating_reached`` is the
+    highest rating known to have been reached). One query."""
     records = list(
         NormRecord.objects.filter(player=player, event__status__in=PUBLIC_STATUSES)
         .select_related("event")
@@ -98,4 +107,17 @@ def player_norm_records(player: Player) -> PlayerNormRecords:
     games: dict[str, int] = {}
     for record in records:
         games[record.title] = games.get(record.title, 0) + record.games
-    return PlayerNormRecords(records, games)
+    on_record = [
+        NormOnRecord(
+            title=r.title,
+            games=r.games,
+            end_date=r.event.end_date or r.event.start_date or r.computed_at.date(),
+            one_four_one_c=r.one_four_one_c,
+            exempt=r.exempt,
+            one_round_a_day=r.one_round_a_day,
+            qualifying=r.qualifying,
+        )
+        for r in records
+    ]
+    applications = [(title, application_checks(title, on_record, rating_reached)) for title in sorted(games)]
+    return PlayerNormRecords(records, games, applications)

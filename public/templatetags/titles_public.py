@@ -9,6 +9,7 @@ from players.models import Player
 from ratings.models import RatingList
 from ratings.selectors_titles import (
     NORM_GAMES_NEEDED,
+    best_standard_rating,
     list_new_titles,
     player_norm_records,
     player_title_progress,
@@ -26,7 +27,7 @@ def player_titles_block(
         "player": player,
         "awards": player_titles(player),
         "progress": player_title_progress(player, ratings, live_ratings or []),
-        "norms": player_norm_records(player),
+        "norms": player_norm_records(player, best_standard_rating(ratings, live_ratings or [])),
         "norm_games_needed": NORM_GAMES_NEEDED,
         "LANGUAGE_CODE": context.get("LANGUAGE_CODE"),
     }

@@ -528,3 +528,62 @@ def title_held_on(current: str, awards: Sequence[tuple[datetime.date, str]], day
         return current
     before = [title for date, title in awards if date <= day and title in track]
     return max(before, key=track.index, default="")
+
+
+# B.01 1.5: a title by norms needs this rating reached at some time (1.5.3) and norms covering 27 games.
+TITLE_RATING = {"GM": 2500, "IM": 2400, "WGM": 2300, "WIM": 2200}
+APPLICATION_GAMES = 27
+QUALIFYING_NORM_AFTER = datetime.date(2022, 6, 30)  # 1.5.6
+
+
+@dataclass(frozen=True)
+class NormOnRecord:
+    """A norm an application gathers (this database's or another federation's, entered with its certificate)."""
+
+    title: str
+    games: int  # what it is worth (1.4.1c, 1.7)
+    end_date: datetime.date
+    one_four_one_c: bool = False  # made with 8 games and a forfeit win or bye (1.4.1c)
+    exempt: bool = False  # made under an exemption of 1.4.3a-d (not the normal federation rule)
+    one_round_a_day: bool = False  # one round a day for at least 3 days (1.1.3a)
+    qualifying: bool = False  # 1.5.6: a large Swiss averaging 2000, an Olympiad, Grand Swiss, World Cup, championship
+
+
+def application_checks(
+    title: str, norms: Sequence[NormOnRecord], rating_reached: int | None
+) -> tuple[NormRequirementCheck, ...]:
+    """B.01 1.5 for an application for ``title`` gathering ``norms`` (those for the title or a higher one), with
+    the highest rating the player reached at some time (1.5.3a: between lists too)."""
+    if title not in NORM_TITLES:
+        raise ValueError(f"title {title!r} is not a norm title; use one of {', '.join(NORM_TITLES)}")
+    counted = [n for n in norms if n.title in TARGET_OR_HIGHER[title] or n.title == title]
+    games = sum(n.games for n in counted)
+    one_c = sum(n.one_four_one_c for n in counted)
+    late = any(n.end_date > QUALIFYING_NORM_AFTER for n in counted)
+    checks = [
+        NormRequirementCheck("1.5", f"norms covering at least {APPLICATION_GAMES} games", str(games), games >= 27),
+        NormRequirementCheck(
+            "1.5.3",
+            f"a rating of {TITLE_RATING[title]} reached at some time",
+            "none" if rating_reached is None else str(rating_reached),
+            rating_reached is not None and rating_reached >= TITLE_RATING[title],
+        ),
+        NormRequirementCheck(
+            "1.4.3e",
+            "one norm under the normal federation rule",
+            str(sum(not n.exempt for n in counted)),
+            any(not n.exempt for n in counted),
+        ),
+        NormRequirementCheck("1.4.1c", "the 8-game rule used at most once", str(one_c), one_c <= 1),
+    ]
+    if title in {"GM", "WGM"}:
+        daily = sum(n.one_round_a_day for n in counted)
+        checks.append(
+            NormRequirementCheck("1.1.3a", "one norm with one round a day for 3 days", str(daily), daily >= 1)
+        )
+    if late:
+        qualifying = sum(n.qualifying for n in counted)
+        checks.append(
+            NormRequirementCheck("1.5.6", "one norm from a qualifying event", str(qualifying), qualifying >= 1)
+        )
+    return tuple(checks)

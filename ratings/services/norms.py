@@ -32,6 +32,7 @@ from events.models import (
     Event,
     EventSystem,
     Game,
+    NormExemption,
     Participant,
     RatingType,
     Result,
@@ -86,6 +87,31 @@ class _EventNormInputs:
     participants: list[Participant]
     games: dict[int, list[NormGame]]  # participant id -> the player's games in the engine's vocabulary
     event: NormEvent
+    one_round_a_day: bool  # 1.1.3a: one round a day on at least 3 days
+    qualifying: bool  # 1.5.6 (see _qualifying)
+
+
+QUALIFYING_SWISS_PLAYERS, QUALIFYING_SWISS_AVERAGE = 40, 2000  # B.01 1.5.6
+
+
+def _qualifying(
+    event: Event,
+    system: str,
+    participants: list[Participant],
+    ratings: dict[tuple[int, datetime.date | None], int | None],
+) -> bool:
+    """B.01 1.5.6's events, as far as the record tells: a national championship's final, or a Swiss of at least 40
+    players whose rated players average 2000 or more (the rule asks it of every round; the field's average at the
+    start is what is kept here)."""
+    if event.norm_exemption == NormExemption.NATIONAL_CHAMPIONSHIP:
+        return True
+    rated = [r for p in participants if (r := ratings.get((p.id, None))) is not None]
+    return (
+        system == "swiss"
+        and len(participants) >= QUALIFYING_SWISS_PLAYERS
+        and bool(rated)
+        and sum(rated) / len(rated) >= QUALIFYING_SWISS_AVERAGE
+    )
 
 
 def _event_norm_inputs(event: Event) -> _EventNormInputs:
@@ -126,7 +152,10 @@ def _event_norm_inputs(event: Event) -> _EventNormInputs:
                 per_player[own].append(norm_game)
     conditions = EventConditions(rounds_per_day=_rounds_per_day(games), chief_arbiter_title=_arbiter_title(event))
     norm_event = NormEvent(rounds=event.rounds, system=system, exemption=event.norm_exemption, conditions=conditions)
-    return _EventNormInputs(participants, per_player, norm_event)
+    days = len({g.date for g in games if g.date is not None})
+    daily = conditions.rounds_per_day == 1 and days >= 3
+    qualifying = _qualifying(event, system, participants, ratings)
+    return _EventNormInputs(participants, per_player, norm_event, daily, qualifying)
 
 
 def _titles_at_start(event: Event, participants: list[Participant]) -> dict[int, str]:
@@ -170,7 +199,10 @@ def _norm_player(participant: Participant) -> NormPlayer:
 
 def event_norm_report(event: Event, id_number: int | None = None) -> list[PlayerNorms]:
     """Every player's norm checks in ``event`` (or only the player ``id_number``), in starting-rank order."""
-    inputs = _event_norm_inputs(event)
+    return _report(_event_norm_inputs(event), id_number)
+
+
+def _report(inputs: _EventNormInputs, id_number: int | None = None) -> list[PlayerNorms]:
     rules = norm_rules()
     report = []
     for participant in inputs.participants:
@@ -345,7 +377,8 @@ def event_norms_store(event: Event) -> list[NormRecord]:
     correction that changes them voids it: the IT1 must be signed again). Seven queries whatever the event's size.
     """
     now = timezone.now()
-    made = [(line, norm) for line in event_norm_report(event) for norm in line.norms if norm.norm]
+    inputs = _event_norm_inputs(event)
+    made = [(line, norm) for line in _report(inputs) for norm in line.norms if norm.norm]
     ids = dict(Player.objects.filter(id_number__in=[line.id_number for line, _ in made]).values_list("id_number", "pk"))
     kept = {(r.player_id, r.title): r for r in NormRecord.objects.filter(event=event, countersigned_at__isnull=False)}
     rows = []
@@ -358,6 +391,10 @@ def event_norms_store(event: Event) -> list[NormRecord]:
             score=norm.score,
             average_rating=norm.average_rating,
             performance=norm.performance,
+            one_four_one_c=norm.one_four_one_c,
+            exempt=inputs.event.exemption != "",
+            one_round_a_day=inputs.one_round_a_day,
+            qualifying=inputs.qualifying,
             computed_at=now,
         )
         old = kept.get((row.player_id, row.title))

@@ -345,6 +345,10 @@ def test_submission_keeps_the_norms_made_and_the_profile_shows_them(client, norm
     assert (record.games, record.score, record.average_rating, record.performance) == (9, 7.0, 2400, 2620)
     profile = client.get(f"/players/{hero.id_number}/").content.decode()
     assert "GM: norms covering 9 of the 27 games an application needs" in profile
+    assert "Toward a GM application (B.01 1.5)" in profile
+    assert "1.5: norms covering at least 27 games — 9" in profile
+    assert record.one_round_a_day  # one round a day for nine days (1.1.3a)
+    assert not record.qualifying  # a 10-player round robin is none of 1.5.6's events
     assert f"/events/{event.pk}/norms/{hero.id_number}/it1.pdf?title=GM" in profile
 
 

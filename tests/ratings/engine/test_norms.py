@@ -381,3 +381,62 @@ def test_an_opponents_title_is_the_one_held_at_the_start():
     assert title_held_on("GM", [], start) == "GM"  # no award recorded at all: the registry's title
     assert title_held_on("WGM", awards, start) == "WGM"  # the women's track has no later award
     assert title_held_on("", awards, start) == ""
+
+
+def _on_record(**fields):
+    from datetime import date
+
+    from ratings.engine.norms import NormOnRecord
+
+    fields.setdefault("title", "GM")
+    fields.setdefault("games", 9)
+    fields.setdefault("end_date", date(2024, 5, 1))
+    return NormOnRecord(**fields)
+
+
+def test_an_application_gathers_27_games_the_rating_and_the_rules_of_b01_1_5():
+    from ratings.engine.norms import application_checks
+
+    norms = [
+        _on_record(one_round_a_day=True, qualifying=True),
+        _on_record(exempt=True),
+        _on_record(title="IM", games=13),  # an IM norm does not count for GM
+        _on_record(),
+    ]
+    checks = {c.rule: (c.actual, c.ok) for c in application_checks("GM", norms, 2512)}
+    assert checks == {
+        "1.5": ("27", True),
+        "1.5.3": ("2512", True),
+        "1.4.3e": ("2", True),
+        "1.4.1c": ("0", True),
+        "1.1.3a": ("1", True),
+        "1.5.6": ("1", True),
+    }
+    # for IM the GM norms count too (a GM norm is an IM norm): 40 games
+    assert application_checks("IM", norms, 2450)[0].actual == "40"
+
+
+@pytest.mark.parametrize(
+    ("norms", "rating", "failing"),
+    [
+        ([_on_record(one_round_a_day=True, qualifying=True)] * 2, 2510, "1.5"),  # 18 games
+        ([_on_record(one_round_a_day=True, qualifying=True)] * 3, 2499, "1.5.3"),  # 2500 never reached
+        ([_on_record(exempt=True, one_round_a_day=True, qualifying=True)] * 3, 2510, "1.4.3e"),
+        ([_on_record(one_four_one_c=True, one_round_a_day=True, qualifying=True)] * 3, 2510, "1.4.1c"),
+        ([_on_record(qualifying=True)] * 3, 2510, "1.1.3a"),
+        ([_on_record(one_round_a_day=True)] * 3, 2510, "1.5.6"),
+    ],
+)
+def test_each_application_rule_failing_alone(norms, rating, failing):
+    from ratings.engine.norms import application_checks
+
+    assert [c.rule for c in application_checks("GM", norms, rating) if not c.ok] == [failing]
+
+
+def test_norms_before_july_2022_need_no_qualifying_event_and_wim_needs_no_daily_rounds():
+    from datetime import date
+
+    from ratings.engine.norms import application_checks
+
+    old = [_on_record(title="WIM", end_date=date(2021, 1, 1))] * 3
+    assert [c.rule for c in application_checks("WIM", old, 2200)] == ["1.5", "1.5.3", "1.4.3e", "1.4.1c"]
