@@ -12,7 +12,7 @@ from events.models import PUBLIC_STATUSES
 from players.models import Player, TitleAward
 from ratings.engine.classes import TitleProgress, title_covers, title_progress
 from ratings.engine.norms import NormOnRecord, NormRequirementCheck, application_checks
-from ratings.models import NormRecord, RatingList, TitleCandidate, current_list_condition
+from ratings.models import NormRecord, PlayerRating, RatingList, TitleCandidate, current_list_condition
 
 OPEN_CANDIDATES_SHOWN = 30
 _CANDIDATES_READ = 300  # newest candidacies read to find the open ones (a player is listed on every list)
@@ -104,6 +104,11 @@ def player_norm_records(player: Player, rating_reached: int | None = None) -> Pl
         .select_related("event")
         .order_by("-event__end_date", "title")
     )
+    return player_norm_status(records, rating_reached)
+
+
+def player_norm_status(records: list[NormRecord], rating_reached: int | None) -> PlayerNormRecords:
+    """One player's norms (with their events) summed per title, with each application's checks. No query."""
     games: dict[str, int] = {}
     for record in records:
         games[record.title] = games.get(record.title, 0) + record.games
@@ -121,3 +126,38 @@ def player_norm_records(player: Player, rating_reached: int | None = None) -> Pl
     ]
     applications = [(title, application_checks(title, on_record, rating_reached)) for title in sorted(games)]
     return PlayerNormRecords(records, games, applications)
+
+
+@dataclass
+class ApplicationReady:
+    player: Player
+    title: str
+    games: int  # the games the norms cover
+    rating: int | None  # the current standard rating (the rating reached may be higher: B.01 1.5.3a)
+
+
+def norm_applications_complete() -> list[ApplicationReady]:
+    """Players whose norms kept here and current standard rating complete an application for a GM, IM, WGM or WIM
+    title they do not hold (B.01 1.5, every check met): the officers' dashboard. Two queries."""
+    records = list(
+        NormRecord.objects.filter(event__status__in=PUBLIC_STATUSES, player__merged_into__isnull=True)
+        .select_related("event", "player")
+        .order_by("player_id")
+    )
+    by_player: dict[int, list[NormRecord]] = {}
+    for record in records:
+        by_player.setdefault(record.player_id, []).append(record)
+    ratings = dict(
+        PlayerRating.objects.filter(player_id__in=list(by_player), rating_type="standard").values_list(
+            "player_id", "rating"
+        )
+    )
+    ready = []
+    for player_id, player_records in by_player.items():
+        player = player_records[0].player
+        status = player_norm_status(player_records, ratings.get(player_id))
+        for title, checks in status.applications:
+            held = player.women_title if title.startswith("W") else player.title
+            if all(c.ok for c in checks) and not title_covers(held, title):
+                ready.append(ApplicationReady(player, title, status.games[title], ratings.get(player_id)))
+    return ready

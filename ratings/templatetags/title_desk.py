@@ -6,7 +6,7 @@ from typing import Any
 from django import template
 
 from core.roles import is_official
-from ratings.selectors_titles import title_candidates_open
+from ratings.selectors_titles import norm_applications_complete, title_candidates_open
 
 register = template.Library()
 
@@ -18,3 +18,13 @@ def desk_title_candidates(context: Any) -> list[Any]:
     if user is None or not is_official(user):
         return []
     return title_candidates_open()
+
+
+@register.simple_tag(takes_context=True)
+def desk_norm_applications(context: Any) -> list[Any]:
+    """Players whose norms and rating complete a GM/IM/WGM/WIM application (issue 33; two queries)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not is_official(user):
+        return []
+    return norm_applications_complete()

@@ -9,6 +9,7 @@ from io import StringIO
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from events.models import ArbiterTitle, EventStatus, EventSystem, NormExemption, Result
 from players.models import Player
@@ -404,3 +405,22 @@ def test_a_title_awarded_after_the_start_does_not_count(norm_made):
     TitleAward.objects.create(player=opp4, title="GM", date=START + datetime.timedelta(days=60), method="norms")
     titled = [(c.actual, c.ok) for c in hero_norms(event, hero)["GM"].checks if c.rule == "1.4.5"]
     assert titled == [("7", True), ("4", True)]
+
+
+def test_the_dashboard_names_a_player_whose_norms_and_rating_complete_an_application(norm_made):
+    from ratings.models import NormRecord
+    from tests.events.test_admin_roles import client_for, make_officer
+
+    _, hero = norm_made
+    starting_list(datetime.date(2026, 5, 1), {hero: 2510})
+    common = {"title": "GM", "games": 9, "score": 7, "average_rating": 2400, "performance": 2620}
+    facts = {"one_round_a_day": True, "qualifying": True, "computed_at": timezone.now()}
+    for number in range(3):
+        other = make_event(name=f"Norm event {number}", status=EventStatus.RATED, start_date=START)
+        NormRecord.objects.create(event=other, player=hero, **common, **facts)
+    page = client_for(make_officer()).get("/admin/").content.decode()
+    assert "Title applications complete" in page
+    assert f"?player={hero.pk}&amp;title=GM&amp;method=norms" in page
+    # the GM norms complete IM, WGM and WIM applications too, but the hero holds IM and WGM (and so WIM)
+    assert f"?player={hero.pk}&amp;title=IM" not in page
+    assert f"?player={hero.pk}&amp;title=WIM" not in page
