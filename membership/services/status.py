@@ -26,8 +26,9 @@ from membership.models import (
     PolicyKind,
 )
 
-# An event's statuses whose participations count as "already charged this season" (per-season fees).
-CHARGED_STATUSES = (EventStatus.SUBMITTED, EventStatus.RATED, EventStatus.CORRECTED)
+# The statuses of an event that has gone to the rating officer: it has a fee statement, and its non-members
+# were charged any season fee (per-season fees charge the first such event of the season).
+FEE_STATUSES = (EventStatus.SUBMITTED, EventStatus.RATED, EventStatus.CORRECTED)
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ def _charged_this_season(event: Event, season: rules.Season, player_ids: list[in
     season fee was charged there: the first event of the season charges it)."""
     day = event_day(event)
     earlier = (
-        Participant.objects.filter(player_id__in=player_ids, event__status__in=CHARGED_STATUSES)
+        Participant.objects.filter(player_id__in=player_ids, event__status__in=FEE_STATUSES)
         .filter(event__federation_id=event.federation_id, event__rating_type=event.rating_type)
         .filter(event__start_date__gte=season.start_of(day))
         .filter(Q(event__start_date__lt=day) | Q(event__start_date=day, event_id__lt=event.pk))
