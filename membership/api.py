@@ -15,15 +15,17 @@ from membership.selectors import licence_directory
 from membership.services.fees import event_fee_statement
 from membership.services.status import FEE_STATUSES
 
-AMOUNT = {"max_digits": 12, "decimal_places": 2}
+
+def _amount(help_text: str = "") -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=12, decimal_places=2, help_text=help_text)
 
 
 class FeeLineSerializer(serializers.Serializer):
     description = serializers.CharField()
     rule = serializers.CharField(help_text="The schedule's rule this line applies")
     quantity = serializers.IntegerField()
-    unit_price = serializers.DecimalField(**AMOUNT)
-    amount = serializers.DecimalField(**AMOUNT)
+    unit_price = _amount()
+    amount = _amount()
     currency = serializers.CharField()
     schedule = serializers.CharField(help_text="The fee schedule's code (fide, ...); membership: sold memberships")
 
@@ -31,9 +33,9 @@ class FeeLineSerializer(serializers.Serializer):
 class FeeStatementSerializer(serializers.Serializer):
     event = serializers.IntegerField()
     lines = FeeLineSerializer(many=True)
-    total = serializers.DecimalField(**AMOUNT, help_text="The total in ``currency`` (the first schedule's)")
+    total = _amount("The total in ``currency`` (the first schedule's)")
     currency = serializers.CharField()
-    totals = serializers.DictField(child=serializers.DecimalField(**AMOUNT), help_text="The total per currency")
+    totals = serializers.DictField(child=_amount(), help_text="The total per currency")
 
 
 class EventFeesAPI(PublicReadMixin, generics.GenericAPIView):
@@ -81,4 +83,3 @@ class TrainerDirectoryAPI(_DirectoryAPI):
     """Trainers with a licence valid today."""
 
     kind = "trainer"
-

@@ -62,24 +62,27 @@ def read_memberships(data: bytes) -> tuple[list[MembershipRow], list[Problem]]:
 
 
 def _row(line: int, values: list[str], at: dict[str, int], problems: list[Problem]) -> MembershipRow | None:
-    def cell(name: str) -> str:
-        index = at.get(name)
-        return values[index].strip() if index is not None and index < len(values) else ""
-
-    before = len(problems)
-    raw_id = cell("id_number")
+    width = len(values)
+    raw_id, category, raw_start, raw_end = (
+        values[at[name]].strip() if name in at and at[name] < width else "" for name in COLUMNS
+    )
+    if raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 18 and category:
+        try:  # the common case, checked at once (100,000 lines a few seconds: issue 35)
+            start = datetime.date.fromisoformat(raw_start)
+            end = datetime.date.fromisoformat(raw_end) if raw_end else None
+            if end is None or end >= start:
+                return MembershipRow(line, int(raw_id), category, start, end)
+        except ValueError:
+            pass
     if not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 18):
         problems.append(Problem(line, f"id_number {raw_id[:30]!r} is not an ID number (digits only)"))
-    category = cell("category")
     if not category:
         problems.append(Problem(line, "the category is empty"))
-    start = _date(line, "start", cell("start"), problems, required=True)
-    end = _date(line, "end", cell("end"), problems, required=False)
-    if start is not None and end is not None and end < start:
-        problems.append(Problem(line, f"end {end} is before start {start}"))
-    if len(problems) > before or start is None:
-        return None
-    return MembershipRow(line, int(raw_id), category, start, end)
+    first = _date(line, "start", raw_start, problems, required=True)
+    last = _date(line, "end", raw_end, problems, required=False)
+    if first is not None and last is not None and last < first:
+        problems.append(Problem(line, f"end {last} is before start {first}"))
+    return None
 
 
 def _date(line: int, name: str, raw: str, problems: list[Problem], *, required: bool) -> datetime.date | None:

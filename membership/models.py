@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from events.models import EventSystem, RatingType
+from events.models import RatingType
 from membership import rules
 
 
@@ -45,7 +45,10 @@ class MembershipSettings(models.Model):
         help_text=_("A membership taken by this day counts from the season's start (e.g. 30 June)."),
     )
     backdate_until_day = models.PositiveSmallIntegerField(
-        _("backdated if taken by (day)"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(31)]
+        _("backdated if taken by (day)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(31)],
     )
     status_public = models.BooleanField(
         _("membership status public"),
@@ -81,7 +84,10 @@ class MembershipCategory(models.Model):
     age at the season's start (one row per age band)."""
 
     federation = models.ForeignKey(
-        "players.Federation", on_delete=models.CASCADE, related_name="membership_categories", verbose_name=_("federation")
+        "players.Federation",
+        on_delete=models.CASCADE,
+        related_name="membership_categories",
+        verbose_name=_("federation"),
     )
     code = models.SlugField(_("code"), max_length=30)
     name = models.CharField(_("name"), max_length=100)
@@ -126,7 +132,9 @@ class Membership(models.Model):
     season = models.PositiveSmallIntegerField(
         _("season"), null=True, blank=True, help_text=_("The year the season starts in (2025 for 2025/26).")
     )
-    source = models.CharField(_("source"), max_length=10, choices=MembershipSource.choices, default=MembershipSource.ADMIN)
+    source = models.CharField(
+        _("source"), max_length=10, choices=MembershipSource.choices, default=MembershipSource.ADMIN
+    )
     price = models.DecimalField(_("price"), max_digits=10, decimal_places=2, null=True, blank=True)
     event = models.ForeignKey(
         "events.Event",
@@ -146,7 +154,9 @@ class Membership(models.Model):
         verbose_name_plural = _("memberships")
         indexes = [models.Index(fields=["player", "start"], name="membership_player_start")]
         constraints = [
-            models.CheckConstraint(condition=Q(end__isnull=True) | Q(end__gte=models.F("start")), name="membership_dates")
+            models.CheckConstraint(
+                condition=Q(end__isnull=True) | Q(end__gte=models.F("start")), name="membership_dates"
+            )
         ]
 
     def __str__(self) -> str:
@@ -269,7 +279,9 @@ class FeeKind(models.TextChoices):
 class FeeScheduleLine(models.Model):
     """A line of a schedule: what it charges and when (see ``membership.rules.FeeRule``)."""
 
-    schedule = models.ForeignKey(FeeSchedule, on_delete=models.CASCADE, related_name="lines", verbose_name=_("schedule"))
+    schedule = models.ForeignKey(
+        FeeSchedule, on_delete=models.CASCADE, related_name="lines", verbose_name=_("schedule")
+    )
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     kind = models.CharField(_("kind"), max_length=24, choices=FeeKind.choices)
     description = models.CharField(_("description"), max_length=200)
@@ -288,7 +300,7 @@ class FeeScheduleLine(models.Model):
         _("event kinds"),
         max_length=60,
         blank=True,
-        help_text=_("Comma-separated systems (%(systems)s); empty: every kind.") % {"systems": ", ".join(EventSystem.values)},
+        help_text=_("Comma-separated systems (swiss, round_robin, match, team); empty: every kind."),
     )
     valid_from = models.DateField(_("valid from"), null=True, blank=True)
     valid_to = models.DateField(_("valid to"), null=True, blank=True)

@@ -11,7 +11,7 @@ from membership.selectors import licence_directory, licence_holder
 
 # As every public page (public/views/base.py): cacheable a few minutes, per language.
 PAGE_MAX_AGE = 300
-TITLES = {LicenceKind.ARBITER: _("Arbiters"), LicenceKind.TRAINER: _("Trainers")}
+TITLES: dict[str, object] = {LicenceKind.ARBITER: _("Arbiters"), LicenceKind.TRAINER: _("Trainers")}
 
 
 def _cacheable(response):

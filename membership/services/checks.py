@@ -32,14 +32,13 @@ def event_membership_screen(event: Event) -> list[IntegrityFinding]:
     findings = []
     if report.refused:
         action = report.refused[0].treatment.action
-        rule = (
-            f"Members only ({report.policy}): the games of {len(report.refused)} non-member(s) are "
-            + ("refused for rating" if action == "refused" else "held until they join")
+        rule = f"Members only ({report.policy}): the games of {len(report.refused)} non-member(s) are " + (
+            "refused for rating" if action == "refused" else "held until they join"
         )
         findings.append(
-            IntegrityFinding(MEMBERSHIP_CHECK, rule, {"action": action, "non_members": [
-                row.to_dict() for row in report.refused
-            ]})  # fmt: skip
+            IntegrityFinding(
+                MEMBERSHIP_CHECK, rule, {"action": action, "non_members": [row.to_dict() for row in report.refused]}
+            )
         )
     if report.policy is not None and report.policy.kind == PolicyKind.TOURNAMENT_MEMBERSHIP:
         tournament_memberships_sell(report)
@@ -111,4 +110,6 @@ def _by_name(licences, name: str) -> bool:
 
 
 def licences_valid_on(day: datetime.date, kind: str):
-    return Licence.objects.filter(kind=kind, valid_from__lte=day).filter(Q(valid_to__isnull=True) | Q(valid_to__gte=day))
+    return Licence.objects.filter(kind=kind, valid_from__lte=day).filter(
+        Q(valid_to__isnull=True) | Q(valid_to__gte=day)
+    )

@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db.models import Q
+from django.utils import timezone
 
 from events.models import RATED_RESULTS, Event, EventStatus, Game, Participant
 from membership import rules
@@ -78,7 +79,7 @@ class MembershipReport:
 
 def event_day(event: Event) -> datetime.date:
     """The date an event's policy and schedules are chosen by: its start (the list in force rule's date)."""
-    return event.start_date or event.end_date or datetime.date.today()
+    return event.start_date or event.end_date or timezone.localdate()
 
 
 def event_federation_code(event: Event) -> str:
@@ -121,9 +122,7 @@ def event_membership_report(event: Event) -> MembershipReport:
         .values_list("pk", "player_id", "start_rank", "rating", "player__id_number", "player__surname",
                      "player__given_names", "player__birth_year")
     )  # fmt: skip
-    games = list(
-        Game.objects.filter(event=event, result__in=RATED_RESULTS).values_list("white_id", "black_id", "date")
-    )
+    games = list(Game.objects.filter(event=event, result__in=RATED_RESULTS).values_list("white_id", "black_id", "date"))
     facts = rules.EventFacts(
         rating_type=event.rating_type,
         event_kind=event.system,
@@ -141,7 +140,7 @@ def event_membership_report(event: Event) -> MembershipReport:
     charged = _charged_this_season(event, season, [row[1] for row in participants if row[0] in results])
     season_start = season.start_of(day)
     non_members = []
-    for pk, player_id, rank, _rating, id_number, surname, given, birth_year in participants:
+    for pk, player_id, *_shown, birth_year in participants:
         if pk not in results:
             continue
         age = rules.age_at(birth_year, season_start)  # price by age at the season's start (§5)

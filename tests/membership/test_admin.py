@@ -42,9 +42,10 @@ def test_upload_imports_and_history_is_shown(client, official, eng):
     membership = Membership.objects.get()
     assert client.get("/admin/membership/membership/?q=101").status_code == 200
     change = f"/admin/membership/membership/{membership.pk}/change/"
-    response = client.post(change, {"player": membership.player_id, "category": membership.category_id,
-                                    "start": "2025-10-02", "end": "2026-08-31", "season": "2025", "source": "admin",
-                                    "price": "18.00", "created_at_0": "2025-10-01", "created_at_1": "00:00:00"})  # fmt: skip
+    form = {"player": membership.player_id, "category": membership.category_id, "start": "2025-10-02",
+            "end": "2026-08-31", "season": "2025", "source": "admin", "price": "18.00",
+            "created_at_0": "2025-10-01", "created_at_1": "00:00:00"}  # fmt: skip
+    response = client.post(change, form)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert membership.history.count() == 1  # the edit (the bulk import is audited as one record)
     assert client.get(f"/admin/membership/membership/{membership.pk}/history/").status_code == 200

@@ -26,7 +26,8 @@ def test_fees_api_answers_fides_statement_for_a_swiss(client, django_assert_num_
     assert response.status_code == 200
     body = response.json()
     assert body["lines"] == [{
-        "description": "Swiss and team events: per player", "rule": "FIDE Financial Rules 2020, Appendix 2: EUR 1 per player",
+        "description": "Swiss and team events: per player",
+        "rule": "FIDE Financial Rules 2020, Appendix 2: EUR 1 per player",
         "quantity": 12, "unit_price": "1.00", "amount": "12.00", "currency": "EUR", "schedule": "fide",
     }]  # fmt: skip
     assert (body["total"], body["currency"]) == ("12.00", "EUR")
@@ -55,7 +56,9 @@ def test_directories_list_valid_licences_with_their_events(client, django_assert
     ia = make_player(surname="Arbitro", given_names="Ana", federation=esp)
     lapsed = make_player(surname="Caducado", given_names="Luis", federation=esp)
     coach = make_player(surname="Entrenador", given_names="Eva", federation=esp)
-    Licence.objects.create(kind="arbiter", grade="IA", player=ia, user=arbiter_user, valid_from=datetime.date(2020, 1, 1))
+    Licence.objects.create(
+        kind="arbiter", grade="IA", player=ia, user=arbiter_user, valid_from=datetime.date(2020, 1, 1)
+    )
     Licence.objects.create(kind="arbiter", grade="NA", player=lapsed, valid_from=datetime.date(2020, 1, 1),
                            valid_to=datetime.date(2021, 1, 1))  # fmt: skip
     Licence.objects.create(kind="trainer", grade="FT", player=coach, valid_from=datetime.date(2020, 1, 1))
@@ -65,7 +68,9 @@ def test_directories_list_valid_licences_with_their_events(client, django_assert
     with django_assert_num_queries(1):
         page = client.get("/arbiters/")
     text = page.content.decode()
-    assert "Arbitro, Ana" in text and "Caducado" not in text and "Entrenador" not in text
+    assert "Arbitro, Ana" in text
+    assert "Caducado" not in text
+    assert "Entrenador" not in text
     assert client.get("/api/v1/arbiters/").json()["results"] == [{
         "id_number": ia.id_number, "name": "Arbitro, Ana", "federation": "ESP", "grade": "IA",
         "valid_from": "2020-01-01", "valid_to": None, "events": 1,
@@ -75,5 +80,6 @@ def test_directories_list_valid_licences_with_their_events(client, django_assert
     assert "Open Arbitrado" in holder.content.decode()
     assert client.get(f"/arbiters/{lapsed.id_number + 999}/").status_code == 404
     trainers = client.get("/trainers/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Entrenador, Eva" in trainers and "Arbitro" not in trainers
+    assert "Entrenador, Eva" in trainers
+    assert "Arbitro" not in trainers
     assert [row["name"] for row in client.get("/api/v1/trainers/").json()["results"]] == ["Entrenador, Eva"]

@@ -100,7 +100,8 @@ def test_a_fee_policy_charges_exactly_what_its_schedule_says(field):
     FeeScheduleLine.objects.create(schedule=national, kind="per_non_member_result", description="Junior result",
                                    amount=Decimal("0.60"), max_age=17)  # fmt: skip
     MembershipPolicy.objects.create(federation=eng, rating_type=RatingType.STANDARD, fee_schedule=national,
-                                    effective_from=datetime.date(2025, 9, 1), kind=PolicyKind.NON_MEMBER_FEE)  # fmt: skip
+                                    effective_from=datetime.date(2025, 9, 1),
+                                    kind=PolicyKind.NON_MEMBER_FEE)  # fmt: skip
     event = swiss(group)
     report = event_membership_report(event)
     assert [(r.id_number, r.treatment.action, r.treatment.amount) for r in report.non_members] == [
@@ -167,8 +168,12 @@ def test_a_policy_is_chosen_by_the_events_date(field):
 
 def test_chief_arbiter_needs_a_valid_licence_where_the_policy_says(field):
     eng, group = field
-    MembershipPolicy.objects.create(federation=eng, rating_type=RatingType.STANDARD, chief_arbiter_licence_required=True,
-                                    effective_from=datetime.date(2025, 9, 1))  # fmt: skip
+    MembershipPolicy.objects.create(
+        federation=eng,
+        rating_type=RatingType.STANDARD,
+        chief_arbiter_licence_required=True,
+        effective_from=datetime.date(2025, 9, 1),
+    )
     arbiter = User.objects.create_user("arbiter")
     event = swiss(group, name="Licence Open")
     event.chief_arbiter = arbiter
@@ -185,8 +190,12 @@ def test_chief_arbiter_needs_a_valid_licence_where_the_policy_says(field):
 
 def test_a_valid_licence_passes(field):
     eng, group = field
-    MembershipPolicy.objects.create(federation=eng, rating_type=RatingType.STANDARD, chief_arbiter_licence_required=True,
-                                    effective_from=datetime.date(2025, 9, 1))  # fmt: skip
+    MembershipPolicy.objects.create(
+        federation=eng,
+        rating_type=RatingType.STANDARD,
+        chief_arbiter_licence_required=True,
+        effective_from=datetime.date(2025, 9, 1),
+    )
     event = swiss(group)
     event.chief_arbiter_name = f"{group[0].surname}, {group[0].given_names}"
     event.save(update_fields=["chief_arbiter_name"])

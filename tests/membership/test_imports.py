@@ -37,7 +37,10 @@ def test_good_file_is_imported_with_its_season_and_default_end(federation):
 
 def test_one_bad_line_refuses_the_file_and_names_it(federation):
     make_player(id_number=101, federation=federation)
-    data = b"id_number,category,start\n101,adult,2025-10-01\n101,adult,2025-02-30\n999,adult,2025-10-01\n101,gold,2025-10-01\n"
+    data = (
+        b"id_number,category,start\n101,adult,2025-10-01\n101,adult,2025-02-30\n"
+        b"999,adult,2025-10-01\n101,gold,2025-10-01\n"
+    )
     result = memberships_import_csv(data, user=None, federation="ENG")
     assert result.problems == [
         "line 3: start '2025-02-30' is not a date (YYYY-MM-DD)",
@@ -51,7 +54,8 @@ def test_one_bad_line_refuses_the_file_and_names_it(federation):
     ("data", "problem"),
     [
         (b"", "line 1: the file is empty; the first line names the columns id_number, category, start, end"),
-        (b"id,category\n", "line 1: the header lacks the column(s) id_number, start (expected id_number, category, start, end)"),
+        (b"id,category\n",
+         "line 1: the header lacks the column(s) id_number, start (expected id_number, category, start, end)"),
         (b"\xff\xfe", "the file is not UTF-8 text (byte 0)"),
         (b"id_number,category,start,end\nx1,adult,2025-10-01,2025-09-01\n",
          "line 2: id_number 'x1' is not an ID number (digits only)"),

@@ -37,7 +37,9 @@ def facts(**values) -> rules.EventFacts:
 
 def test_fide_swiss_is_one_euro_a_player():
     lines = rules.fee_lines(fide_rules(), facts(players=137))
-    assert [(line.quantity, line.unit_price, line.amount) for line in lines] == [(137, Decimal("1.00"), Decimal("137.00"))]
+    assert [(line.quantity, line.unit_price, line.amount) for line in lines] == [
+        (137, Decimal("1.00"), Decimal("137.00"))
+    ]
     assert rules.total(lines) == Decimal("137.00")
 
 
