@@ -64,13 +64,12 @@ class LicenceSerializer(serializers.Serializer):
     events = serializers.IntegerField(help_text="Events directed as chief arbiter (arbiters)")
 
 
-class _DirectoryAPI(PublicReadMixin, generics.GenericAPIView):
+class _DirectoryAPI(PublicReadMixin, generics.ListAPIView):
     serializer_class = LicenceSerializer
     kind = ""
 
-    def get(self, request):
-        page = self.paginate_queryset(licence_directory(self.kind))
-        return self.get_paginated_response([row.to_dict() for row in page])
+    def get_queryset(self):
+        return licence_directory(self.kind)  # rows (a list): the serializer reads their attributes
 
 
 class ArbiterDirectoryAPI(_DirectoryAPI):
