@@ -5,6 +5,8 @@ import datetime
 from django.urls import include, path, register_converter
 
 from core.api import DocsView, RedocView, SchemaView
+from membership.api import ArbiterDirectoryAPI, EventFeesAPI, TrainerDirectoryAPI
+from membership.views import arbiter_page, licence_directory_page
 from public.api.check_trf import CheckTrfAPI
 from public.api.event_transitions import EventTransitionAPI
 from public.api.events import EventDetailAPI, EventListAPI
@@ -161,6 +163,9 @@ api_v1 = [
     path("events/<key:pk>/", EventDetailAPI.as_view(), name="api-event"),
     path("events/<key:pk>/norms/", EventNormsAPI.as_view(), name="api-event-norms"),
     path("norms/check/", NormCheckAPI.as_view(), name="api-norms-check"),
+    path("events/<key:pk>/fees/", EventFeesAPI.as_view(), name="api-event-fees"),
+    path("arbiters/", ArbiterDirectoryAPI.as_view(), name="api-arbiters"),
+    path("trainers/", TrainerDirectoryAPI.as_view(), name="api-trainers"),
     path("calculator/", CalculatorAPI.as_view(), name="api-calculator"),
     path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", DocsView.as_view(), name="api-docs"),
@@ -178,6 +183,9 @@ urlpatterns = [
     path("players/", include((player_pages, "players"))),
     path("lists/", include((list_pages, "ratings"))),
     path("events/", include((event_pages, "events"))),
+    path("arbiters/", licence_directory_page, {"kind": "arbiter"}, name="arbiters"),
+    path("arbiters/<key:id_number>/", arbiter_page, name="arbiter"),
+    path("trainers/", licence_directory_page, {"kind": "trainer"}, name="trainers"),
     path("api/v1/", include(api_v1)),
     # Atom feeds (issue 15)
     path("feeds/lists/<rating_type:rating_type>/", RatingListsFeed(), name="feed-lists"),

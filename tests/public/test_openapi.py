@@ -37,6 +37,9 @@ DOCUMENTED = {
     ("post", "/api/v1/norms/check/"),
     ("post", "/api/v1/events/check-trf/"),  # arbiters' token: answers 401 to the anonymous test client
     ("post", "/api/v1/events/{id}/transitions/"),  # the same
+    ("get", "/api/v1/events/{id}/fees/"),  # membership: an event's rating-fee statement (issue 35)
+    ("get", "/api/v1/arbiters/"),
+    ("get", "/api/v1/trainers/"),
 }  # the schema endpoint itself is left out (SPECTACULAR_SETTINGS["SERVE_INCLUDE_SCHEMA"] is False)
 
 
