@@ -344,6 +344,9 @@ class IntegrityCheck(models.TextChoices):
     CONTRADICTION = "contradiction", _("Results contradict the declared rounds or dates")
     DUPLICATE_EVENT = "duplicate_event", _("The event duplicates another")
     SINGLE_CLUB = "single_club", _("One club, results far from the ratings")
+    # Registered by the membership app (membership.services.checks): the federation's policy, not integrity.
+    MEMBERSHIP = "membership", _("Players who are not members, under the membership policy")
+    LICENCE = "licence", _("The Chief Arbiter holds no valid licence")
 
 
 class IntegrityFlag(models.Model):

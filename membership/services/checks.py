@@ -14,15 +14,14 @@ import datetime
 from django.db.models import Q
 
 from audit.services import audit_record
-from events.models import Event
+from events.models import Event, IntegrityCheck
 from events.services import IntegrityFinding
 from membership.models import Licence, LicenceKind, Membership, MembershipSource, PolicyKind
 from membership.services.status import MembershipReport, event_day, event_membership_report
 
-# IntegrityFlag.kind values of this screen (at most 20 characters; events.models.IntegrityCheck does not list
-# them yet, so the admin shows the value itself).
-MEMBERSHIP_CHECK = "membership"
-LICENCE_CHECK = "licence"
+# IntegrityFlag.kind values of this screen (events.models.IntegrityCheck names them).
+MEMBERSHIP_CHECK = IntegrityCheck.MEMBERSHIP
+LICENCE_CHECK = IntegrityCheck.LICENCE
 
 
 def event_membership_screen(event: Event) -> list[IntegrityFinding]:

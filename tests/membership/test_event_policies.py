@@ -55,8 +55,11 @@ def swiss(group, **fields):
     """Three rounds: (0-1, 2-3, 4-5), (0-2, 1-4, 3-5), (0-5, 1-3, 2-4), all played."""
     pairs = [(0, 1), (2, 3), (4, 5), (0, 2), (1, 4), (3, 5), (0, 5), (1, 3), (2, 4)]
     event = event_with_games(group, [(w, b, 0.5) for w, b in pairs], start=START, status=EventStatus.DRAFT, **fields)
-    event.federation_id = "ENG"
-    event.save(update_fields=["federation"])
+    for game in event.games.all():  # event_with_games puts each game in a round of its own: three boards a round
+        game.round = (game.round - 1) // 3 + 1
+        game.save(update_fields=["round"])
+    event.federation_id, event.rounds = "ENG", 3
+    event.save(update_fields=["federation", "rounds"])
     return event
 
 
