@@ -63,7 +63,7 @@ class WebhookEndpoint(models.Model):
     """Another program's URL that is told of chosen events (issue 15), each delivery signed with ``secret``
     (HMAC-SHA256 of the body, header ``X-Federation-Signature: sha256=<hex>``)."""
 
-    EVENT_TYPES = ("list.published", "event.rated", "event.status_changed", "title.awarded")
+    EVENT_TYPES = ("list.published", "event.rated", "event.status_changed", "title.awarded", "norm.made")
 
     url = models.URLField(max_length=500)
     secret = models.CharField(max_length=200, help_text="Shared with the receiver, who checks the signature")

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='webhookendpoint',
             name='events',
-            field=models.JSONField(default=list, help_text='Any of: list.published, event.rated, event.status_changed, title.awarded'),
+            field=models.JSONField(default=list, help_text='Any of: list.published, event.rated, event.status_changed, title.awarded, norm.made'),
         ),
     ]

@@ -37,7 +37,9 @@ from events.models import (
     RatingType,
     Result,
 )
+from outbox.webhooks import webhooks_notify
 from players.models import Player, TitleAward
+from ratings.engine.classes import title_covers
 from ratings.engine.norms import (
     EventConditions,
     NormEvent,
@@ -373,14 +375,22 @@ def _norm_game(
 def event_norms_store(event: Event) -> list[NormRecord]:
     """Keep the norms made in ``event`` (on submission and on every correction: events' results-complete hook).
 
-    The event's rows are replaced in bulk; a countersignature stays on a norm whose figures did not change (a
-    correction that changes them voids it: the IT1 must be signed again). Seven queries whatever the event's size.
+    Norms for a title the player already holds (or a higher one of its track) are not kept. The event's rows are
+    replaced in bulk; a countersignature stays on a norm whose figures did not change (a correction that changes
+    them voids it: the IT1 must be signed again); a new norm is announced once (webhook ``norm.made``). Eight queries whatever the event's size.
     """
     now = timezone.now()
     inputs = _event_norm_inputs(event)
-    made = [(line, norm) for line in _report(inputs) for norm in line.norms if norm.norm]
+    held = {p.player.id_number: (p.player.title, p.player.women_title) for p in inputs.participants}
+    # a norm for a title the player holds (or a higher one of its track) is kept by nobody: an IM's IM norm
+    made = [
+        (line, norm)
+        for line in _report(inputs)
+        for norm in line.norms
+        if norm.norm and not title_covers(held[line.id_number][norm.title.startswith("W")], norm.title)
+    ]
     ids = dict(Player.objects.filter(id_number__in=[line.id_number for line, _ in made]).values_list("id_number", "pk"))
-    kept = {(r.player_id, r.title): r for r in NormRecord.objects.filter(event=event, countersigned_at__isnull=False)}
+    before = {(r.player_id, r.title): r for r in NormRecord.objects.filter(event=event)}
     rows = []
     for line, norm in made:
         row = NormRecord(
@@ -397,12 +407,38 @@ def event_norms_store(event: Event) -> list[NormRecord]:
             qualifying=inputs.qualifying,
             computed_at=now,
         )
-        old = kept.get((row.player_id, row.title))
-        if old is not None and _same_figures(old, row):
+        old = before.get((row.player_id, row.title))
+        if old is not None and old.countersigned_at is not None and _same_figures(old, row):
             row.countersigned_by_id, row.countersigned_at = old.countersigned_by_id, old.countersigned_at
         rows.append(row)
     NormRecord.objects.filter(event=event).delete()
-    return NormRecord.objects.bulk_create(rows)
+    stored = NormRecord.objects.bulk_create(rows)
+    # Followers of a player hear of a norm once (a correction that keeps it says nothing new).
+    names = {ids[line.id_number]: (line.id_number, line.name) for line, _ in made}
+    webhooks_notify(
+        "norm.made",
+        [_norm_payload(event, r, names[r.player_id]) for r in stored if (r.player_id, r.title) not in before],
+    )
+    return stored
+
+
+def _norm_payload(event: Event, record: NormRecord, player: tuple[int, str]) -> dict[str, Any]:
+    """The ``norm.made`` webhook's data: the player (followers key on the ID number), the event and the norm."""
+    return {
+        "player": {"id_number": player[0], "name": player[1]},
+        "event": {
+            "id": event.pk,
+            "name": event.name,
+            "end_date": event.end_date.isoformat() if event.end_date else None,
+        },
+        "norm": {
+            "title": record.title,
+            "games": record.games,
+            "score": record.score,
+            "average_rating": record.average_rating,
+            "performance": record.performance,
+        },
+    }
 
 
 def norms_countersign(records: list[NormRecord], *, user: Actor) -> int:

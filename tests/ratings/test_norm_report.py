@@ -424,3 +424,18 @@ def test_the_dashboard_names_a_player_whose_norms_and_rating_complete_an_applica
     # the GM norms complete IM, WGM and WIM applications too, but the hero holds IM and WGM (and so WIM)
     assert f"?player={hero.pk}&amp;title=IM" not in page
     assert f"?player={hero.pk}&amp;title=WIM" not in page
+
+
+def test_followers_hear_of_a_norm_once(norm_made):
+    from outbox.models import WebhookDelivery, WebhookEndpoint
+    from ratings.services.norms import event_norms_store
+
+    event, hero = norm_made
+    WebhookEndpoint.objects.create(url="https://example.org/hook", secret="s", events=["norm.made"])
+    event_norms_store(event)
+    deliveries = [json.loads(d.body)["data"] for d in WebhookDelivery.objects.filter(event_type="norm.made")]
+    heroes = [d for d in deliveries if d["player"]["id_number"] == hero.id_number]
+    assert [d["norm"]["title"] for d in heroes] == ["GM"]
+    assert heroes[0]["norm"]["performance"] == 2620
+    event_norms_store(event)  # the same norms again (a correction elsewhere): nothing new to tell
+    assert WebhookDelivery.objects.filter(event_type="norm.made").count() == len(deliveries)
