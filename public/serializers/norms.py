@@ -53,6 +53,8 @@ class NormCheckLineSerializer(serializers.Serializer):
     required = serializers.CharField()  # type: ignore[assignment]  # the JSON key; Field.required is a flag
     actual = serializers.CharField()
     ok = serializers.BooleanField()
+    key = serializers.CharField(help_text="Which requirement (ratings.engine.norms.REQUIREMENTS)")
+    params = serializers.DictField(child=serializers.CharField(), help_text="The figures its text is written with")
 
 
 class RaisedOpponentSerializer(serializers.Serializer):

@@ -114,9 +114,43 @@ class NormPlayer:
 @dataclass(frozen=True)
 class NormRequirementCheck:
     rule: str
-    required: str
+    required: str  # REQUIREMENTS[key] filled in with params: what the API and the documents print
     actual: str
     ok: bool
+    key: str = ""  # which requirement (REQUIREMENTS): pages print it in their own language
+    params: tuple[tuple[str, str], ...] = ()
+
+
+# What each requirement asks, in English (the API, the IT1); pages translate the same text by its key.
+REQUIREMENTS = {
+    "woman": "a woman (women's titles)",
+    "games": "at least {amount} games",
+    "exempt": "exempt (1.4.3a-d)",
+    "foreign_federations": "at least {amount} federations other than the player's",
+    "own_federation": "at most {amount} from the player's federation",
+    "one_federation": "at most {amount} from any one other federation",
+    "titled": "at least {amount} titled opponents",
+    "target": "at least {amount} opponents {titles}",
+    "average": "Ra at least {amount}",
+    "performance": "Rp at least {amount}",
+    "score": "score at least {amount} %",
+    "rounds_per_day": "at most {amount} rounds a day",
+    "arbiter": "Chief Arbiter IA or FA",
+    "application_games": "norms covering at least {amount} games",
+    "rating_reached": "a rating of {amount} reached at some time",
+    "normal_rule": "one norm under the normal federation rule",
+    "eight_games_once": "the 8-game rule used at most once",
+    "one_round_a_day": "one norm with one round a day for 3 days",
+    "qualifying": "one norm from a qualifying event",
+}
+NOT_RECORDED = "not recorded"  # an ``actual`` the event's record does not hold
+
+
+def requirement(rule: str, key: str, actual: object, ok: bool, **params: object) -> NormRequirementCheck:
+    """A requirement's check with its English text (REQUIREMENTS) and the parameters pages translate it with."""
+    values = tuple((name, str(value)) for name, value in params.items())
+    text = REQUIREMENTS[key].format(**dict(values))
+    return NormRequirementCheck(rule, text, str(actual), bool(ok), key, values)
 
 
 @dataclass(frozen=True)
@@ -418,43 +452,34 @@ def _checks_for(
 ) -> tuple[NormRequirementCheck, ...]:
     ok = _row_checks(figures)[row]
     f = {key: value[row] for key, value in figures.items()}
-    exempt = "exempt (1.4.3a-d)"
     games_rule = "1.4.1c" if one_four_one_c else "1.4.1a"
+    own, one = ("exempt", "exempt") if f["exempt_limits"] else ("own_federation", "one_federation")
     checks = [
-        NormRequirementCheck(games_rule, f"at least {minimum} games", f"{int(f['games'])}", bool(ok[0])),
-        NormRequirementCheck(
+        requirement(games_rule, "games", int(f["games"]), ok[0], amount=minimum),
+        requirement(
             "1.4.3",
-            exempt if f["exempt_federations"] else "at least 2 federations other than the player's",
-            f"{int(f['foreign_federations'])}",
-            bool(ok[1]),
+            "exempt" if f["exempt_federations"] else "foreign_federations",
+            int(f["foreign_federations"]),
+            ok[1],
+            amount=2,
         ),
-        NormRequirementCheck(
-            "1.4.4",
-            exempt if f["exempt_limits"] else f"at most {int(f['own_limit'])} from the player's federation",
-            f"{int(f['own_federation'])}",
-            bool(ok[2]),
-        ),
-        NormRequirementCheck(
-            "1.4.4",
-            exempt if f["exempt_limits"] else f"at most {int(f['one_limit'])} from any one other federation",
-            f"{int(f['one_federation'])}",
-            bool(ok[3]),
-        ),
-        NormRequirementCheck(
-            "1.4.5", f"at least {int(f['titled_required'])} titled opponents", f"{int(f['titled'])}", bool(ok[4])
-        ),
-        NormRequirementCheck(
+        requirement("1.4.4", own, int(f["own_federation"]), ok[2], amount=int(f["own_limit"])),
+        requirement("1.4.4", one, int(f["one_federation"]), ok[3], amount=int(f["one_limit"])),
+        requirement("1.4.5", "titled", int(f["titled"]), ok[4], amount=int(f["titled_required"])),
+        requirement(
             "1.4.5",
-            f"at least {int(f['target_required'])} opponents {'/'.join(sorted(TARGET_OR_HIGHER[title]))}",
-            f"{int(f['target'])}",
-            bool(ok[5]),
+            "target",
+            int(f["target"]),
+            ok[5],
+            amount=int(f["target_required"]),
+            titles="/".join(sorted(TARGET_OR_HIGHER[title])),
         ),
-        NormRequirementCheck("1.4.7", f"Ra at least {MIN_AVERAGE[title]}", f"{int(f['average'])}", bool(ok[6])),
-        NormRequirementCheck("1.4.8", f"Rp at least {MIN_PERFORMANCE[title]}", f"{int(f['performance'])}", bool(ok[7])),
-        NormRequirementCheck("1.4.8", f"score at least {MIN_SCORE_PERCENT} %", f"{int(f['percent'])} %", bool(ok[8])),
+        requirement("1.4.7", "average", int(f["average"]), ok[6], amount=MIN_AVERAGE[title]),
+        requirement("1.4.8", "performance", int(f["performance"]), ok[7], amount=MIN_PERFORMANCE[title]),
+        requirement("1.4.8", "score", f"{int(f['percent'])} %", ok[8], amount=MIN_SCORE_PERCENT),
     ]
     if not women_ok:
-        checks.insert(0, NormRequirementCheck("1.3", "a woman (women's titles)", sex or "not given", False))
+        checks.insert(0, requirement("1.3", "woman", sex or NOT_RECORDED, False))
     return tuple(checks)
 
 
@@ -464,15 +489,14 @@ def _condition_checks(conditions: EventConditions | None) -> tuple[NormRequireme
         return ()
     per_day, arbiter = conditions.rounds_per_day, conditions.chief_arbiter_title
     return (
-        NormRequirementCheck(
+        requirement(
             "1.1",
-            f"at most {MAX_ROUNDS_PER_DAY} rounds a day",
-            "not recorded" if per_day is None else str(per_day),
+            "rounds_per_day",
+            NOT_RECORDED if per_day is None else per_day,
             per_day is not None and per_day <= MAX_ROUNDS_PER_DAY,
+            amount=MAX_ROUNDS_PER_DAY,
         ),
-        NormRequirementCheck(
-            "1.1", "Chief Arbiter IA or FA", arbiter or "not recorded", arbiter in NORM_ARBITER_TITLES
-        ),
+        requirement("1.1", "arbiter", arbiter or NOT_RECORDED, arbiter in NORM_ARBITER_TITLES),
     )
 
 
@@ -561,29 +585,21 @@ def application_checks(
     one_c = sum(n.one_four_one_c for n in counted)
     late = any(n.end_date > QUALIFYING_NORM_AFTER for n in counted)
     checks = [
-        NormRequirementCheck("1.5", f"norms covering at least {APPLICATION_GAMES} games", str(games), games >= 27),
-        NormRequirementCheck(
+        requirement("1.5", "application_games", games, games >= APPLICATION_GAMES, amount=APPLICATION_GAMES),
+        requirement(
             "1.5.3",
-            f"a rating of {TITLE_RATING[title]} reached at some time",
-            "none" if rating_reached is None else str(rating_reached),
+            "rating_reached",
+            NOT_RECORDED if rating_reached is None else rating_reached,
             rating_reached is not None and rating_reached >= TITLE_RATING[title],
+            amount=TITLE_RATING[title],
         ),
-        NormRequirementCheck(
-            "1.4.3e",
-            "one norm under the normal federation rule",
-            str(sum(not n.exempt for n in counted)),
-            any(not n.exempt for n in counted),
-        ),
-        NormRequirementCheck("1.4.1c", "the 8-game rule used at most once", str(one_c), one_c <= 1),
+        requirement("1.4.3e", "normal_rule", sum(not n.exempt for n in counted), any(not n.exempt for n in counted)),
+        requirement("1.4.1c", "eight_games_once", one_c, one_c <= 1),
     ]
     if title in {"GM", "WGM"}:
         daily = sum(n.one_round_a_day for n in counted)
-        checks.append(
-            NormRequirementCheck("1.1.3a", "one norm with one round a day for 3 days", str(daily), daily >= 1)
-        )
+        checks.append(requirement("1.1.3a", "one_round_a_day", daily, daily >= 1))
     if late:
         qualifying = sum(n.qualifying for n in counted)
-        checks.append(
-            NormRequirementCheck("1.5.6", "one norm from a qualifying event", str(qualifying), qualifying >= 1)
-        )
+        checks.append(requirement("1.5.6", "qualifying", qualifying, qualifying >= 1))
     return tuple(checks)

@@ -81,6 +81,8 @@ def norm_result_dict(result: NormResult) -> dict[str, Any]:
     """A norm check as the API and the command write it (titles-norms.md: one entry per title)."""
     data = asdict(result)
     data["games_used"] = list(result.games_used)
+    for check in data["checks"]:
+        check["params"] = dict(check["params"])
     return data
 
 

@@ -143,7 +143,14 @@ def test_the_api_reports_every_player(client, round_robin):
         "games_used",
         "checks",
     }
-    assert gm["checks"][0] == {"rule": "1.4.1a", "required": "at least 9 games", "actual": "8", "ok": False}
+    assert gm["checks"][0] == {
+        "rule": "1.4.1a",
+        "required": "at least 9 games",
+        "actual": "8",
+        "ok": False,
+        "key": "games",
+        "params": {"amount": "9"},
+    }
 
 
 def test_the_norm_calculator_answers_as_the_engine(client):
@@ -439,3 +446,18 @@ def test_followers_hear_of_a_norm_once(norm_made):
     assert heroes[0]["norm"]["performance"] == 2620
     event_norms_store(event)  # the same norms again (a correction elsewhere): nothing new to tell
     assert WebhookDelivery.objects.filter(event_type="norm.made").count() == len(deliveries)
+
+
+def test_the_norm_pages_speak_spanish_every_requirement_included(client, norm_made):
+    from django.utils import translation
+
+    from ratings.engine.norms import NOT_RECORDED, REQUIREMENTS
+
+    event, _ = norm_made
+    page = client.get(f"/events/{event.pk}/norms/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "al menos 9 partidas" in page
+    assert "Ra de al menos 2380" in page
+    assert "at least" not in page
+    with translation.override("es"):
+        untranslated = [text for text in [*REQUIREMENTS.values(), NOT_RECORDED] if translation.gettext(text) == text]
+    assert untranslated == []
