@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from audit.services import Actor
+from core.pagination import whole_number
 from events.models import BYE_RESULTS, Event, Game, Participant, Result
 from events.rounds import paired_twice
 from events.services import GameEdit, GamesUpdate, event_games_update
@@ -153,7 +154,9 @@ def player_resolve(token: str, roster: dict[int, RosterLine]) -> int | str:
     """The start rank of the player ``token`` names (start rank, ID number or name), or why none is found."""
     token = token.strip()
     if token.isdigit():
-        number = int(token)
+        number = whole_number(token)  # never int() on typed digits: thousands of them raise (issue 32)
+        if number is None:
+            return _("no player with start rank or ID number %(number)s") % {"number": token[:20]}
         if number in roster:
             return number
         matches = [line.start_rank for line in roster.values() if line.id_number == number]

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from core.admin import ReadOnly, admin_user
+from core.pagination import whole_number
 from events.admin.permissions import EventAccess
 from events.forms import ReasonForm
 from events.models import Event, IntegrityFlag
@@ -80,8 +81,9 @@ class FlagEventFilter(admin.SimpleListFilter):
 
     def lookups(self, request, model_admin):
         events = Event.objects.filter(integrity_flags__cleared_at__isnull=True)
-        if (self.value() or "").isdigit():
-            events = events | Event.objects.filter(pk=int(self.value()))
+        chosen = whole_number(self.value())  # never int() on the request's digits (issue 32)
+        if chosen is not None:
+            events = events | Event.objects.filter(pk=chosen)
         rows = model_admin.visible_rows(request, IntegrityFlag.objects.filter(event__in=events.values("pk")))
         shown = Event.objects.filter(pk__in=rows.values("event_id")).order_by("-end_date", "-pk")[:EVENT_CHOICES]
         return [(str(event.pk), str(event)) for event in shown]
@@ -90,9 +92,10 @@ class FlagEventFilter(admin.SimpleListFilter):
         value = self.value()
         if value is None:
             return queryset
-        if not value.isdigit():
+        chosen = whole_number(value)
+        if chosen is None:
             return queryset.none()
-        return queryset.filter(event_id=int(value))
+        return queryset.filter(event_id=chosen)
 
 
 @admin.register(IntegrityFlag)

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.utils.translation import pgettext_lazy
 
 from core.admin import admin_user
+from core.pagination import whole_number
 from events.admin.permissions import EventAccess, EventChildInline
 from events.forms import BaseGameFormSet, GameAdminForm, GameForm
 from events.models import Game, Participant
@@ -18,7 +19,8 @@ MAX_EXTRA_GAME_ROWS = 200
 def entry_round(request) -> int | None:
     """The round shown on the event page (``?round=N``), or None for all rounds."""
     value = request.GET.get("round", "")
-    return int(value) if value.isascii() and value.isdigit() and int(value) > 0 else None
+    number = whole_number(value)  # never int() on the request's digits: thousands of them raise (issue 32)
+    return number if number else None
 
 
 class GameInline(EventChildInline, admin.TabularInline):

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.admin import admin_user
+from core.pagination import whole_number
 from events.admin.autocomplete import EventAutocompleteMixin, player_choice_label
 from events.admin.permissions import EventChildInline
 from events.admin.transitions import allowed_event
@@ -39,7 +40,8 @@ PARTICIPANTS_PER_PAGE = 25
 def participant_page(request) -> int:
     """The page of participants shown (``?participants=N``, from 1)."""
     value = request.GET.get("participants", "")
-    return int(value) if value.isascii() and value.isdigit() and 0 < int(value) < 10**6 else 1
+    number = whole_number(value)  # never int() on the request's digits: thousands of them raise (issue 32)
+    return number if number and number < 10**6 else 1
 
 
 def participant_rank_range(page: int) -> tuple[int, int]:
@@ -100,11 +102,11 @@ class PagedParticipantFormSet(BaseParticipantFormSet):
                 ranks = Participant.objects.filter(event=self.instance).order_by("-start_rank")
                 highest = next(iter(ranks.values_list("start_rank", flat=True)), 0)
             typed = [
-                int(value)
+                whole_number(str(value))  # the posted digits, read safely (a field's own error names a bad one)
                 for key, value in self.data.items()
-                if key.startswith(f"{self.prefix}-") and key.endswith("-start_rank") and str(value).isdigit()
+                if key.startswith(f"{self.prefix}-") and key.endswith("-start_rank")
             ]
-            self._last_rank = max([highest, *typed])
+            self._last_rank = max([highest, *(rank for rank in typed if rank is not None and rank < 10**6)])
         self._last_rank += 1
         return self._last_rank
 

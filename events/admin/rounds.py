@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from core.admin import admin_user
+from core.pagination import whole_number
 from events.admin.urls import admin_view_urls
 from events.models import BYE_RESULTS, Result
 from events.roles import event_results_editable_by
@@ -169,11 +170,11 @@ def _posted_boards(data, sheet: RoundSheet) -> tuple[list[BoardEntry], dict[int,
     problems: list[RoundProblem] = []
     known: dict[int, int] = {}
     for pair in data.get("known", "").split(","):
-        game, _sep, version = pair.partition(":")
-        if game.isdigit() and version.isdigit():
-            known[int(game)] = int(version)
-    count = data.get("rows", "0")
-    count = min(int(count), MAX_BOARDS) if count.isdigit() else 0
+        game, _sep, version = (whole_number(part) for part in pair.partition(":"))
+        if game is not None and version is not None:
+            known[game] = version
+    # never int() on posted digits: thousands of them raise (issue 32); core.pagination.whole_number reads them
+    count = min(whole_number(data.get("rows", "0")) or 0, MAX_BOARDS)
     boards = []
     for index in range(count):
         entry = _posted_board(data, index, sheet, problems)
@@ -183,7 +184,7 @@ def _posted_boards(data, sheet: RoundSheet) -> tuple[list[BoardEntry], dict[int,
 
 
 def _number(value: str) -> int | None:
-    return int(value) if value.isdigit() else None
+    return whole_number(value)
 
 
 def _posted_board(data, index: int, sheet: RoundSheet, problems: list[RoundProblem]) -> BoardEntry:

@@ -10,6 +10,7 @@ from django.utils.html import format_html_join
 
 from core.charts import Frame, label_every, polyline, rating_step
 from events.models import EventStatus, EventSystem, RatingType
+from public.selectors.events import fraction_text
 from ratings.engine.classes import roman as engine_roman
 from ratings.engine.rating_types import RATING_TYPES
 
@@ -53,13 +54,11 @@ def signed(value, decimals: int = 0) -> str:
 
 @register.filter
 def points(value) -> str:
-    """2.5 -> 2½, 3.0 -> 3, 0.5 -> ½."""
-    if value is None:
+    """2.5 -> 2½, 3.0 -> 3, 0.5 -> ½, 2.75 -> 2¾: public.selectors.events.fraction_text, the one definition (a
+    tie-break such as Sonneborn-Berger runs in quarters; halves only printed 2.75 as "3")."""
+    if value is None or value == "":
         return ""
-    whole, half = divmod(round(float(value) * 2), 2)
-    if half:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
+    return fraction_text(float(value))
 
 
 @register.filter

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from core.charts import Frame, scale
+from core.charts import Frame, label_every, nice_step, scale
 
 register = template.Library()
 
@@ -15,6 +15,14 @@ HISTOGRAM_COLOUR = "#1d4ed8"  # the standard colour of the history chart; the br
 HISTOGRAM_FRAME = Frame(HISTOGRAM_WIDTH, HISTOGRAM_HEIGHT, H_LEFT, H_RIGHT, H_TOP, H_BOTTOM)
 
 
+def player_ticks(most: int) -> list[int]:
+    """The players axis' ticks from 0 to the first whole step at or above ``most``: whole numbers only (a count
+    of players has no halves: a step of 0.5 printed as whole numbers read "0, 1, 1, 2, 2"), about four steps."""
+    step = max(1, round(nice_step(most, 4)))
+    top = max(step, -(-most // step) * step)
+    return list(range(0, top + 1, step))
+
+
 def histogram_geometry(bands: list[dict[str, int]], bucket: int = 100) -> dict:
     """One bar per rating band (``bands``: {"low", "players"}, lowest first), gaps filled with empty bands."""
     if not bands:
@@ -22,10 +30,11 @@ def histogram_geometry(bands: list[dict[str, int]], bucket: int = 100) -> dict:
     counts = {band["low"]: band["players"] for band in bands}
     lows = list(range(min(counts), max(counts) + bucket, bucket))
     most = max(counts.values())
+    ticks = player_ticks(most)
     plot_w, plot_h = HISTOGRAM_FRAME.plot_width, HISTOGRAM_FRAME.plot_height
-    bar_height = scale(0, most, 0, plot_h)  # a bar's height: players, the most players the plot's height
+    bar_height = scale(0, ticks[-1], 0, plot_h)  # a bar's height: players, the top tick the plot's height
     slot = plot_w / len(lows)
-    label_every = max(1, round(len(lows) / 8))
+    every = label_every(len(lows), 8)
     bars = []
     for i, low in enumerate(lows):
         players = counts.get(low, 0)
@@ -39,16 +48,18 @@ def histogram_geometry(bands: list[dict[str, int]], bucket: int = 100) -> dict:
                 "low": low,
                 "high": low + bucket - 1,
                 "players": players,
-                "label": low if i % label_every == 0 else None,
+                "label": low if i % every == 0 else None,
                 "label_x": round(H_LEFT + i * slot + slot / 2, 1),
             }
         )
+    y_ticks = [{"y": round(H_TOP + plot_h - bar_height(tick), 1), "label": tick} for tick in ticks]
     return {
         "empty": False,
         **HISTOGRAM_FRAME.box(),
         "bars": bars,
         "label_y": HISTOGRAM_HEIGHT - 12,
         "most": most,
+        "y_ticks": y_ticks,
         "colour": HISTOGRAM_COLOUR,
         "total": sum(counts.values()),
     }
