@@ -379,7 +379,8 @@ def event_norms_store(event: Event) -> list[NormRecord]:
 
     Norms for a title the player already holds (or a higher one of its track) are not kept. The event's rows are
     replaced in bulk; a countersignature stays on a norm whose figures did not change (a correction that changes
-    them voids it: the IT1 must be signed again); a new norm is announced once (webhook ``norm.made``). Eight queries whatever the event's size.
+    them voids it: the IT1 must be signed again); a new norm is announced once (webhook ``norm.made``). Eight
+    queries whatever the event's size.
     """
     now = timezone.now()
     inputs = _event_norm_inputs(event)
