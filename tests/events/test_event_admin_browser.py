@@ -126,6 +126,10 @@ def test_the_event_page_is_light_and_takes_many_participants_at_once(browser, li
     assert not record.locator("details").get_attribute("open")
     shot(page, "event-official", language, width)
     no_sideways_scroll(page, width, "the event page")
+    # a rated event: its participants and its timeline scroll inside their boxes, never the page
+    page.goto(f"{live_server.url}/admin/events/event/{_rated.pk}/change/")
+    assert page.locator("#event-timeline").count() == 1
+    no_sideways_scroll(page, width, "a rated event's page")
     context.close()
 
     # The arbiter pastes four players (two by ID number, two by name) and finds them on the page of their ranks.
@@ -138,6 +142,7 @@ def test_the_event_page_is_light_and_takes_many_participants_at_once(browser, li
         == 0
     )
     shot(page, "event-arbiter", language, width)
+    no_sideways_scroll(page, width, "the arbiter's event page")
     page.get_by_role("link", name=words["paste"]).click()
     page.locator("#id_players").fill("8900001\nPasted2, Ana\n8900003\nnobody, at all\n")
     with page.expect_navigation():
