@@ -174,6 +174,8 @@ def match_correct(match: Match, lines: list[rules.CardLine], *, user: Actor, rea
     re-rates that slice only), or ``event_games_update`` while the slice is not rated yet. Board order and
     eligibility breaches are the arbiter's to have accepted already: only errors refuse. A board that becomes
     played needs its players among the slice's participants (a new player in a rated slice: a new slice)."""
+    if not reason.strip():
+        raise ValidationError(f"A correction of {match} needs a reason (it is kept with the slice's record).")
     with transaction.atomic():
         match = _match_lock(match)
         event = match.rated_event
@@ -194,13 +196,32 @@ def match_correct(match: Match, lines: list[rules.CardLine], *, user: Actor, rea
         for number, game_id in old_games.items():
             if game_id is not None and number not in {b.number for b in boards}:
                 edits.append(GameEdit(game_id=game_id, delete=True))
-        if event.status in CORRECTABLE_STATUSES:
+        edits = _changed_only(edits)
+        if not edits:
+            pass  # the match score changed, not a rated game (a default for another): the slice stays as rated
+        elif event.status in CORRECTABLE_STATUSES:
             event_correct(event, user=user, reason=f"{match}: {reason}", edits=edits)  # type: ignore[arg-type]
         else:
             event_games_update(event, user=user, edits=edits)
         _boards_link(event, linked, participants, rounds, user=user)
         Board.objects.filter(match=match).exclude(pk__in=[b.pk for b in linked]).update(game=None)
     return event
+
+
+def _changed_only(edits: list[GameEdit]) -> list[GameEdit]:
+    """The edits that change a game: one query for the games they name."""
+    games = {g.pk: g for g in Game.objects.filter(pk__in=[e.game_id for e in edits if e.game_id is not None])}
+
+    def same(edit: GameEdit) -> bool:
+        game = games.get(edit.game_id) if edit.game_id is not None else None
+        return (
+            game is not None
+            and not edit.delete
+            and (game.round, game.board, game.white_id, game.black_id, game.result, game.date)
+            == (edit.round, edit.board, edit.white_id, edit.black_id, edit.result, edit.date)
+        )
+
+    return [edit for edit in edits if not same(edit)]
 
 
 def _correction_edits(
