@@ -41,6 +41,8 @@ class TableLine:
     team: Team
     row: rules.TableRow
     zone: str = ""  # "promoted" / "relegated"
+    # the crosstable's row: game points against each team in table order, None against itself
+    cells: list[list[float] | None] = field(default_factory=list)
 
 
 @dataclass
@@ -49,6 +51,10 @@ class DivisionTable:
     lines: list[TableLine] = field(default_factory=list)
     crosstable: list[list[list[float]]] = field(default_factory=list)
     rounds: list[tuple[LeagueRound, list[MatchLine]]] = field(default_factory=list)
+
+    @property
+    def matches(self) -> list[MatchLine]:
+        return [line for _, lines in self.rounds for line in lines]
 
 
 def season_get(competition_slug: str, season_slug: str) -> Season:
@@ -101,7 +107,15 @@ def division_tables(divisions: Sequence[Division], competition: Competition) -> 
             tie_breaks=competition.tie_break_order,
         )
         table = DivisionTable(division, crosstable=rules.crosstable(ranked))
-        table.lines = [TableLine(by_team[row.team], row, _zone(division, row.rank, len(ranked))) for row in ranked]
+        table.lines = [
+            TableLine(
+                by_team[row.team],
+                row,
+                _zone(division, row.rank, len(ranked)),
+                [None if i == j else cell for j, cell in enumerate(table.crosstable[i])],
+            )
+            for i, row in enumerate(ranked)
+        ]
         table.rounds = [(r, [line for line in lines if line.match.round_id == r.pk]) for r in own_rounds]
         tables.append(table)
     return tables

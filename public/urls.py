@@ -5,6 +5,7 @@ import datetime
 from django.urls import include, path, register_converter
 
 from core.api import DocsView, RedocView, SchemaView
+from leagues import urls as league_urls
 from public.api.check_trf import CheckTrfAPI
 from public.api.event_transitions import EventTransitionAPI
 from public.api.events import EventDetailAPI, EventListAPI
@@ -30,6 +31,7 @@ from public.views import (
     search,
     top,
 )
+from public.views.base import public_page
 from public.views.feeds import PlayerRatingChangesFeed, RatedEventsFeed, RatingListsFeed
 
 
@@ -159,6 +161,7 @@ api_v1 = [
     path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", DocsView.as_view(), name="api-docs"),
     path("redoc/", RedocView.as_view(), name="api-redoc"),
+    *league_urls.api_urls(),  # leagues (issue 34)
 ]
 
 # The namespaces (players:, ratings:, events:) are the names templates and reverse() use.
@@ -172,6 +175,7 @@ urlpatterns = [
     path("players/", include((player_pages, "players"))),
     path("lists/", include((list_pages, "ratings"))),
     path("events/", include((event_pages, "events"))),
+    *league_urls.page_urls(public_page),  # leagues, matches, teams (issue 34)
     path("api/v1/", include(api_v1)),
     # Atom feeds (issue 15)
     path("feeds/lists/<rating_type:rating_type>/", RatingListsFeed(), name="feed-lists"),

@@ -1,0 +1,88 @@
+"""Public league pages and the read-only API: what they show, in English and Spanish, and their query counts."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from leagues.models import Match
+from leagues.services import match_card_save
+from tests.leagues.conftest import build_league, schedule
+
+pytestmark = pytest.mark.django_db
+D = datetime.date
+
+
+@pytest.fixture
+def season(db):
+    league = build_league(boards=2, squad=3)
+    rounds = schedule(league, [D(2025, 9, 10), D(2025, 9, 17), D(2025, 9, 24)])
+    results = iter([["1-0", "1-0"], ["1/2-1/2", "1/2-1/2"], ["0-1", "1-0"], ["1-0", "1/2-1/2"]])
+    for matches in rounds[:2]:
+        for match in matches:
+            match_card_save(match, league.card(match, next(results)), user=league.user)
+    return league
+
+
+def test_the_index_competition_and_season_pages(client, season):
+    assert "Metropolitan League" in client.get("/leagues/").content.decode()
+    assert "2025-26" in client.get("/leagues/metro/").content.decode()
+    page = client.get("/leagues/metro/2025-26/")
+    html = page.content.decode()
+    assert page.status_code == 200 and page["Cache-Control"].startswith("public")
+    assert "Division 1" in html and "Club A 1" in html and "Round 3" in html
+    assert "1.5 – 0.5" in html  # A–B in round 2, game points
+    assert client.get("/leagues/metro/1999/").status_code == 404
+    assert client.get("/leagues/nothing/").status_code == 404
+
+
+def test_the_match_card_and_team_pages(client, season):
+    match = Match.objects.filter(boards__isnull=False).first()
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert match.home.name in html and "Board" in html and "2 – 0" in html
+    team = season.teams[0]
+    html = client.get(f"/teams/{team.pk}/").content.decode()
+    assert "Squad" in html and season.squads[team.pk][0].name in html
+    assert client.get("/matches/999999999999999999/").status_code == 404
+    assert client.get("/teams/0/").status_code == 404
+
+
+def test_pages_in_spanish_use_the_comma(client, season):
+    client.cookies["django_language"] = "es"
+    html = client.get("/leagues/metro/2025-26/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "1,5 – 0,5" in html
+    assert "Ronda 3" in html and "Equipo" in html
+
+
+def test_query_counts_of_the_table_and_the_match_card_do_not_grow(client, season, django_assert_num_queries):
+    match = Match.objects.filter(boards__isnull=False).first()
+    # season: season, divisions, teams, rounds, matches, boards, penalties
+    with django_assert_num_queries(7):
+        client.get("/leagues/metro/2025-26/")
+    with django_assert_num_queries(2):
+        client.get(f"/matches/{match.pk}/")
+    with django_assert_num_queries(4):
+        client.get(f"/teams/{season.teams[0].pk}/")
+    more = build_league(boards=2, squad=3, teams=8, slug="bigger")
+    for matches in schedule(more, [D(2025, 9, 10) + datetime.timedelta(days=7 * i) for i in range(7)]):
+        for m in matches:
+            match_card_save(m, more.card(m, ["1-0", "0-1"]), user=more.user)
+    with django_assert_num_queries(7):
+        client.get("/leagues/bigger/2025-26/")
+
+
+def test_the_api_gives_tables_matches_and_teams(client, season):
+    competitions = client.get("/api/v1/leagues/").json()
+    assert competitions[0]["slug"] == "metro" and competitions[0]["seasons"][0]["slug"] == "2025-26"
+    body = client.get("/api/v1/leagues/metro/2025-26/").json()
+    table = body["divisions"][0]["table"]
+    assert [row["rank"] for row in table] == sorted(row["rank"] for row in table)
+    assert set(table[0]) >= {"name", "rank", "match_points", "game_points", "wins", "draws", "losses",
+                             "sonneborn_berger", "buchholz", "direct_encounter"}
+    assert len(body["divisions"][0]["matches"]) == 6
+    match = Match.objects.filter(boards__isnull=False).first()
+    card = client.get(f"/api/v1/leagues/matches/{match.pk}/").json()
+    assert card["home"]["name"] == match.home.name and len(card["boards"]) == 2
+    team = client.get(f"/api/v1/leagues/teams/{season.teams[0].pk}/").json()
+    assert len(team["squad"]) == 3 and len(team["matches"]) == 3
+    assert client.get(reverse("api-league", args=["nothing"])).status_code == 404
