@@ -61,7 +61,8 @@ def test_query_counts_of_the_table_and_the_match_card_do_not_grow(client, season
         client.get("/leagues/metro/2025-26/")
     with django_assert_num_queries(2):
         client.get(f"/matches/{match.pk}/")
-    with django_assert_num_queries(4):
+    # team: team, squad, matches, their game points, its players' boards
+    with django_assert_num_queries(5):
         client.get(f"/teams/{season.teams[0].pk}/")
     more = build_league(boards=2, squad=3, teams=8, slug="bigger")
     for matches in schedule(more, [D(2025, 9, 10) + datetime.timedelta(days=7 * i) for i in range(7)]):
@@ -69,6 +70,11 @@ def test_query_counts_of_the_table_and_the_match_card_do_not_grow(client, season
             match_card_save(m, more.card(m, ["1-0", "0-1"]), user=more.user)
     with django_assert_num_queries(7):
         client.get("/leagues/bigger/2025-26/")
+    with django_assert_num_queries(5):
+        client.get(f"/teams/{more.teams[0].pk}/")
+    bigger_match = Match.objects.filter(home__division=more.division).first()
+    with django_assert_num_queries(2):
+        client.get(f"/matches/{bigger_match.pk}/")
 
 
 def test_the_api_gives_tables_matches_and_teams(client, season):
