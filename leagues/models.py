@@ -162,7 +162,8 @@ class Team(models.Model):
 
     @property
     def name(self) -> str:
-        return f"{self.club.name} {self.designation}".strip()
+        # a no-break space: the designation never wraps onto a line of its own ("Club Universitario\n1")
+        return f"{self.club.name}\u00a0{self.designation}" if self.designation else self.club.name
 
 
 class SquadEntry(models.Model):
@@ -254,6 +255,24 @@ class BoardResult(models.TextChoices):
     PENDING = rules.PENDING, _("Not yet played")
 
 
+# What a card cell shows (the full label is its title): short enough for a phone's column.
+BOARD_RESULT_SHORT = {
+    BoardResult.HOME_WIN: "1-0",
+    BoardResult.DRAW: "½-½",
+    BoardResult.AWAY_WIN: "0-1",
+    BoardResult.HOME_DEFAULT_WIN: "+/−",
+    BoardResult.AWAY_DEFAULT_WIN: "−/+",
+    BoardResult.DOUBLE_DEFAULT: "−/−",
+    BoardResult.HOME_UNNAMED_DEFAULT: "+/− u",
+    BoardResult.AWAY_UNNAMED_DEFAULT: "−/+ u",
+    BoardResult.UNFINISHED: "…",
+    BoardResult.HOME_WIN_ADJUDICATED: "1-0 a",
+    BoardResult.DRAW_ADJUDICATED: "½-½ a",
+    BoardResult.AWAY_WIN_ADJUDICATED: "0-1 a",
+    BoardResult.PENDING: "–",
+}
+
+
 class Board(models.Model):
     match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="boards")
     number = models.PositiveSmallIntegerField(_("board"))
@@ -293,6 +312,10 @@ class Board(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} board {self.number}"
+
+    @property
+    def short_result(self) -> str:
+        return BOARD_RESULT_SHORT.get(self.result, self.result)
 
 
 class Penalty(models.Model):
