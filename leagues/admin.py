@@ -4,8 +4,6 @@ a leagues service; an action says what it will do on a page of its own before do
 
 from __future__ import annotations
 
-import datetime
-
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -33,7 +31,7 @@ from leagues.models import (
     SquadEntry,
     Team,
 )
-from leagues.services import match_card_check, match_card_save, match_confirm, division_fixtures_generate
+from leagues.services import division_fixtures_generate, match_card_check, match_card_save, match_confirm
 from leagues.services_rating import division_rate_ready, division_slices
 
 
@@ -87,7 +85,8 @@ class DivisionAdmin(SimpleHistoryAdmin):
                     messages.error(request, " ".join(refusal.messages))
                 else:
                     messages.success(
-                        request, _("%(division)s: %(count)s matches drawn.") % {"division": division, "count": len(matches)}
+                        request,
+                        _("%(division)s: %(count)s matches drawn.") % {"division": division, "count": len(matches)},
                     )
             return None
         plans = []
@@ -98,9 +97,16 @@ class DivisionAdmin(SimpleHistoryAdmin):
         return TemplateResponse(
             request,
             "admin/leagues/division/fixtures.html",
-            {**self.admin_site.each_context(request), "opts": self.opts, "form": form, "plans": plans,
-             "selected": queryset.values_list("pk", flat=True), "action": "draw_fixtures",
-             "checkbox": ACTION_CHECKBOX_NAME, "title": _("Draw fixtures")},
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.opts,
+                "form": form,
+                "plans": plans,
+                "selected": queryset.values_list("pk", flat=True),
+                "action": "draw_fixtures",
+                "checkbox": ACTION_CHECKBOX_NAME,
+                "title": _("Draw fixtures"),
+            },
         )
 
     @admin.action(description=gettext_lazy("Submit complete slices for rating"), permissions=["change"])
@@ -109,19 +115,31 @@ class DivisionAdmin(SimpleHistoryAdmin):
             for division in queryset:
                 for outcome in division_rate_ready(division, user=admin_user(request)):
                     if outcome.submitted:
-                        messages.success(request, _("%(event)s: %(games)s games submitted for rating.")
-                                         % {"event": outcome.event.name, "games": outcome.games})
+                        messages.success(
+                            request,
+                            _("%(event)s: %(games)s games submitted for rating.")
+                            % {"event": outcome.event.name, "games": outcome.games},
+                        )
                     else:
-                        messages.warning(request, _("%(event)s kept as a draft: %(problems)s")
-                                         % {"event": outcome.event.name, "problems": " ".join(outcome.problems)})
+                        messages.warning(
+                            request,
+                            _("%(event)s kept as a draft: %(problems)s")
+                            % {"event": outcome.event.name, "problems": " ".join(outcome.problems)},
+                        )
             return None
         plans = [(division, division_slices(division)) for division in queryset.select_related("season__competition")]
         return TemplateResponse(
             request,
             "admin/leagues/division/slices.html",
-            {**self.admin_site.each_context(request), "opts": self.opts, "plans": plans,
-             "selected": queryset.values_list("pk", flat=True), "action": "rate_complete_slices",
-             "checkbox": ACTION_CHECKBOX_NAME, "title": _("Submit complete slices for rating")},
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.opts,
+                "plans": plans,
+                "selected": queryset.values_list("pk", flat=True),
+                "action": "rate_complete_slices",
+                "checkbox": ACTION_CHECKBOX_NAME,
+                "title": _("Submit complete slices for rating"),
+            },
         )
 
 
@@ -167,7 +185,9 @@ class MatchAdmin(SimpleHistoryAdmin):
     def card_link(self, match: Match) -> str:
         if match.pk is None:
             return ""
-        return format_html('<a href="{}">{}</a>', reverse("admin:leagues_match_card", args=[match.pk]), _("Enter the card"))
+        return format_html(
+            '<a href="{}">{}</a>', reverse("admin:leagues_match_card", args=[match.pk]), _("Enter the card")
+        )
 
     def get_urls(self):
         return [
@@ -210,8 +230,10 @@ def card_page(model_admin: MatchAdmin, request: HttpRequest, match: Match, edita
             lines, errors = rules.parse_card(paste_text)
             if not errors:
                 paste_text = ""
-                messages.info(request, _("%(count)s board(s) read; nothing is saved until you save the card.")
-                              % {"count": len(lines)})
+                messages.info(
+                    request,
+                    _("%(count)s board(s) read; nothing is saved until you save the card.") % {"count": len(lines)},
+                )
         else:
             lines, errors = _posted_lines(request.POST, competition.boards_per_match)
             if not errors:
@@ -226,19 +248,23 @@ def card_page(model_admin: MatchAdmin, request: HttpRequest, match: Match, edita
                     model_admin.log_change(request, match, "Match card saved")
                     messages.success(request, _("The card of %(match)s is saved.") % {"match": match})
                     return HttpResponseRedirect(request.path)
-    return TemplateResponse(request, "admin/leagues/match/card.html", {
-        **model_admin.admin_site.each_context(request),
-        "opts": model_admin.opts,
-        "match": match,
-        "title": str(match),
-        "rows": _rows(lines, competition.boards_per_match),
-        "results": BoardResult.choices,
-        "squads": _squads(match),
-        "errors": errors,
-        "breaches": breaches,
-        "paste_text": paste_text,
-        "editable": editable and match.rated_event_id is None,
-    })
+    return TemplateResponse(
+        request,
+        "admin/leagues/match/card.html",
+        {
+            **model_admin.admin_site.each_context(request),
+            "opts": model_admin.opts,
+            "match": match,
+            "title": str(match),
+            "rows": _rows(lines, competition.boards_per_match),
+            "results": BoardResult.choices,
+            "squads": _squads(match),
+            "errors": errors,
+            "breaches": breaches,
+            "paste_text": paste_text,
+            "editable": editable and match.rated_event_id is None,
+        },
+    )
 
 
 def _saved_lines(match: Match) -> list[rules.CardLine]:
@@ -258,8 +284,14 @@ def _rows(lines: list[rules.CardLine], boards: int) -> list[rules.CardLine]:
 def _posted_lines(data, boards: int) -> tuple[list[rules.CardLine], list[str]]:
     """The card's rows as typed: the same reader as pasted line-ups, one row a line."""
     text = "\n".join(
-        "\t".join([str(n), data.get(f"b{n}-home", "").strip(), data.get(f"b{n}-away", "").strip(),
-                   data.get(f"b{n}-result", rules.PENDING)])
+        "\t".join(
+            [
+                str(n),
+                data.get(f"b{n}-home", "").strip(),
+                data.get(f"b{n}-away", "").strip(),
+                data.get(f"b{n}-result", rules.PENDING),
+            ]
+        )
         for n in range(1, boards + 1)
     )
     lines, errors = rules.parse_card(text)

@@ -90,8 +90,10 @@ class LeagueBoardSerializer(serializers.Serializer):
     home_player = LeaguePlayerRefSerializer(allow_null=True)
     away_player = LeaguePlayerRefSerializer(allow_null=True)
     home_white = serializers.BooleanField()
-    result = serializers.CharField(help_text="1-0, 1/2-1/2, 0-1 (played, rated); +-, -+, --, +-u, -+u (defaults); "
-                                   "*u unfinished; 1-0a, 1/2a, 0-1a adjudicated; * not yet played")
+    result = serializers.CharField(
+        help_text="1-0, 1/2-1/2, 0-1 (played, rated); +-, -+, --, +-u, -+u (defaults); "
+        "*u unfinished; 1-0a, 1/2a, 0-1a adjudicated; * not yet played"
+    )
     rated = serializers.BooleanField(source="game_id", help_text="Rated as a game of its slice")
 
 

@@ -256,7 +256,7 @@ class BoardResult(models.TextChoices):
 
 
 # What a card cell shows (the full label is its title): short enough for a phone's column.
-BOARD_RESULT_SHORT = {
+BOARD_RESULT_SHORT: dict[str, str] = {
     BoardResult.HOME_WIN: "1-0",
     BoardResult.DRAW: "½-½",
     BoardResult.AWAY_WIN: "0-1",

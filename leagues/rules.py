@@ -202,9 +202,7 @@ def _direct_encounter(group: list[TableRow]) -> None:
     met = {frozenset((row.team, opponent)) for row in group for opponent, _, _ in row.results if opponent in members}
     complete = len(members) > 1 and len(met) == len(members) * (len(members) - 1) // 2
     for row in group:
-        row.direct_encounter = (
-            sum(mp for opponent, _, mp in row.results if opponent in members) if complete else 0.0
-        )
+        row.direct_encounter = sum(mp for opponent, _, mp in row.results if opponent in members) if complete else 0.0
 
 
 def crosstable(table: Sequence[TableRow]) -> list[list[list[float]]]:
@@ -264,7 +262,6 @@ def slice_of(day: datetime.date, slices: Sequence[tuple[datetime.date, datetime.
         if first <= day <= last:
             return index
     raise ValueError(f"{day} falls in no slice")
-
 
 
 # --- boards ------------------------------------------------------------------------------------------------

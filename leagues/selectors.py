@@ -91,7 +91,9 @@ def division_tables(divisions: Sequence[Division], competition: Competition) -> 
         own_teams = [team for team in teams if team.division_id == division.pk]
         own_rounds = [r for r in rounds if r.division_id == division.pk]
         round_ids = {r.pk for r in own_rounds}
-        lines = [MatchLine(match, *points.get(match.pk, (None, None))) for match in matches if match.round_id in round_ids]
+        lines = [
+            MatchLine(match, *points.get(match.pk, (None, None))) for match in matches if match.round_id in round_ids
+        ]
         for line in lines:
             line.match.home, line.match.away = by_team[line.match.home_id], by_team[line.match.away_id]
         scores = [
@@ -208,8 +210,10 @@ def competitions() -> list[Competition]:
 
 def competition_get(slug: str) -> Competition:
     try:
-        return Competition.objects.select_related("federation").prefetch_related(
-            Prefetch("seasons", queryset=Season.objects.order_by("-start_date"))
-        ).get(slug=slug)
+        return (
+            Competition.objects.select_related("federation")
+            .prefetch_related(Prefetch("seasons", queryset=Season.objects.order_by("-start_date")))
+            .get(slug=slug)
+        )
     except Competition.DoesNotExist:
         raise Http404("No such competition") from None

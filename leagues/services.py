@@ -19,6 +19,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 
 from audit.services import Actor, acting_user, audit_record
 from leagues import rules
+from leagues.models import Board as BoardRow
 from leagues.models import (
     BoardColours,
     Division,
@@ -28,7 +29,6 @@ from leagues.models import (
     SquadEntry,
     Team,
 )
-from leagues.models import Board as BoardRow
 from players.models import Player
 
 # Results that need both players at the board (a game was started): played, adjudicated, unfinished.
@@ -184,9 +184,9 @@ def _board_order_breaches(match: Match, lines: list[rules.CardLine], players: di
     competition = match.round.division.season.competition
     order = {
         (team_id, id_number): place
-        for team_id, id_number, place in SquadEntry.objects.filter(
-            team__in=(match.home_id, match.away_id)
-        ).values_list("team_id", "player__id_number", "board_order")
+        for team_id, id_number, place in SquadEntry.objects.filter(team__in=(match.home_id, match.away_id)).values_list(
+            "team_id", "player__id_number", "board_order"
+        )
     }
     breaches = []
     for team, side in ((match.home, "home_id"), (match.away, "away_id")):
@@ -195,7 +195,8 @@ def _board_order_breaches(match: Match, lines: list[rules.CardLine], players: di
         places = [order.get((team.pk, i)) if i is not None else None for i in ids]
         for upper, lower in rules.board_order_breaches(places, competition.board_order_tolerance):
             high, low = ids[upper - 1], ids[lower - 1]
-            assert high is not None and low is not None
+            assert high is not None
+            assert low is not None
             breaches.append(
                 f"Board order ({team.name}): {players[high].name} on board {by_board[upper - 1].board} is "
                 f"{places[upper - 1]} in the squad order, above {players[low].name} on board "
@@ -225,7 +226,9 @@ def match_card_save(
         before = _card_snapshot(match)
         boards_write(match, lines, check.players, user=user)
         match.status = (
-            MatchStatus.ENTERED if lines and all(line.result != rules.PENDING for line in lines) else MatchStatus.SCHEDULED
+            MatchStatus.ENTERED
+            if lines and all(line.result != rules.PENDING for line in lines)
+            else MatchStatus.SCHEDULED
         )
         match.home_confirmed_at = match.away_confirmed_at = None
         match._history_user = acting_user(user)  # type: ignore[attr-defined]
@@ -247,7 +250,8 @@ def boards_write(match: Match, lines: list[rules.CardLine], players: dict[int, P
     home_white_on_odd = competition.board_colours == BoardColours.HOME_WHITE_ODD
     existing = {board.number: board for board in BoardRow.objects.filter(match=match)}
     author = acting_user(user)
-    to_create, to_update = [], []
+    to_create: list[BoardRow] = []
+    to_update: list[BoardRow] = []
     for line in lines:
         board = existing.pop(line.board, None) or BoardRow(match=match, number=line.board)
         board.home_player = players.get(line.home_id) if line.home_id is not None else None

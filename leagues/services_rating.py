@@ -49,7 +49,9 @@ class SliceOutcome:
 def division_slices(division: Division) -> list[tuple[datetime.date, datetime.date]]:
     """The periods the division's matches are rated in, by its competition's rating policy."""
     policy = division.season.competition.rating_policy
-    return rules.rating_slices(Match.objects.filter(round__division=division).values_list("date", flat=True), policy=policy)
+    return rules.rating_slices(
+        Match.objects.filter(round__division=division).values_list("date", flat=True), policy=policy
+    )
 
 
 def division_rate_ready(division: Division, *, user: Actor) -> list[SliceOutcome]:
@@ -97,7 +99,9 @@ def slice_rate(
             .select_related("match__round")
             .order_by("match__round__number", "match_id", "number")
         )
-        rated = [(b, r) for b in boards if (r := rules.rated_result(b.result, rate_adjudicated=competition.rate_adjudicated))]
+        rated = [
+            (b, r) for b in boards if (r := rules.rated_result(b.result, rate_adjudicated=competition.rate_adjudicated))
+        ]
         participants = _participants_create(event, [b for b, _ in rated], user=user)
         edits = [
             _game_edit(board, result, participants, round_=rounds.index(board.match.round.number) + 1)
@@ -137,7 +141,9 @@ def _participants_create(event: Event, boards: list[Board], *, user: Actor) -> d
     return {p.player_id: p for p in Participant.objects.filter(event=event)}
 
 
-def _game_edit(board: Board, result: str, participants: dict[int, Participant], *, round_: int, game_id: int | None = None) -> GameEdit:
+def _game_edit(
+    board: Board, result: str, participants: dict[int, Participant], *, round_: int, game_id: int | None = None
+) -> GameEdit:
     """The game a rated board is: the home player white where the board's colours say so, the result turned
     to white's side."""
     home = participants[board.home_player_id].pk  # type: ignore[index]
@@ -189,9 +195,7 @@ def match_correct(match: Match, lines: list[rules.CardLine], *, user: Actor, rea
         boards_write(match, lines, check.players, user=user)
         boards = list(Board.objects.filter(match=match).select_related("match__round").order_by("number"))
         participants = {p.player_id: p for p in Participant.objects.filter(event=event)}
-        rounds = sorted(
-            {n for n in Match.objects.filter(rated_event=event).values_list("round__number", flat=True)}
-        )
+        rounds = sorted(set(Match.objects.filter(rated_event=event).values_list("round__number", flat=True)))
         edits, linked = _correction_edits(boards, old_games, participants, rounds, competition.rate_adjudicated)
         for number, game_id in old_games.items():
             if game_id is not None and number not in {b.number for b in boards}:
@@ -239,9 +243,7 @@ def _correction_edits(
             if game_id is not None:
                 edits.append(GameEdit(game_id=game_id, delete=True))
             continue
-        missing = [
-            p for p in (board.home_player_id, board.away_player_id) if p is not None and p not in participants
-        ]
+        missing = [p for p in (board.home_player_id, board.away_player_id) if p is not None and p not in participants]
         if missing:
             names = ", ".join(player.name for player in Player.objects.filter(pk__in=missing))
             raise ValidationError(

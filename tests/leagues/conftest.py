@@ -66,7 +66,8 @@ def schedule(league: League, dates: list[datetime.date]) -> list[list[Match]]:
 
     division_fixtures_generate(league.division, user=league.user, first_date=dates[0], home_and_away=False)
     rounds = []
-    for league_round, day in zip(LeagueRound.objects.filter(division=league.division).order_by("number"), dates):
+    league_rounds = LeagueRound.objects.filter(division=league.division).order_by("number")
+    for league_round, day in zip(league_rounds, dates, strict=True):
         league_round.date = day
         league_round.save()
         league_round.matches.update(date=day)

@@ -30,7 +30,8 @@ def card_data(league, match, results, **extra):
 def test_the_card_screen_offers_squad_autocomplete_and_saves(desk):
     league, match, client, url = desk
     page = client.get(url).content.decode()
-    assert 'list="squad-home"' in page and str(league.squads[match.home_id][0].id_number) in page
+    assert 'list="squad-home"' in page
+    assert str(league.squads[match.home_id][0].id_number) in page
     response = client.post(url, card_data(league, match, ["1-0", "0-1"], _save="1"))
     assert response.status_code == 302
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ENTERED
@@ -42,7 +43,8 @@ def test_breaches_are_shown_and_saved_only_when_accepted(desk):
     data = card_data(league, match, ["1-0", "0-1"], _save="1")
     data["b1-home"], data["b2-home"] = data["b2-home"], data["b1-home"]  # out of squad order
     page = client.post(url, data).content.decode()
-    assert "Board order (" in page and "accept_breaches" in page
+    assert "Board order (" in page
+    assert "accept_breaches" in page
     assert not Board.objects.exists()
     assert client.post(url, data | {"accept_breaches": "1"}).status_code == 302
     assert Board.objects.count() == 2
@@ -61,7 +63,8 @@ def test_pasted_lineups_fill_the_rows_without_saving(desk):
     home, away = league.squads[match.home_id], league.squads[match.away_id]
     text = f"1\t{home[0].id_number}\t{away[0].id_number}\t1-0\n2\t{home[1].id_number}\t{away[1].id_number}\t½-½"
     page = client.post(url, {"_paste": "1", "lineups": text}).content.decode()
-    assert f'value="{away[1].id_number}"' in page and '<option value="1/2-1/2" selected>' in page
+    assert f'value="{away[1].id_number}"' in page
+    assert '<option value="1/2-1/2" selected>' in page
     assert not Board.objects.exists()
 
 

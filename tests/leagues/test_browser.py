@@ -63,19 +63,23 @@ def test_league_pages_fit_the_screen_in_both_languages(browser, live_server, lea
         if name in ("match", "team"):
             # every column of the card and of the team's matches in sight: nothing to scroll for on a phone
             last = page.locator("table.match-card thead th, table.fixtures thead th").last.bounding_box()
-            assert last is not None and last["x"] + last["width"] <= width, (name, width, language)
+            assert last is not None
+            assert last["x"] + last["width"] <= width, (name, width, language)
         if name == "season":
             header = page.locator("table.league-table thead th")
             visible = [h.inner_text() for h in header.all() if h.is_visible()]
             first_row = page.locator("table.league-table tbody tr").first
             box = first_row.bounding_box()
-            assert box is not None and box["width"] <= width
+            assert box is not None
+            assert box["width"] <= width
             assert visible[:2] == ["#", "Team" if language == "en" else "Equipo"]
-            assert ("MP" if language == "en" else "PE") in visible and ("GP" if language == "en" else "PP") in visible
+            assert ("MP" if language == "en" else "PE") in visible
+            assert ("GP" if language == "en" else "PP") in visible
             # the columns that matter are on screen without scrolling
             for label in ("MP", "GP") if language == "en" else ("PE", "PP"):
                 cell = page.locator("table.league-table thead th", has_text=label).first.bounding_box()
-                assert cell is not None and cell["x"] + cell["width"] <= width, (label, width)
+                assert cell is not None
+                assert cell["x"] + cell["width"] <= width, (label, width)
         page.context.close()
 
 

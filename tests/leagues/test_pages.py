@@ -29,8 +29,11 @@ def test_the_index_competition_and_season_pages(client, season):
     assert "2025-26" in client.get("/leagues/metro/").content.decode()
     page = client.get("/leagues/metro/2025-26/")
     html = page.content.decode()
-    assert page.status_code == 200 and page["Cache-Control"].startswith("public")
-    assert "Division 1" in html and "Club A 1" in html and "Round 3" in html
+    assert page.status_code == 200
+    assert page["Cache-Control"].startswith("public")
+    assert "Division 1" in html
+    assert "Club A 1" in html
+    assert "Round 3" in html
     assert "1.5 – 0.5" in html  # A–B in round 2, game points
     assert client.get("/leagues/metro/1999/").status_code == 404
     assert client.get("/leagues/nothing/").status_code == 404
@@ -39,10 +42,13 @@ def test_the_index_competition_and_season_pages(client, season):
 def test_the_match_card_and_team_pages(client, season):
     match = Match.objects.filter(boards__isnull=False).first()
     html = client.get(f"/matches/{match.pk}/").content.decode()
-    assert match.home.name in html and "Board" in html and "2 – 0" in html
+    assert match.home.name in html
+    assert "Board" in html
+    assert "2 – 0" in html
     team = season.teams[0]
     html = client.get(f"/teams/{team.pk}/").content.decode()
-    assert "Squad" in html and season.squads[team.pk][0].name in html
+    assert "Squad" in html
+    assert season.squads[team.pk][0].name in html
     assert client.get("/matches/999999999999999999/").status_code == 404
     assert client.get("/teams/0/").status_code == 404
 
@@ -51,7 +57,8 @@ def test_pages_in_spanish_use_the_comma(client, season):
     client.cookies["django_language"] = "es"
     html = client.get("/leagues/metro/2025-26/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "1,5 – 0,5" in html
-    assert "Ronda 3" in html and "Equipo" in html
+    assert "Ronda 3" in html
+    assert "Equipo" in html
 
 
 def test_query_counts_of_the_table_and_the_match_card_do_not_grow(client, season, django_assert_num_queries):
@@ -79,16 +86,29 @@ def test_query_counts_of_the_table_and_the_match_card_do_not_grow(client, season
 
 def test_the_api_gives_tables_matches_and_teams(client, season):
     competitions = client.get("/api/v1/leagues/").json()
-    assert competitions[0]["slug"] == "metro" and competitions[0]["seasons"][0]["slug"] == "2025-26"
+    assert competitions[0]["slug"] == "metro"
+    assert competitions[0]["seasons"][0]["slug"] == "2025-26"
     body = client.get("/api/v1/leagues/metro/2025-26/").json()
     table = body["divisions"][0]["table"]
     assert [row["rank"] for row in table] == sorted(row["rank"] for row in table)
-    assert set(table[0]) >= {"name", "rank", "match_points", "game_points", "wins", "draws", "losses",
-                             "sonneborn_berger", "buchholz", "direct_encounter"}
+    assert set(table[0]) >= {
+        "name",
+        "rank",
+        "match_points",
+        "game_points",
+        "wins",
+        "draws",
+        "losses",
+        "sonneborn_berger",
+        "buchholz",
+        "direct_encounter",
+    }
     assert len(body["divisions"][0]["matches"]) == 6
     match = Match.objects.filter(boards__isnull=False).first()
     card = client.get(f"/api/v1/leagues/matches/{match.pk}/").json()
-    assert card["home"]["name"] == match.home.name and len(card["boards"]) == 2
+    assert card["home"]["name"] == match.home.name
+    assert len(card["boards"]) == 2
     team = client.get(f"/api/v1/leagues/teams/{season.teams[0].pk}/").json()
-    assert len(team["squad"]) == 3 and len(team["matches"]) == 3
+    assert len(team["squad"]) == 3
+    assert len(team["matches"]) == 3
     assert client.get(reverse("api-league", args=["nothing"])).status_code == 404

@@ -27,7 +27,7 @@ def played_season(policy: str, dates: list[datetime.date]):
     league = build_league(policy=policy, slug=policy)
     bimonthly_policy(months="1,2,3,4,5,6,7,8,9,10,11,12", closing_days=3)
     everyone = [p for squad in league.squads.values() for p in squad]
-    starting_list(D(2026, 1, 1), {p: 2000 for p in everyone})
+    starting_list(D(2026, 1, 1), dict.fromkeys(everyone, 2000))
     rounds = schedule(league, dates)
     for matches in rounds:
         for match in matches:
@@ -48,7 +48,9 @@ def test_fide_slices_are_events_of_at_most_30_days_rated_with_the_list_in_force_
         (D(2026, 2, 12), D(2026, 2, 12), 2, 2, True),
     ]
     first, second = (o.event for o in outcomes)
-    assert first.system == EventSystem.TEAM and first.rounds == 2 and first.name.endswith("rounds 1–2")
+    assert first.system == EventSystem.TEAM
+    assert first.rounds == 2
+    assert first.name.endswith("rounds 1–2")
     assert not Game.objects.filter(event__in=[first, second]).exclude(result__in=["1-0", "0-1"]).exists()
     assert Board.objects.filter(result=rules.HOME_DEFAULT_WIN, game__isnull=False).count() == 0
 
@@ -83,7 +85,9 @@ def test_the_game_date_policy_rates_each_date_with_its_own_list_where_slices_wou
     # the 5 February games are rated with February's list, not January's (a FIDE slice 22 Jan–5 Feb would)
     for event, in_force in ((events[1], feb), (events[2], mar)):
         for change in RatingChange.objects.filter(event=event):
-            assert change.rating_before == RatingListEntry.objects.get(rating_list=in_force, player=change.player).rating
+            assert (
+                change.rating_before == RatingListEntry.objects.get(rating_list=in_force, player=change.player).rating
+            )
     assert any(c.rating_before != 2000 for c in RatingChange.objects.filter(event=events[1]))
 
 

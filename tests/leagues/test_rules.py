@@ -53,8 +53,15 @@ def test_board_points_and_what_is_rated():
     assert rules.board_points(rules.UNFINISHED) == (0.0, 0.0)
     assert rules.board_points(rules.UNFINISHED, unfinished_as_draw=True) == (0.5, 0.5)
     # B.02 §5.1: only games with moves; never a default
-    for code in (rules.HOME_DEFAULT_WIN, rules.AWAY_DEFAULT_WIN, rules.DOUBLE_DEFAULT, rules.HOME_UNNAMED_DEFAULT,
-                 rules.AWAY_UNNAMED_DEFAULT, rules.UNFINISHED, rules.PENDING):
+    for code in (
+        rules.HOME_DEFAULT_WIN,
+        rules.AWAY_DEFAULT_WIN,
+        rules.DOUBLE_DEFAULT,
+        rules.HOME_UNNAMED_DEFAULT,
+        rules.AWAY_UNNAMED_DEFAULT,
+        rules.UNFINISHED,
+        rules.PENDING,
+    ):
         assert rules.rated_result(code, rate_adjudicated=True) is None
     assert rules.rated_result(rules.DRAW, rate_adjudicated=False) == rules.DRAW
     assert rules.rated_result(rules.HOME_WIN_ADJUDICATED, rate_adjudicated=True) == rules.HOME_WIN
@@ -100,7 +107,8 @@ def test_tie_on_match_points_broken_by_game_points_then_direct_encounter():
     rows = {row.team: row for row in table}
     assert rows[1].game_points == rows[2].game_points == 4.0
     assert [(row.team, row.rank) for row in table] == [(1, 1), (2, 2), (3, 3), (4, 4)]
-    assert rows[1].direct_encounter == 2 and rows[2].direct_encounter == 0
+    assert rows[1].direct_encounter == 2
+    assert rows[2].direct_encounter == 0
 
 
 def test_equal_on_every_tie_break_share_the_rank():
@@ -146,5 +154,6 @@ def test_a_pasted_card_is_read_and_every_bad_line_named():
         rules.CardLine(3, 103, None, "+-"),
         rules.CardLine(4, 104, 204, "*"),
     ]
-    assert problems[0].startswith("Line 6: the board 'x' is not a number") and "'foo'" in problems[0]
+    assert problems[0].startswith("Line 6: the board 'x' is not a number")
+    assert "'foo'" in problems[0]
     assert problems[1].startswith("Line 7: more than four cells")

@@ -11,7 +11,7 @@ from leagues.models import Board, LeagueRound, Match, MatchStatus, Penalty, Squa
 from leagues.rules import CardLine
 from leagues.selectors import division_tables
 from leagues.services import division_fixtures_generate, match_card_check, match_card_save, match_confirm
-from tests.leagues.conftest import build_league, schedule
+from tests.leagues.conftest import schedule
 
 pytestmark = pytest.mark.django_db
 D = datetime.date
@@ -63,7 +63,10 @@ def test_card_errors_are_named_and_nothing_is_written(league):
 def test_board_order_breach_is_named_and_saved_only_when_accepted(league):
     match = schedule(league, [D(2025, 9, 10), D(2025, 9, 17), D(2025, 9, 24)])[0][0]
     home, away = league.squads[match.home_id], league.squads[match.away_id]
-    lines = [CardLine(1, home[2].id_number, away[0].id_number, "1-0"), CardLine(2, home[0].id_number, away[1].id_number, "0-1")]
+    lines = [
+        CardLine(1, home[2].id_number, away[0].id_number, "1-0"),
+        CardLine(2, home[0].id_number, away[1].id_number, "0-1"),
+    ]
     check = match_card_check(match, lines)
     assert check.errors == []
     assert check.breaches == [
@@ -88,14 +91,24 @@ def test_eligibility_breaches_squad_date_transfer_and_two_teams_of_a_division(le
     SquadEntry.objects.filter(player=home[0]).update(registered_on=D(2025, 9, 11))
     SquadEntry.objects.filter(player=away[1]).update(left_on=D(2025, 9, 1))
     breaches = match_card_check(first, league.card(first, ["1-0", "0-1"])).breaches
-    assert f"Board 1: {home[0].name} ({home[0].id_number}, {first.home.name}) is not in the team's squad on 2025-09-10." in breaches
-    assert f"Board 2: {away[1].name} ({away[1].id_number}, {first.away.name}) is not in the team's squad on 2025-09-10." in breaches
+    assert (
+        f"Board 1: {home[0].name} ({home[0].id_number}, {first.home.name}) is not in the team's squad on 2025-09-10."
+        in breaches
+    )
+    assert (
+        f"Board 2: {away[1].name} ({away[1].id_number}, {first.away.name}) is not in the team's squad on 2025-09-10."
+        in breaches
+    )
     # a player of the first match's home team turns out for another team of the division
     match_card_save(first, league.card(first, ["1-0", "0-1"]), user=league.user, accept_breaches=True)
     outsider_team = next(t for t in (later.home, later.away) if t.pk not in (first.home_id, first.away_id))
     lines = [
-        CardLine(1, home[1].id_number if later.home == outsider_team else league.squads[later.home_id][0].id_number,
-                 home[1].id_number if later.away == outsider_team else league.squads[later.away_id][0].id_number, "1-0"),
+        CardLine(
+            1,
+            home[1].id_number if later.home == outsider_team else league.squads[later.home_id][0].id_number,
+            home[1].id_number if later.away == outsider_team else league.squads[later.away_id][0].id_number,
+            "1-0",
+        ),
     ]
     breaches = match_card_check(later, lines).breaches
     assert any("is also in the squad of" in b for b in breaches)
@@ -106,10 +119,15 @@ def test_defaults_score_but_unnamed_and_named_defaults_are_checked(league):
     match = schedule(league, [D(2025, 9, 10), D(2025, 9, 17), D(2025, 9, 24)])[0][0]
     home, away = league.squads[match.home_id], league.squads[match.away_id]
     with pytest.raises(ValidationError, match="unnamed default, yet a away player is named"):
-        match_card_save(match, [CardLine(1, home[0].id_number, away[0].id_number, rules.HOME_UNNAMED_DEFAULT)], user=league.user)
+        match_card_save(
+            match, [CardLine(1, home[0].id_number, away[0].id_number, rules.HOME_UNNAMED_DEFAULT)], user=league.user
+        )
     match_card_save(
         match,
-        [CardLine(1, home[0].id_number, None, rules.HOME_UNNAMED_DEFAULT), CardLine(2, None, None, rules.DOUBLE_DEFAULT)],
+        [
+            CardLine(1, home[0].id_number, None, rules.HOME_UNNAMED_DEFAULT),
+            CardLine(2, None, None, rules.DOUBLE_DEFAULT),
+        ],
         user=league.user,
     )
     table = division_tables([league.division], league.competition)[0]
@@ -142,7 +160,9 @@ def test_captains_confirm_their_own_side_and_both_make_it_confirmed(league, djan
 
 def test_the_division_table_from_cards_and_penalties(league):
     rounds = schedule(league, [D(2025, 9, 10), D(2025, 9, 17), D(2025, 9, 24)])
-    results = iter([["1-0", "1-0"], ["1/2-1/2", "1/2-1/2"], ["0-1", "1-0"], ["1-0", "1/2-1/2"], ["0-1", "0-1"], ["+-", "1-0"]])
+    results = iter(
+        [["1-0", "1-0"], ["1/2-1/2", "1/2-1/2"], ["0-1", "1-0"], ["1-0", "1/2-1/2"], ["0-1", "0-1"], ["+-", "1-0"]]
+    )
     for matches in rounds:
         for match in matches:
             match_card_save(match, league.card(match, next(results)), user=league.user)
