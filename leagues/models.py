@@ -162,7 +162,11 @@ class Team(models.Model):
 
     @property
     def name(self) -> str:
-        # a no-break space: the designation never wraps onto a line of its own ("Club Universitario\n1")
+        return f"{self.club.name} {self.designation}".strip()
+
+    @property
+    def label(self) -> str:
+        """The name as pages show it: a no-break space keeps the designation off a line of its own."""
         return f"{self.club.name}\u00a0{self.designation}" if self.designation else self.club.name
 
 

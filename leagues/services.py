@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -116,10 +116,32 @@ def match_card_check(match: Match, lines: list[rules.CardLine]) -> CardCheck:
             seen_players[id_number] = line.board
         check.errors += _result_problems(line, place)
     if not check.errors:
-        check.breaches = _eligibility_breaches(match, lines, check.players) + _board_order_breaches(
-            match, lines, check.players
+        check.breaches = (
+            _squad_size_breaches(match)
+            + _eligibility_breaches(match, lines, check.players)
+            + _board_order_breaches(match, lines, check.players)
         )
     return check
+
+
+def _squad_size_breaches(match: Match) -> list[str]:
+    """A squad larger than the competition allows (4NCL: 16 for an 8-board team, reference §4), counted on the
+    match date (transfers out no longer count): one query, none without a maximum."""
+    maximum = match.round.division.season.competition.max_squad_size
+    if maximum is None:
+        return []
+    sizes = dict(
+        SquadEntry.objects.filter(team__in=(match.home_id, match.away_id), registered_on__lte=match.date)
+        .exclude(left_on__lte=match.date)
+        .values("team_id")
+        .annotate(size=Count("pk"))
+        .values_list("team_id", "size")
+    )
+    return [
+        f"{team.name} has {sizes[team.pk]} players in its squad on {match.date:%Y-%m-%d}; at most {maximum} are allowed."
+        for team in (match.home, match.away)
+        if sizes.get(team.pk, 0) > maximum
+    ]
 
 
 def _result_problems(line: rules.CardLine, place: str) -> list[str]:

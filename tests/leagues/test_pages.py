@@ -42,7 +42,7 @@ def test_the_index_competition_and_season_pages(client, season):
 def test_the_match_card_and_team_pages(client, season):
     match = Match.objects.filter(boards__isnull=False).first()
     html = client.get(f"/matches/{match.pk}/").content.decode()
-    assert match.home.name in html
+    assert match.home.label in html
     assert "Board" in html
     assert "2 – 0" in html
     team = season.teams[0]

@@ -115,6 +115,19 @@ def test_eligibility_breaches_squad_date_transfer_and_two_teams_of_a_division(le
     assert any("has played for another team of the same division this season" in b for b in breaches)
 
 
+def test_a_squad_larger_than_the_maximum_is_a_breach_counted_on_the_match_date(league):
+    match = schedule(league, [D(2025, 9, 10), D(2025, 9, 17), D(2025, 9, 24)])[0][0]
+    league.competition.max_squad_size = 2
+    league.competition.save()
+    match = Match.objects.get(pk=match.pk)
+    breaches = match_card_check(match, league.card(match, ["1-0", "0-1"])).breaches
+    assert f"{match.home.name} has 3 players in its squad on 2025-09-10; at most 2 are allowed." in breaches
+    SquadEntry.objects.filter(team=match.home, board_order=3).update(left_on=D(2025, 9, 1))  # transferred out
+    breaches = match_card_check(match, league.card(match, ["1-0", "0-1"])).breaches
+    assert not any(b.startswith(f"{match.home.name} has") for b in breaches)
+    assert any(b.startswith(f"{match.away.name} has 3 players") for b in breaches)
+
+
 def test_defaults_score_but_unnamed_and_named_defaults_are_checked(league):
     match = schedule(league, [D(2025, 9, 10), D(2025, 9, 17), D(2025, 9, 24)])[0][0]
     home, away = league.squads[match.home_id], league.squads[match.away_id]
