@@ -138,7 +138,8 @@ def _squad_size_breaches(match: Match) -> list[str]:
         .values_list("team_id", "size")
     )
     return [
-        f"{team.name} has {sizes[team.pk]} players in its squad on {match.date:%Y-%m-%d}; at most {maximum} are allowed."
+        f"{team.name} has {sizes[team.pk]} players in its squad on {match.date:%Y-%m-%d}; "
+        f"at most {maximum} are allowed."
         for team in (match.home, match.away)
         if sizes.get(team.pk, 0) > maximum
     ]
