@@ -64,11 +64,28 @@ def season_get(competition_slug: str, season_slug: str) -> Season:
         raise Http404("No such season") from None
 
 
-def season_tables(season: Season) -> list[DivisionTable]:
-    """Every division of a season with its table, crosstable and fixtures: five queries."""
+# A season with more divisions than this shows one at a time (a national league's hundreds of divisions would
+# make one page of megabytes); the others are links.
+DIVISIONS_ON_ONE_PAGE = 6
+
+
+def season_divisions(season: Season) -> list[Division]:
     divisions = list(Division.objects.filter(season=season).order_by("level", "name"))
     for division in divisions:
         division.season = season
+    return divisions
+
+
+def season_tables(
+    season: Season, divisions: list[Division] | None = None, *, division_pk: int | None = None
+) -> list[DivisionTable]:
+    """The divisions of a season with their tables, crosstables and fixtures — all of them, or only
+    ``division_pk`` (the first when that is not one of the season's) when there are more than
+    DIVISIONS_ON_ONE_PAGE: five queries."""
+    divisions = season_divisions(season) if divisions is None else divisions
+    if len(divisions) > DIVISIONS_ON_ONE_PAGE or division_pk is not None:
+        chosen = [d for d in divisions if d.pk == division_pk] or divisions[:1]
+        return division_tables(chosen, season.competition)
     return division_tables(divisions, season.competition)
 
 

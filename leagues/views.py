@@ -21,8 +21,15 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def season_detail(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     found = selectors.season_get(slug, season)
-    tables = selectors.season_tables(found)
-    return render(request, "leagues/season.html", {"season": found, "tables": tables})
+    divisions = selectors.season_divisions(found)
+    chosen = request.GET.get("division", "")
+    division_pk = int(chosen) if chosen.isdigit() and len(chosen) <= 18 else None
+    tables = selectors.season_tables(found, divisions, division_pk=division_pk)
+    return render(
+        request,
+        "leagues/season.html",
+        {"season": found, "tables": tables, "divisions": divisions if len(divisions) > 1 else []},
+    )
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:

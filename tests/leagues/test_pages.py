@@ -112,3 +112,15 @@ def test_the_api_gives_tables_matches_and_teams(client, season):
     assert len(team["squad"]) == 3
     assert len(team["matches"]) == 3
     assert client.get(reverse("api-league", args=["nothing"])).status_code == 404
+
+
+def test_a_season_of_many_divisions_shows_one_at_a_time(client, season, django_assert_num_queries):
+    from leagues.models import Division
+
+    others = [Division.objects.create(season=season.season, name=f"Division {n}", level=n) for n in range(2, 9)]
+    with django_assert_num_queries(7):
+        html = client.get("/leagues/metro/2025-26/").content.decode()
+    assert 'aria-current="page">Division 1</a>' in html and "Club A" in html
+    html = client.get(f"/leagues/metro/2025-26/?division={others[-1].pk}").content.decode()
+    assert f'href="?division={others[-1].pk}" aria-current="page"' in html and "No team yet." in html
+    assert client.get("/leagues/metro/2025-26/?division=99999999999999999999999").status_code == 200
