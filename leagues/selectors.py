@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
 
 from leagues import rules
@@ -149,14 +149,22 @@ def _zone(division: Division, rank: int, teams: int) -> str:
 
 
 def _match_points(matches: list[Match], competition: Competition) -> dict[int, tuple[float, float]]:
-    """Game points of every complete match: one query over their boards."""
+    """Game points of every complete match: one query, counting each match's boards by result in the database
+    (a few rows a match, whatever the boards)."""
     counted = {match.pk for match in matches if match.status in COUNTED}
     draw = competition.unfinished_games == UnfinishedGames.DRAW
     totals: dict[int, list[float]] = {pk: [0.0, 0.0] for pk in counted}
-    for match_id, result in Board.objects.filter(match__in=counted).values_list("match_id", "result"):
+    rows = (
+        Board.objects.filter(match__in=counted)
+        .values("match_id", "result")
+        .annotate(boards=Count("pk"))
+        .values_list("match_id", "result", "boards")
+        .order_by()
+    )
+    for match_id, result, boards in rows:
         home, away = rules.board_points(result, unfinished_as_draw=draw)
-        totals[match_id][0] += home
-        totals[match_id][1] += away
+        totals[match_id][0] += home * boards
+        totals[match_id][1] += away * boards
     return {pk: (home, away) for pk, (home, away) in totals.items()}
 
 

@@ -126,3 +126,16 @@ def test_a_season_of_many_divisions_shows_one_at_a_time(client, season, django_a
     assert f'href="?division={others[-1].pk}" aria-current="page"' in html
     assert "No team yet." in html
     assert client.get("/leagues/metro/2025-26/?division=99999999999999999999999").status_code == 200
+
+
+def test_points_are_written_with_the_languages_one_separator():
+    from django.utils import translation
+
+    from leagues.templatetags.league_tags import points
+
+    assert (points(3.0), points(None), points(0)) == ("3", "", "0")
+    with translation.override("en"):
+        assert points(2.5) == "2.5"
+    with translation.override("es"):
+        assert points(2.5) == "2,5"
+        assert points(15.25) == "15,25"
