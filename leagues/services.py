@@ -236,7 +236,7 @@ def match_card_save(
     its errors, or with its breaches unless ``accept_breaches``; a rated match changes only by a correction
     (``services_rating.match_correct``)."""
     with transaction.atomic():
-        match = _match_lock(match)
+        match = match_for_update(match)
         if match.rated_event_id is not None:
             raise ValidationError(
                 f"{match} is rated in {match.rated_event}; its card changes only through a correction (with a reason)."
@@ -299,7 +299,7 @@ def match_confirm(match: Match, *, user: User, side: str) -> Match:
     if side not in ("home", "away"):
         raise ValidationError(f"Confirm for the home or the away team, not {side!r}.")
     with transaction.atomic():
-        match = _match_lock(match)
+        match = match_for_update(match)
         team = match.home if side == "home" else match.away
         if team.captain_id != user.pk and not user.has_perm("leagues.change_match"):
             raise ValidationError(f"Only the captain of {team.name} confirms its card.")
@@ -314,7 +314,8 @@ def match_confirm(match: Match, *, user: User, side: str) -> Match:
     return match
 
 
-def _match_lock(match: Match) -> Match:
+def match_for_update(match: Match) -> Match:
+    """The match locked for one writer at a time (a card, a confirmation, a correction), with what they read."""
     return (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__division__season__competition", "home__club", "away__club", "rated_event")

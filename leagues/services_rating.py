@@ -29,7 +29,7 @@ from events.models import CORRECTABLE_STATUSES, Event, EventStatus, EventSystem,
 from events.services import GameEdit, event_correct, event_create, event_games_update, event_submit
 from leagues import rules
 from leagues.models import Board, Division, Match, MatchStatus
-from leagues.services import _match_lock, boards_write, match_card_check
+from leagues.services import match_for_update, boards_write, match_card_check
 from players.models import Player
 
 _COMPLETE = (MatchStatus.ENTERED, MatchStatus.CONFIRMED)
@@ -183,7 +183,7 @@ def match_correct(match: Match, lines: list[rules.CardLine], *, user: Actor, rea
     if not reason.strip():
         raise ValidationError(f"A correction of {match} needs a reason (it is kept with the slice's record).")
     with transaction.atomic():
-        match = _match_lock(match)
+        match = match_for_update(match)
         event = match.rated_event
         if event is None:
             raise ValidationError(f"{match} is not rated yet: enter its card again instead of correcting it.")
