@@ -29,7 +29,7 @@ from events.models import CORRECTABLE_STATUSES, Event, EventStatus, EventSystem,
 from events.services import GameEdit, event_correct, event_create, event_games_update, event_submit
 from leagues import rules
 from leagues.models import Board, Division, Match, MatchStatus
-from leagues.services import match_for_update, boards_write, match_card_check
+from leagues.services import boards_write, match_card_check, match_for_update
 from players.models import Player
 
 _COMPLETE = (MatchStatus.ENTERED, MatchStatus.CONFIRMED)
