@@ -66,6 +66,14 @@ def test_league_pages_fit_the_screen_in_both_languages(browser, live_server, lea
             assert last is not None
             assert last["x"] + last["width"] <= width, (name, width, language)
         if name == "season":
+            page.locator("details.league-crosstable summary").first.click()
+            page.screenshot(path=str(SHOTS / f"season-crosstable-{width}-{language}.png"), full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, ("crosstable", width, language)
+            # the away team of every fixture, played or to come, in sight (a status word pushed it off a phone)
+            for cell in page.locator("table.fixtures td:nth-child(3)").all():
+                box = cell.bounding_box()
+                assert box is not None
+                assert box["x"] + box["width"] <= width, ("fixtures", width, language, cell.inner_text())
             header = page.locator("table.league-table thead th")
             visible = [h.inner_text() for h in header.all() if h.is_visible()]
             first_row = page.locator("table.league-table tbody tr").first
