@@ -32,7 +32,7 @@ from leagues.models import (
     Team,
 )
 from leagues.services import division_fixtures_generate, match_card_check, match_card_save, match_confirm
-from leagues.services_rating import division_rate_ready, division_slices
+from leagues.services_rating import division_rate_ready, division_slice_plan
 
 
 @admin.register(Competition)
@@ -127,7 +127,9 @@ class DivisionAdmin(SimpleHistoryAdmin):
                             % {"event": outcome.event.name, "problems": " ".join(outcome.problems)},
                         )
             return None
-        plans = [(division, division_slices(division)) for division in queryset.select_related("season__competition")]
+        plans = [
+            (division, division_slice_plan(division)) for division in queryset.select_related("season__competition")
+        ]
         return TemplateResponse(
             request,
             "admin/leagues/division/slices.html",

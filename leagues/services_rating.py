@@ -54,25 +54,53 @@ def division_slices(division: Division) -> list[tuple[datetime.date, datetime.da
     )
 
 
-def division_rate_ready(division: Division, *, user: Actor) -> list[SliceOutcome]:
-    """Write and submit every slice of ``division`` whose matches not yet rated are all complete (the admin's
-    "submit complete slices" and the demo call it). Slices with a match still open wait."""
+@dataclass
+class SlicePlan:
+    """A slice of a division and where it stands: its matches not yet rated, whether they are all complete, and
+    how many of its matches are rated already."""
+
+    first: datetime.date
+    last: datetime.date
+    waiting: list[Match] = field(default_factory=list)
+    rated: int = 0
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.waiting) and all(
+            match.status in _COMPLETE and not match.pending  # type: ignore[attr-defined]
+            for match in self.waiting
+        )
+
+
+def division_slice_plan(division: Division) -> list[SlicePlan]:
+    """Every slice of ``division`` with its matches: two queries (what the admin shows before submitting)."""
     division = Division.objects.select_related("season__competition").get(pk=division.pk)
     slices = division_slices(division)
-    waiting = list(
-        Match.objects.filter(round__division=division, rated_event__isnull=True)
+    plans = [SlicePlan(first, last) for first, last in slices]
+    matches = (
+        Match.objects.filter(round__division=division)
         .annotate(pending=Count("boards", filter=Q(boards__result=rules.PENDING)))
         .select_related("round")
         .order_by("date", "round__number", "pk")
     )
-    by_slice: dict[int, list[Match]] = {}
-    for match in waiting:
-        by_slice.setdefault(rules.slice_of(match.date, slices), []).append(match)
-    outcomes = []
-    for index, matches in sorted(by_slice.items()):
-        if all(match.status in _COMPLETE and not match.pending for match in matches):  # type: ignore[attr-defined]
-            outcomes.append(slice_rate(division, matches, slices[index], user=user))
-    return outcomes
+    for match in matches:
+        plan = plans[rules.slice_of(match.date, slices)]
+        if match.rated_event_id is None:
+            plan.waiting.append(match)
+        else:
+            plan.rated += 1
+    return plans
+
+
+def division_rate_ready(division: Division, *, user: Actor) -> list[SliceOutcome]:
+    """Write and submit every slice of ``division`` whose matches not yet rated are all complete (the admin's
+    "submit complete slices" and the demo call it). Slices with a match still open wait."""
+    division = Division.objects.select_related("season__competition").get(pk=division.pk)
+    return [
+        slice_rate(division, plan.waiting, (plan.first, plan.last), user=user)
+        for plan in division_slice_plan(division)
+        if plan.ready
+    ]
 
 
 def slice_rate(

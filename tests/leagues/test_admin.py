@@ -78,3 +78,21 @@ def test_the_fixtures_action_says_what_it_will_do_then_draws(client):
     assert not LeagueRound.objects.exists()
     client.post(url, base | {"_apply": "1", "first_date": "2025-09-10", "days_between": "7", "home_and_away": "on"})
     assert LeagueRound.objects.filter(division=league.division).count() == 6
+
+
+def test_the_slices_action_says_which_slices_go_now_and_which_wait(client):
+    from leagues.services import match_card_save
+
+    league = build_league(slug="slices")
+    client.force_login(league.user)
+    rounds = schedule(league, [D(2026, 1, 8), D(2026, 1, 22), D(2026, 2, 26)])
+    for match in rounds[0] + rounds[1]:
+        match_card_save(match, league.card(match, ["1-0", "0-1"]), user=league.user)
+    base = {"action": "rate_complete_slices", "_selected_action": [league.division.pk]}
+    page = client.post("/admin/leagues/division/", base).content.decode()
+    assert '2026-01-08</span> – <span class="nowrap">2026-01-22</span>:' in page
+    assert "4 matches complete: submitted now" in page
+    assert "2 matches not rated yet, not all complete: wait" in page
+    client.post("/admin/leagues/division/", base | {"_apply": "1"})
+    page = client.post("/admin/leagues/division/", base).content.decode()
+    assert "4 matches rated already" in page

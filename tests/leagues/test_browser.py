@@ -119,3 +119,21 @@ def test_a_match_card_is_entered_with_the_keyboard_only(browser, live_server, le
     results = list(Board.objects.filter(match=match).order_by("number").values_list("result", flat=True))
     assert results == ["1-0", "0-1", "1-0", "0-1"]
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_division_actions_say_what_they_will_do(browser, live_server, league, language):
+    client = Client()
+    client.force_login(league.user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    for width in (390, 1280):
+        for action in ("rate_complete_slices", "draw_fixtures"):
+            page = open_page(browser, live_server, "/admin/leagues/division/", width, language, session)
+            page.locator("input[name=_selected_action]").first.check()
+            page.select_option("select[name=action]", action)
+            page.locator("button[name=index]").click()
+            page.wait_for_load_state()
+            page.screenshot(path=str(SHOTS / f"admin-{action}-{width}-{language}.png"), full_page=True)
+            assert page.locator("button[name=_apply]").count() == 1
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (action, width, language)
+            page.context.close()
