@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -33,6 +34,11 @@ from leagues.models import (
 )
 from leagues.services import division_fixtures_generate, match_card_check, match_card_save, match_confirm
 from leagues.services_rating import division_rate_ready, division_slice_plan
+from leagues.tasks import RATE_DIVISION_TASK
+from outbox.services import enqueue_after_commit
+
+# More divisions than this submitted at once are queued, one task each (a season's hundreds take minutes).
+DIVISIONS_AT_ONCE = 5
 
 
 @admin.register(Competition)
@@ -111,6 +117,16 @@ class DivisionAdmin(SimpleHistoryAdmin):
 
     @admin.action(description=gettext_lazy("Submit complete slices for rating"), permissions=["change"])
     def rate_complete_slices(self, request: HttpRequest, queryset) -> HttpResponse | None:
+        if "_apply" in request.POST and queryset.count() > DIVISIONS_AT_ONCE:
+            with transaction.atomic():  # rule 9: many divisions are a job for the workers, one task each
+                for pk in queryset.values_list("pk", flat=True):
+                    enqueue_after_commit(RATE_DIVISION_TASK, pk, admin_user(request).pk)
+            messages.info(
+                request,
+                _("%(count)s divisions queued: their complete slices are submitted in the background.")
+                % {"count": queryset.count()},
+            )
+            return None
         if "_apply" in request.POST:
             for division in queryset:
                 for outcome in division_rate_ready(division, user=admin_user(request)):

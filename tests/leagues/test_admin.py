@@ -96,3 +96,33 @@ def test_the_slices_action_says_which_slices_go_now_and_which_wait(client):
     client.post("/admin/leagues/division/", base | {"_apply": "1"})
     page = client.post("/admin/leagues/division/", base).content.decode()
     assert "4 matches rated already" in page
+
+
+def test_many_divisions_are_queued_one_task_each(client):
+    from leagues.models import Division
+    from leagues.services import match_card_save
+    from leagues.tasks import RATE_DIVISION_TASK, rate_division_slices_task
+    from outbox.models import PendingTask
+
+    league = build_league(slug="many")
+    client.force_login(league.user)
+    rounds = schedule(league, [D(2026, 1, 8), D(2026, 1, 22), D(2026, 2, 26)])
+    for match in rounds[0]:
+        match_card_save(match, league.card(match, ["1-0", "0-1"]), user=league.user)
+    extra = [Division.objects.create(season=league.season, name=f"Division {n}", level=n) for n in range(2, 8)]
+    selected = [league.division.pk, *(d.pk for d in extra)]
+    client.post(
+        "/admin/leagues/division/", {"action": "rate_complete_slices", "_selected_action": selected, "_apply": "1"}
+    )
+    queued = PendingTask.objects.filter(name=RATE_DIVISION_TASK)
+    assert sorted(task.args[0] for task in queued) == sorted(selected)
+    assert rate_division_slices_task(league.division.pk, league.user.pk) == {
+        "division": league.division.pk,
+        "slices": 0,
+        "submitted": 0,
+        "games": 0,
+    }  # round 2 is not entered: the first slice (8–22 January) waits
+    for match in rounds[1]:
+        match_card_save(match, league.card(match, ["1-0", "0-1"]), user=league.user)
+    assert rate_division_slices_task(league.division.pk, league.user.pk)["submitted"] == 1
+    assert rate_division_slices_task(league.division.pk, league.user.pk)["slices"] == 0  # idempotent
