@@ -246,6 +246,12 @@ def card_page(model_admin: MatchAdmin, request: HttpRequest, match: Match, edita
         elif "_paste" in request.POST:
             paste_text = request.POST.get("lineups", "")
             lines, errors = rules.parse_card(paste_text)
+            errors += [
+                _("Board %(board)s: a match of %(competition)s has boards 1 to %(boards)s.")
+                % {"board": line.board, "competition": competition, "boards": competition.boards_per_match}
+                for line in lines
+                if line.board > competition.boards_per_match
+            ]
             if not errors:
                 paste_text = ""
                 messages.info(

@@ -66,6 +66,9 @@ def test_pasted_lineups_fill_the_rows_without_saving(desk):
     assert f'value="{away[1].id_number}"' in page
     assert '<option value="1/2-1/2" selected>' in page
     assert not Board.objects.exists()
+    page = client.post(url, {"_paste": "1", "lineups": text + "\n9\t1\t2\t1-0"}).content.decode()
+    assert "Board 9: a match of Metropolitan League has boards 1 to 2." in page
+    assert 'name="lineups" rows="6">' in page  # the pasted text is kept to be fixed
 
 
 def test_the_fixtures_action_says_what_it_will_do_then_draws(client):
