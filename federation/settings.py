@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     # Layers, top to bottom (each imports only those below it; .importlinter checks it).
     "federation",
     "public",
+    "leagues",
     "membership",
     "ratings",
     "events",

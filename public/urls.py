@@ -5,6 +5,7 @@ import datetime
 from django.urls import include, path, register_converter
 
 from core.api import DocsView, RedocView, SchemaView
+from leagues import urls as league_urls
 from membership.api import ArbiterDirectoryAPI, EventFeesAPI, TrainerDirectoryAPI
 from membership.views import arbiter_page, licence_directory_page
 from public.api.check_trf import CheckTrfAPI
@@ -33,6 +34,7 @@ from public.views import (
     search,
     top,
 )
+from public.views.base import public_page
 from public.views.feeds import PlayerRatingChangesFeed, RatedEventsFeed, RatingListsFeed
 
 
@@ -170,6 +172,7 @@ api_v1 = [
     path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", DocsView.as_view(), name="api-docs"),
     path("redoc/", RedocView.as_view(), name="api-redoc"),
+    *league_urls.api_urls(),  # leagues (issue 34)
 ]
 
 # The namespaces (players:, ratings:, events:) are the names templates and reverse() use.
@@ -186,6 +189,7 @@ urlpatterns = [
     path("arbiters/", licence_directory_page, {"kind": "arbiter"}, name="arbiters"),
     path("arbiters/<key:id_number>/", arbiter_page, name="arbiter"),
     path("trainers/", licence_directory_page, {"kind": "trainer"}, name="trainers"),
+    *league_urls.page_urls(public_page),  # leagues, matches, teams (issue 34)
     path("api/v1/", include(api_v1)),
     # Atom feeds (issue 15)
     path("feeds/lists/<rating_type:rating_type>/", RatingListsFeed(), name="feed-lists"),

@@ -1,5 +1,6 @@
 """The OpenAPI schema is valid, and every documented endpoint answers as documented."""
 
+import datetime
 import io
 import json
 import re
@@ -40,6 +41,11 @@ DOCUMENTED = {
     ("get", "/api/v1/events/{id}/fees/"),  # membership: an event's rating-fee statement (issue 35)
     ("get", "/api/v1/arbiters/"),
     ("get", "/api/v1/trainers/"),
+    ("get", "/api/v1/leagues/"),  # leagues (issue 34)
+    ("get", "/api/v1/leagues/{slug}/"),
+    ("get", "/api/v1/leagues/{slug}/{season}/"),
+    ("get", "/api/v1/leagues/matches/{id}/"),
+    ("get", "/api/v1/leagues/teams/{id}/"),
 }  # the schema endpoint itself is left out (SPECTACULAR_SETTINGS["SERVE_INCLUDE_SCHEMA"] is False)
 
 
@@ -89,7 +95,12 @@ def as_json_schema(node, components):
     return out
 
 
-def sample_url(path: str, federation) -> str:
+def sample_url(path: str, federation, league=None) -> str:
+    if league is not None and path.startswith("/api/v1/leagues/"):  # leagues (issue 34): its own sample rows
+        match = league.division.rounds.first().matches.first()
+        ids = {"matches": match.pk, "teams": league.teams[0].pk}
+        values_ = {"slug": "metro", "season": "2025-26", "id": ids.get(path.split("/")[4], 0)}
+        return re.sub(r"\{(\w+)\}", lambda m: str(values_[m.group(1)]), path)
     values = {
         "id_number": federation.star.id_number,
         "other_id_number": federation.players[1].id_number,
@@ -103,10 +114,14 @@ def sample_url(path: str, federation) -> str:
 
 
 def test_every_documented_endpoint_answers_as_documented(client, federation, schema):
+    from tests.leagues.conftest import build_league, schedule
+
+    league = build_league()
+    schedule(league, [datetime.date(2025, 9, 10), datetime.date(2025, 9, 17), datetime.date(2025, 9, 24)])
     components = schema["components"]["schemas"]
     for path, item in schema["paths"].items():
         for method, operation in item.items():
-            url = sample_url(path, federation)
+            url = sample_url(path, federation, league)
             if method == "post":
                 body = {"rating": 2000, "k_factor": 20, "games": [{"opponent_rating": 1900, "score": 0.5}]}
                 response = client.post(url, json.dumps(body), content_type="application/json")
