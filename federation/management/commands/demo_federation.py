@@ -12,7 +12,7 @@ class Command(BaseCommand):
     help = (
         "Make sure every rating type has its policy and beat schedule; if the database has no players, "
         "simulate a small federation (300 players, 12 months; standard, rapid and blitz; a few federations "
-        "and clubs) and publish its lists through Celery."
+        "and clubs), publish its lists through Celery, and add a league with two divisions and a season of matches."
     )
 
     def handle(self, *args, **options):
@@ -31,5 +31,8 @@ class Command(BaseCommand):
                 publish=True,
                 stdout=self.stdout,
             )
+            # a league on the same players: two divisions, a season under way, its complete slices submitted and
+            # rated by the next publication (issue 34)
+            call_command("demo_league", stdout=self.stdout)
         except Exception as exc:  # the demo must never stop the product from starting
             self.stderr.write(f"demo data not created: {exc}")
