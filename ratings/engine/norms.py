@@ -262,7 +262,10 @@ def _check_title(
     one_four_one_c = event.rounds == 9 and len(played.rounds) == 8 and unplayed_counting and minimum == 9
     effective_minimum = 8 if one_four_one_c else minimum
     candidates = _candidate_masks(event, played, effective_minimum)
-    evaluated = _evaluate(player, event, played, title, rules, candidates, effective_minimum)
+    evaluated = {
+        **_evaluate(played, title, rules, candidates),
+        **_composition(player, event, played, title, rules, candidates, effective_minimum),
+    }
     best = _best_row(evaluated)
     mask = candidates[best]
     women_ok = title not in WOMENS_TITLES or player.sex == "F"
@@ -312,16 +315,8 @@ def _candidate_masks(event: NormEvent, played: _Games, minimum: int) -> np.ndarr
     return np.array(rows, dtype=bool)
 
 
-def _evaluate(
-    player: NormPlayer,
-    event: NormEvent,
-    played: _Games,
-    title: str,
-    rules: NormRules,
-    masks: np.ndarray,
-    minimum: int,
-) -> dict[str, np.ndarray]:
-    """Every requirement's figure for every candidate set of games at once (one row per candidate)."""
+def _evaluate(played: _Games, title: str, rules: NormRules, masks: np.ndarray) -> dict[str, np.ndarray]:
+    """1.4.6-1.4.9's figures for every candidate set of games at once (one row per candidate)."""
     games = masks.sum(axis=1)
     safe_games = np.maximum(games, 1)
     score = masks.astype(np.float64) @ played.points
@@ -333,7 +328,7 @@ def _evaluate(
     average = np.floor_divide(2 * total + safe_games, 2 * safe_games)  # Ra, .5 up (1.4.7)
     percent = percent_half_up(score, safe_games)  # 1.4.9: p to the whole percent, .5 up
     performance = average + dp_from_percent(percent)
-    figures = {
+    return {
         "games": games,
         "score": score,
         "average": average,
@@ -343,8 +338,6 @@ def _evaluate(
         "performance_ok": performance >= MIN_PERFORMANCE[title],  # 1.4.8
         "score_ok": _score_ok(score, safe_games, percent, rules),
     }
-    figures.update(_composition(player, event, played, title, rules, masks, minimum))
-    return figures
 
 
 def _composition(
