@@ -430,7 +430,8 @@ def _insert_rows(model: type[Model], fields: list[str], rows: list[tuple[Any, ..
         copy_rows(model, fields, rows)
         return
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(model._meta.get_field(name).column) for name in fields)
+    column_of = {field.attname: str(field.column) for field in model._meta.concrete_fields}
+    columns = ", ".join(quote(column_of[name]) for name in fields)
     marks = ", ".join(["%s"] * len(fields))
     with connection.cursor() as cursor:
         cursor.executemany(f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})", rows)
