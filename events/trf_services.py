@@ -405,6 +405,26 @@ def _insert_with_history(model: type[Model], fields: list[str], rows: list[tuple
     return ids
 
 
+def _delete_with_history(model: type[Model], event: Event, user: Actor) -> None:
+    """``event``'s rows of ``model`` deleted, each with the "-" history record simple_history writes on a
+    deletion (every tracked column as it was, the acting user), in bulk: one read, one write, one delete,
+    whatever the rows (``QuerySet.delete`` sent a signal and wrote a record per row). A relation to the rows
+    other than games' to their participants (deleted first) would need the ORM's cascade: it gets it."""
+    rows = model._default_manager.filter(event=event)
+    others = [rel for rel in model._meta.related_objects if rel.related_model is not Game]
+    if others or not getattr(settings, "SIMPLE_HISTORY_ENABLED", True):
+        rows.delete()  # the ORM's cascade and signals, one by one
+        return
+    history = model.history.model  # type: ignore[attr-defined]
+    fields = [field.attname for field in history.tracked_fields]
+    who = user or history.get_default_history_user(None)
+    when = history._meta.get_field("history_date").get_db_prep_save(timezone.now(), connection)
+    extra = (when, None, "-", getattr(who, "pk", None))
+    names = [*fields, "history_date", "history_change_reason", "history_type", "history_user_id"]
+    _insert_rows(history, names, [(*row, *extra) for row in rows.order_by("pk").values_list(*fields)])
+    rows._raw_delete(connection.alias)
+
+
 @contextlib.contextmanager
 def _sqlite_page_cache() -> Iterator[None]:
     """SQLite: a page cache of ``_SQLITE_CACHE_KIB`` while the import writes, then the one it had."""
@@ -607,8 +627,8 @@ class _Plan:
             )
             raise _Refused
         self.outcome.replacement = self.replacement(event, by_rank)
-        Game.objects.filter(event=event).delete()  # one by one: simple_history records each deletion
-        Participant.objects.filter(event=event).delete()
+        _delete_with_history(Game, event, user)
+        _delete_with_history(Participant, event, user)
         event.rounds = max(self.t.number_of_rounds, event.rounds, 1)
         event.start_date, event.end_date = event.start_date or self.start_date, event.end_date or self.end_date
         event.rating_type = event.rating_type or self.rating_type or ""

@@ -144,10 +144,21 @@ def test_the_import_s_queries_do_not_grow_with_the_games():
     assert counts == (pinned, pinned), counts
 
 
-def test_a_file_onto_an_event_in_entry_replaces_its_rows_and_their_history():
+GAME_COLUMNS = ["id", "event_id", "round", "board", "white_id", "black_id", "result", "date", "version"]
+PARTICIPANT_COLUMNS = ["id", "event_id", "player_id", "start_rank", "rating", "club"]
+
+
+def test_a_file_onto_an_event_in_entry_replaces_its_rows_and_records_each_deletion():
+    """The upload onto an event being entered (issue 32) deletes its games and participants with a "-" history
+    record each, as simple_history writes on a deletion: every tracked column as it was, the acting user (the
+    row-by-row deletion before issue 36 named the request's user, so none outside a request)."""
     arbiter = make_arbiter("ann")
     first = event_import_trf(swiss(6, 2), file_name="s.trf", user=arbiter).event
-    old_games = set(Game.objects.filter(event=first).values_list("pk", flat=True))
+    old = {
+        Game: list(Game.objects.filter(event=first).order_by("id").values(*GAME_COLUMNS)),
+        Participant: list(Participant.objects.filter(event=first).order_by("id").values(*PARTICIPANT_COLUMNS)),
+    }
+    began = timezone.now()
 
     outcome = event_import_trf(swiss(8, 3), file_name="t.trf", user=arbiter, into=first)
 
@@ -156,8 +167,24 @@ def test_a_file_onto_an_event_in_entry_replaces_its_rows_and_their_history():
     assert event.status == EventStatus.DRAFT
     assert Participant.objects.filter(event=event).count() == 8
     assert Game.objects.filter(event=event).count() == outcome.games == 12
-    records = history_of(Game, event)
-    deleted = {record["id"] for record in records if record["history_type"] == "-"}
-    added = [record for record in records if record["history_type"] == "+"]
-    assert deleted == old_games  # each old game's deletion recorded
-    assert {record["id"] for record in added} >= set(Game.objects.filter(event=event).values_list("pk", flat=True))
+    for model, columns in ((Game, GAME_COLUMNS), (Participant, PARTICIPANT_COLUMNS)):
+        deleted = [record for record in history_of(model, event) if record["history_type"] == "-"]
+        as_they_were = sorted(({key: record[key] for key in columns} for record in deleted), key=lambda r: r["id"])
+        assert as_they_were == old[model]
+        assert {record["history_user_id"] for record in deleted} == {arbiter.pk}
+        assert {record["history_change_reason"] for record in deleted} == {None}
+        assert all(began <= record["history_date"] <= timezone.now() for record in deleted)
+        current = set(model.objects.filter(event=event).values_list("pk", flat=True))
+        added = {record["id"] for record in history_of(model, event) if record["history_type"] == "+"}
+        assert current <= added
+
+
+def test_replacing_an_event_s_rows_takes_the_same_queries_whatever_its_games():
+    counts = []
+    for rounds in (2, 40):
+        event = event_import_trf(swiss(20, rounds), file_name="s.trf", user=None).event
+        with CaptureQueriesContext(connection) as queries:
+            outcome = event_import_trf(swiss(20, 2), file_name="t.trf", user=None, into=event)
+        assert outcome.event is not None, outcome.refusal_message()
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
