@@ -104,8 +104,8 @@ IMPORT_ACTION = "event.import_trf"
 REPLACE_ACTION = "event.replace_trf"
 # An event being entered by hand may take a file's rounds and results instead (issue 32): before submission only.
 TRF_REPLACEABLE_STATUSES = (EventStatus.REGISTERED, EventStatus.DRAFT, EventStatus.CHECKED)
-# SQLite's page cache while an import writes (KiB): the default 2 MB holds little of the games' five indexes, so
-# a big file's inserts read their pages again and again (issue 36: 103,896 games, 1.5x faster with 64 MB).
+# SQLite's page cache while an import writes (KiB): the default 2 MB holds little of the games' indexes, so a big
+# file's inserts read their pages again and again (issue 36: 103,896 games, their inserts 1.5x faster with 64 MB).
 _SQLITE_CACHE_KIB = 64 * 1024
 _QUERY_CHUNK = 500  # ids / names per IN (...) or OR query: within SQLite's limits on variables and depth
 _TITLES = frozenset(Title.values)
