@@ -240,11 +240,15 @@ class Game(models.Model):
     or a participant from another event.
     """
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    # No index of their own on event, white and black (issue 36): game_event_round and the two unique constraints
+    # below begin with them, and a TRF import of 103,896 games spent half its inserts keeping the three copies.
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games", db_index=False)
     round = models.PositiveSmallIntegerField()
     board = models.PositiveSmallIntegerField(null=True, blank=True)
-    white = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="games_white")
-    black = models.ForeignKey(Participant, on_delete=models.CASCADE, null=True, blank=True, related_name="games_black")
+    white = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="games_white", db_index=False)
+    black = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, null=True, blank=True, related_name="games_black", db_index=False
+    )
     result = models.CharField(max_length=7, choices=Result.choices, default=Result.PENDING)
     date = models.DateField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1, help_text="Optimistic lock: bumped on every change")

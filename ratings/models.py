@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import operator
-import time
+import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -616,15 +616,28 @@ class TitleCandidate(models.Model):
 #   committed has no partition and costs nothing;
 # - any id above the highest: the lists made later (ids come from the sequence).
 #
-# A published list is never deleted nor unpublished (the admin refuses; drafts only are replaced), and a
-# published list that is not the newest of its type never becomes it again (a correction is a new list), so a
-# bound read a while ago still holds every list the view can pick. It is therefore kept per process for
-# CURRENT_LISTS_BOUND_SECONDS, only to stay tight. The view keeps its own condition: the bound only narrows what
-# the planner reads, never what the view means. In a steady state it names one partition per rating type,
-# however many lists are kept. SQLite keeps one table: nothing to prune, no bound.
-CURRENT_LISTS_BOUND_SECONDS = 300.0
+# A published list is never deleted nor unpublished through the site (the admin refuses; drafts only are
+# replaced), but a database restored under running processes, or rows removed by hand, can take the newest list
+# away: a bound held from before would then hide every current rating (issue 36). So the bound is kept per
+# process with the ListsMarker token it was read under and checked against it on each use (one primary-key read
+# of a one-row table): the same token, the same lists; another, the bound is read again. A stale bound costs a
+# query, never a wrong answer. The view keeps its own condition: the bound only narrows what the planner reads,
+# never what the view means. In a steady state it names one partition per rating type, however many lists are
+# kept. SQLite keeps one table: nothing to prune, no bound, no check.
 CURRENT_LISTS_LOOKBACK = 8
-_current_lists_bounds: dict[str, tuple[float, ListsNamed]] = {}
+_current_lists_bounds: dict[str, tuple[Any, ListsNamed]] = {}
+
+
+class ListsMarker(models.Model):
+    """One row whose ``token`` changes whenever the rating lists change: on PostgreSQL a trigger on every
+    statement that writes ``ratings_ratinglist`` (INSERT, UPDATE, DELETE, TRUNCATE; raw SQL and restores
+    included; migration 0018) sets a new random token, in the writer's transaction. A database replaced by
+    another (a restore, a copy) brings the token of its own lists. ``current_lists_bound`` compares it."""
+
+    token = models.UUIDField(default=uuid.uuid4)
+
+    def __str__(self) -> str:
+        return str(self.token)
 
 
 class ListsNamed(models.Expression):
@@ -664,13 +677,14 @@ class ListsNamed(models.Expression):
 
 def current_lists_bound(alias: str) -> ListsNamed | None:
     """The condition on ``rating_list_id`` that PlayerRating's queries on database ``alias`` carry (above), or
-    None where entries are one table (SQLite). Two queries on the lists, at most every
-    CURRENT_LISTS_BOUND_SECONDS."""
+    None where entries are one table (SQLite). One query (the ListsMarker token) while the lists are those the
+    bound held was read under; two more on the lists when they changed or the database was replaced."""
     if connections[alias].vendor != "postgresql":
         return None
-    now = time.monotonic()
+    # the token first: lists changed after it was read give another token on the next use (read again)
+    token = ListsMarker.objects.using(alias).values_list("token", flat=True).first()
     held = _current_lists_bounds.get(alias)
-    if held is not None and now - held[0] < CURRENT_LISTS_BOUND_SECONDS:
+    if held is not None and token is not None and held[0] == token:
         return held[1]
     lists = RatingList.objects.using(alias)
     newest = lists.current().order_by("rating_type", "-list_date").distinct("rating_type").values("pk")
@@ -684,13 +698,19 @@ def current_lists_bound(alias: str) -> ListsNamed | None:
     unseen = [pk for pk in range(max(top - CURRENT_LISTS_LOOKBACK + 1, 1), top + 1) if pk not in seen]
     may_be_newest = sorted({*found["newest"], *found["unpublished"], *unseen})
     bound = ListsNamed(may_be_newest, above=top)
-    _current_lists_bounds[alias] = (now, bound)
+    _current_lists_bounds[alias] = (token, bound)
     return bound
 
 
 def current_lists_bound_forget(**kwargs: object) -> None:
     """Read the bound again on next use (a list was saved in this process: tighter at once; tests)."""
     _current_lists_bounds.clear()
+
+
+def current_lists_check_queries(alias: str = "default") -> int:
+    """The queries each use of current ratings spends checking its bound (the ListsMarker token, above): one on
+    PostgreSQL, none on SQLite (no bound). Query counts pinned in tests add it for each use."""
+    return 1 if connections[alias].vendor == "postgresql" else 0
 
 
 class PlayerRatingManager(models.Manager["PlayerRating"]):

@@ -300,3 +300,17 @@ def test_norms_benchmark_runs_small_and_prints_both_figures():
     assert "40 players, 9 rounds:" in " ".join(line(lines, "open:")), lines
     assert "target < 1 s" in " ".join(line(lines, "open:")), lines
     assert "3 events," in " ".join(line(lines, "a simulated year:")), lines
+
+
+def test_trf_import_benchmark_runs_small_and_prints_its_time_per_game():
+    """bench/import_trf.py (issue 36: 103,896 games under 3 s with --big) at a few games, files of two sizes:
+    every import succeeds and prints its time, its games and the time per game, with the machine's loop."""
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(scratch_database("trf")) if ON_POSTGRESQL else None
+        lines = bench("import_trf.py", url, "--players", "40", "--rounds", "3,6", "--repeat", "1")
+    assert float(line(lines, "machine:")[-2]) > 0, lines
+    firsts = [text.split() for text in lines if text.startswith("first import")]
+    # 19 boards and two half-point byes a round: 3 and 6 rounds
+    assert [row[row.index("games") - 1] for row in firsts] == ["63", "126"], lines
+    assert all(row[-1] == "µs/game" and float(row[-2]) > 0 for row in firsts), lines
+    assert sum(text.startswith("event_import_trf: worst") for text in lines) == 2, lines
