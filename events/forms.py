@@ -261,16 +261,16 @@ class GameForm(forms.ModelForm):
     """One game: round, board, white and black by starting rank (black empty for a bye), result, date."""
 
     white_rank = forms.IntegerField(
-        label="White",
+        label=gettext_lazy("White"),
         min_value=1,
-        help_text="Starting rank of the white player",
+        help_text=gettext_lazy("Starting rank of the white player"),
         widget=forms.NumberInput(attrs={"style": "width: 5em", "min": 1}),
     )
     black_rank = forms.IntegerField(
-        label="Black",
+        label=gettext_lazy("Black"),
         min_value=1,
         required=False,
-        help_text="Starting rank of the black player; empty for a bye",
+        help_text=gettext_lazy("Starting rank of the black player; empty for a bye"),
         widget=forms.NumberInput(attrs={"style": "width: 5em", "min": 1}),
     )
     expected_version = VersionField(required=False)

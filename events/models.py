@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -399,6 +400,40 @@ class EventStatusChange(models.Model):
     @property
     def is_rerating(self) -> bool:
         return self.to_status == EventStatus.RATED and self.from_status in (EventStatus.RATED, EventStatus.CORRECTED)
+
+    @property
+    def reason_display(self) -> str:
+        """The reason in the reader's language (issue 32): the services store the fixed reasons in English, as
+        the record of what happened; the known ones are translated when shown, free text (an official's or an
+        arbiter's words) is shown as written."""
+        reason = self.reason
+        if reason.startswith("rated on ") and self.rating_list_id:  # the list's name in the reader's language
+            reason = f"rated on {self.rating_list}"
+        for prefix, template in _REASON_TEMPLATES:
+            if reason.startswith(prefix):
+                return template() % {"rest": reason.removeprefix(prefix)}
+        fixed = _FIXED_REASONS.get(reason)
+        return str(fixed) if fixed is not None else reason
+
+
+# The reasons events.services, events.trf_services and ratings' publication write, as written there.
+_FIXED_REASONS = {
+    "checked: ready for submission": _("checked: ready for submission"),
+    "checked on submission": _("checked on submission"),
+    "returned to draft": _("returned to draft"),
+    "registration approved": _("registration approved"),
+    "results received": _("results received"),
+    "results changed after the check": _("results changed after the check"),
+}
+_REASON_TEMPLATES = (
+    ("rated on ", lambda: gettext("rated on %(rest)s")),
+    ("correction: ", lambda: gettext("correction: %(rest)s")),
+    ("results replaced from ", lambda: gettext("results replaced from %(rest)s")),
+    (
+        "submitted incomplete, an official's decision: ",
+        lambda: gettext("submitted incomplete, an official's decision: %(rest)s"),
+    ),
+)
 
 
 class IntegrityCheck(models.TextChoices):

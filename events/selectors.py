@@ -9,6 +9,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from events.models import BYE_RESULTS, RATED_RESULTS, RESULT_POINTS, Event, EventSystem, Game, Participant, Result
 
 # Results that count as a game over the board for Buchholz (forfeits and pending games do not: the
@@ -76,7 +78,8 @@ class RoundCell:
         if not self.result:
             return ""
         if self.opponent_rank is None:
-            return f"bye {self.symbol}".strip() if self.result != Result.ZERO_POINT_BYE else "−"
+            # Shown in the page's language (issue 32: no English on Spanish pages).
+            return f"{gettext('bye')} {self.symbol}".strip() if self.result != Result.ZERO_POINT_BYE else "−"
         return f"{self.opponent_rank}{self.colour}{self.symbol}"
 
 

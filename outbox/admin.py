@@ -1,6 +1,7 @@
 """Officials see what is waiting for the broker, and can send it now."""
 
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import OfficialsReadOnly
 
@@ -9,7 +10,7 @@ from .services import pending_tasks_send
 
 
 class SentFilter(admin.SimpleListFilter):
-    title = "state"
+    title = _("state")
     parameter_name = "state"
 
     def lookups(self, request, model_admin):
@@ -33,11 +34,11 @@ class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
     actions = ["send_now"]
     show_full_result_count = False
 
-    @admin.display(description="state", ordering="sent_at")
+    @admin.display(description=_("state"), ordering="sent_at")
     def state(self, obj):
         return f"sent {obj.sent_at:%Y-%m-%d %H:%M:%S}" if obj.sent_at else "PENDING"
 
-    @admin.action(description="Send the selected pending tasks now")
+    @admin.action(description=_("Send the selected pending tasks now"))
     def send_now(self, request, queryset):
         report = pending_tasks_send(queryset)
         if report.failed:

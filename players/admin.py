@@ -17,6 +17,7 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
 
 from .models import Club, Federation, Player, PlayerMerge
 from .selectors import likely_duplicates
@@ -76,11 +77,11 @@ class ReverseMergeForm(forms.Form):
 
 
 class MergedFilter(admin.SimpleListFilter):
-    title = "merged"
+    title = _("merged")
     parameter_name = "merged"
 
     def lookups(self, request, model_admin):
-        return [("no", "Active records"), ("yes", "Merged into another")]
+        return [("no", _("Active records")), ("yes", _("Merged into another"))]
 
     def queryset(self, request, queryset):
         if self.value() == "no":
@@ -135,7 +136,7 @@ class PlayerAdmin(admin.ModelAdmin):
     def has_merge_permission(self, request) -> bool:
         return request.user.has_perm("players.merge_player")
 
-    @admin.display(description="likely duplicates")
+    @admin.display(description=_("likely duplicates"))
     def duplicates(self, player):
         candidates = likely_duplicates(player)
         if not candidates:
@@ -175,7 +176,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
     # --- merge: the changelist action ("merge into…") and the same form for one player ---
 
-    @admin.action(description="Merge into…", permissions=["merge"])
+    @admin.action(description=_("Merge into…"), permissions=["merge"])
     def merge_into(self, request, queryset):
         selected = list(queryset.order_by("search_name", "pk"))
         if "apply" in request.POST:
@@ -290,7 +291,7 @@ class PlayerMergeAdmin(admin.ModelAdmin):
     def has_merge_permission(self, request) -> bool:
         return request.user.has_perm("players.merge_player")
 
-    @admin.action(description="Reverse the selected merges…", permissions=["merge"])
+    @admin.action(description=_("Reverse the selected merges…"), permissions=["merge"])
     def reverse_merges(self, request, queryset):
         merges = list(queryset.select_related("merged", "kept"))
         if "apply" in request.POST:

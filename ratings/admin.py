@@ -8,6 +8,7 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import ReadOnly
 from ratings import services, tasks
@@ -36,7 +37,7 @@ class RatingPolicyAdmin(admin.ModelAdmin):
     list_display = ["rating_type", "rules_preset", "list_months", "closing_days", "next_list"]
     actions = ["compute_preview", "publish_now"]
 
-    @admin.display(description="next list")
+    @admin.display(description=_("next list"))
     def next_list(self, policy):
         try:
             return services.rating_list_next_date(policy.rating_type, timezone.localdate())
@@ -46,7 +47,7 @@ class RatingPolicyAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         services.rating_policy_save(obj)  # the crontab follows list_months
 
-    @admin.action(description="Compute a draft preview of the next list", permissions=["change"])
+    @admin.action(description=_("Compute a draft preview of the next list"), permissions=["change"])
     def compute_preview(self, request, queryset):
         for policy in queryset:
             list_date = services.rating_list_next_date(policy.rating_type, timezone.localdate())
@@ -57,7 +58,7 @@ class RatingPolicyAdmin(admin.ModelAdmin):
                 "under Rating lists (status draft) when the worker has computed it.",
             )
 
-    @admin.action(description="Publish the due list now", permissions=["change"])
+    @admin.action(description=_("Publish the due list now"), permissions=["change"])
     def publish_now(self, request, queryset):
         today = timezone.localdate()
         for policy in queryset:
@@ -93,11 +94,11 @@ class RatingListAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in RatingList._meta.fields]
     actions = ["publish_drafts", "republish_corrections"]
 
-    @admin.display(description="entries")
+    @admin.display(description=_("entries"))
     def entries_link(self, obj):
         return _changelist_link(RatingListEntryRow, "entries", obj.entry_count, rating_list__id__exact=obj.pk)
 
-    @admin.display(description="new ratings")
+    @admin.display(description=_("new ratings"))
     def new_ratings_link(self, obj):
         return _changelist_link(
             RatingListEntryRow,
@@ -107,7 +108,7 @@ class RatingListAdmin(admin.ModelAdmin):
             is_new_rating__exact=1,
         )
 
-    @admin.display(description="below the floor")
+    @admin.display(description=_("below the floor"))
     def dropped_link(self, obj):
         return _changelist_link(
             RatingListEntryRow,
@@ -117,12 +118,12 @@ class RatingListAdmin(admin.ModelAdmin):
             dropped_below_floor__exact=1,
         )
 
-    @admin.display(description="rating changes")
+    @admin.display(description=_("rating changes"))
     def changes_link(self, obj):
         url = reverse("admin:ratings_ratingchange_changelist")
         return format_html('<a href="{}?rating_list__id__exact={}">browse</a>', url, obj.pk)
 
-    @admin.action(description="Publish the selected draft previews", permissions=["change"])
+    @admin.action(description=_("Publish the selected draft previews"), permissions=["change"])
     def publish_drafts(self, request, queryset):
         for rating_list in queryset:
             try:
@@ -134,7 +135,7 @@ class RatingListAdmin(admin.ModelAdmin):
             tasks.queue_publication(rating_list.rating_type, rating_list.list_date, request.user)
             self.message_user(request, f"{rating_list}: publication queued.")
 
-    @admin.action(description="Republish from the selected list with the corrected events", permissions=["change"])
+    @admin.action(description=_("Republish from the selected list with the corrected events"), permissions=["change"])
     def republish_corrections(self, request, queryset):
         for rating_list in queryset:
             try:

@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import OfficialsOnly
 from core.charts import Frame, polyline
@@ -43,7 +44,7 @@ class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
     ]
     readonly_fields = ["applied_to", "preview"]
 
-    @admin.display(description="Preview")
+    @admin.display(description=_("Preview"))
     # Officials only; once a published list has applied the adjustment it is frozen (that list's rules keep it).
     def has_change_permission(self, request, obj=None):
         return super().has_change_permission(request, obj) and (obj is None or obj.applied_to_id is None)
@@ -53,7 +54,7 @@ class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
 
     def preview(self, adjustment):
         if adjustment.pk is None:
-            return "Save to see the preview."
+            return _("Save to see the preview.")
         preview = rating_adjustment_preview(adjustment)
         return mark_safe(render_to_string("admin/ratings/adjustment_preview.html", {"preview": preview}))
 
@@ -92,18 +93,18 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.get_fields(request, obj)
 
-    @admin.display(description="progress")
+    @admin.display(description=_("progress"))
     def progress(self, run):
         return render_to_string("admin/ratings/backtest_progress.html", {"run": run})
 
-    @admin.display(description="summary")
+    @admin.display(description=_("summary"))
     def summary(self, run):
         if not run.result:
             return run.error or "-"
         s = run.result["summary"]
         return f"log loss {s['log_loss']}, Brier {s['brier']}, RMSE {s['rmse']}, differences {s['differences']}"
 
-    @admin.display(description="report")
+    @admin.display(description=_("report"))
     def report(self, run):
         if not run.result:
             return run.error or "-"
@@ -146,7 +147,7 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
 
         return Checked
 
-    @admin.action(description="Compare the selected runs side by side")
+    @admin.action(description=_("Compare the selected runs side by side"))
     def compare_runs(self, request, queryset):
         runs = list(queryset.order_by("pk"))
         context = {
@@ -158,7 +159,7 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/ratings/backtest_compare.html", context)
 
-    @admin.action(description="Export the selected runs as CSV")
+    @admin.action(description=_("Export the selected runs as CSV"))
     def export_csv(self, request, queryset):
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="backtests.csv"'
