@@ -408,6 +408,7 @@ class RatingListEntry(EntryColumns):
                 condition=Q(change__gt=0) | Q(change__lt=0),
             ),
         ]
+        verbose_name = _("rating list entry")
         verbose_name_plural = _("rating list entries")
 
 
