@@ -1,7 +1,7 @@
 """Spanish everywhere (issue 32): real Chromium walks the key pages in Spanish — the public site and the admin as
 an arbiter and as a rating officer — and reads the text a user sees. It fails on common English UI words
 (ENGLISH) in that text, once the data (player, event, club and federation names, usernames) is taken out, and
-on a page that writes decimals both ways ("1896,0" beside "1896.0"). Before the fix the admin read "Events ›
+on a page that writes decimals both ways ("1896,0" beside "1896.0"). Before the fix the admin read "Events >
 Events", "Add event", "By status", "Name:", the round screen "bye ½ (H)", the timeline "rated on Standard …".
 
 Screenshots of every page go to SHOTS when it is set (the engineer's look at them)."""
@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from audit.models import AuditEvent
 from events.models import Event, EventStatus, IntegrityCheck, IntegrityFlag, Result
 from players.models import Club, Federation, Player
 from ratings.services import rating_list_publish
@@ -28,15 +29,17 @@ SHOTS = os.environ.get("SPANISH_SHOTS")  # a folder: keep the screenshots for a 
 
 # Common English words of an interface; none of them is a Spanish word (so "No", "Club", "Total", "Final" and
 # "Blitz" are left out). Matched as whole words, case-sensitively for the capitalised ones.
-ENGLISH = frozenset(
-    """Name Event Events Round Rounds Status Rating Ratings Add Change Changes Delete Save Search Date Yes Player
-    Players Games Game Points Result Results White Black Back Submit Check Home Federation Federations Rank Score
-    Opponent Title Sex Show Filter All None Draft Published Rated Submitted Upload File Import Export Previous Next
-    Average Performance Clear Reason Start End Type Select Action Edit History Close Open Enter Preview Publish
-    Welcome Logout Password Recent Actions Unknown Male Female Win Draw Loss Bye bye forfeit Page Arbiter Arbiters
-    Chief Rules Flag Flags Merge Calculation Expected Active Inactive Entries Period Standings Crosstable Pairings
-    Board Download rating ratings the and with for from not yet this that is are was has have will of""".split()
+_ENGLISH_WORDS = (
+    "Name Event Events Round Rounds Status Rating Ratings Add Change Changes Delete Save Search Date Yes Player "
+    "Players Games Game Points Result Results White Black Back Submit Check Home Federation Federations Rank "
+    "Score Opponent Title Sex Show Filter All None Draft Published Rated Submitted Upload File Import Export "
+    "Previous Next Average Performance Clear Reason Start End Type Select Action Edit History Close Open Enter "
+    "Preview Publish Welcome Logout Password Recent Actions Unknown Male Female Win Draw Loss Bye bye forfeit "
+    "Page Arbiter Arbiters Chief Rules Flag Flags Merge Calculation Expected Active Inactive Entries Period "
+    "Standings Crosstable Pairings Board Download rating ratings the and with for from not yet this that is are "
+    "was has have will of"
 )
+ENGLISH = frozenset(_ENGLISH_WORDS.split())
 # A decimal written the English way: "1896.0", not a rule's number ("B.02 8.1.2", "1.4.3a") or a date.
 ENGLISH_DECIMAL = re.compile(r"(?<![\w.\-])\d+\.\d+(?![\w.])")
 SPANISH_DECIMAL = re.compile(r"(?<![\w,])\d+,\d+(?![\w,])")
@@ -93,6 +96,7 @@ def pages(data) -> list[tuple[str | None, str]]:
         f"/events/{winter.pk}/players/1/",
         f"/events/{data['held'].pk}/",
         "/calculator/",
+        "/calculator/?games=1900+1",
         "/no-such-page/",
     ]
     arbiter = [
@@ -127,6 +131,9 @@ def data_names() -> list[str]:
         names |= {f"{surname}, {given}", f"{given} {surname}", surname, given}
     names |= set(Event.objects.values_list("name", flat=True))
     names |= set(Club.objects.values_list("name", flat=True)) | set(Federation.objects.values_list("name", flat=True))
+    # the audit trail keeps each object's name as it was written at the time, and its action codes
+    names |= set(AuditEvent.objects.values_list("object_repr", flat=True))
+    names |= set(AuditEvent.objects.values_list("action", flat=True))
     return sorted((name for name in names if name), key=len, reverse=True)
 
 

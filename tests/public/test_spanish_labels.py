@@ -2,7 +2,9 @@
 status timeline's reasons, the calculator's presets and its "why" for an initial rating. The browser walk over the
 key pages is tests/public/test_spanish_browser.py."""
 
+import dataclasses
 import datetime as dt
+import re
 
 import pytest
 from django.urls import reverse
@@ -30,8 +32,10 @@ def test_models_and_fields_have_spanish_names():
 def test_the_events_list_and_form_speak_spanish():
     client = client_for(make_officer())
     listing = client.get(reverse("admin:events_event_changelist"), **SPANISH).content.decode()
-    assert "› Torneos</" in listing or "›\n    Torneos" in listing or "Torneos</a>" in listing
-    for english in ("› Events", "By status", "By rating type", ">Events<"):
+    crumbs = re.sub(r"\s+", " ", listing[listing.index('class="breadcrumbs"') :].split("</div>")[0])
+    assert crumbs.endswith('<a href="/admin/events/">Torneos</a> &rsaquo; Torneos ')  # was "Torneos &rsaquo; Events"
+    assert "Por ritmo" in listing  # the filter was "Por rating type"
+    for english in ("By status", "By rating type", "Events</a>"):
         assert english not in listing, english
     form = client.get(reverse("admin:events_event_add"), **SPANISH).content.decode()
     assert "Añadir torneo" in form
@@ -78,3 +82,33 @@ def test_the_engine_reason_in_english_is_unchanged():
     initial = calculate_initial_rating([1900.0], [1.0], rules, list_date=dt.date(2026, 3, 1))
     assert initial.reason == "1 game(s) against rated opponents counted; 5 needed"
     assert "reason_parts" not in initial.to_dict()
+
+
+def test_the_trf_readers_problems_are_grouped_and_shown_in_spanish():
+    """The pure reader gives each problem as an English template and its values; the page translates it
+    (events.trf_text), so 3 players without a sex read as one Spanish group, not three English lines."""
+    from events.trf import parse_trf
+    from events.trf.grouping import group_problems
+    from events.trf_text import trf_group_text, trf_problem_text
+    from tests.events.test_trf_import import build_trf, four_players
+
+    players = [dataclasses.replace(p, sex="x") for p in four_players()[:3]] + four_players()[3:]
+    parsed = parse_trf(build_trf(players))
+    groups = [g for g in group_problems(parsed.problems) if "sex" in g.message]
+    assert len(groups) == 1
+    assert groups[0].count == 3
+    assert groups[0].first.message == "player 1: sex 'x' is not m or w; ignored"  # the record stays English
+    with translation.override("es"):
+        assert trf_problem_text(groups[0].first) == "jugador 1: el sexo 'x' no es m ni w; se ignora"
+        assert trf_group_text(groups[0]) == "jugador …: el sexo 'x' no es m ni w; se ignora"
+
+
+def test_the_upload_check_report_speaks_spanish():
+    from tests.events.test_trf_import import build_trf, four_players
+    from tests.events.test_trf_upload_flow import SPANISH as ES
+    from tests.events.test_trf_upload_flow import upload
+
+    players = [dataclasses.replace(p, sex="x") for p in four_players()]
+    page = upload(client_for(make_arbiter()), build_trf(players), check_only="on", headers=ES).content.decode()
+    assert "jugador …: el sexo &#x27;x&#x27; no es m ni w; se ignora" in page
+    assert "is not m or w" not in page
