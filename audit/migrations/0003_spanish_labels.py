@@ -8,66 +8,86 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('audit', '0002_remove_failedlogin_now_axes'),
-        ('contenttypes', '0002_remove_content_type_name'),
+        ("audit", "0002_remove_failedlogin_now_axes"),
+        ("contenttypes", "0002_remove_content_type_name"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='auditevent',
-            options={'ordering': ['-at', '-id'], 'verbose_name': 'audit event', 'verbose_name_plural': 'audit events'},
+            name="auditevent",
+            options={"ordering": ["-at", "-id"], "verbose_name": "audit event", "verbose_name_plural": "audit events"},
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='action',
-            field=models.CharField(db_index=True, max_length=40, verbose_name='action'),
+            model_name="auditevent",
+            name="action",
+            field=models.CharField(db_index=True, max_length=40, verbose_name="action"),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='actor',
-            field=models.ForeignKey(blank=True, help_text='Empty for scheduled jobs', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='actor'),
+            model_name="auditevent",
+            name="actor",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="Empty for scheduled jobs",
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="actor",
+            ),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='actor_name',
-            field=models.CharField(blank=True, help_text='The username as it was at the time', max_length=150, verbose_name='actor name'),
+            model_name="auditevent",
+            name="actor_name",
+            field=models.CharField(
+                blank=True, help_text="The username as it was at the time", max_length=150, verbose_name="actor name"
+            ),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='after',
-            field=models.JSONField(blank=True, encoder=django.core.serializers.json.DjangoJSONEncoder, null=True, verbose_name='after'),
+            model_name="auditevent",
+            name="after",
+            field=models.JSONField(
+                blank=True, encoder=django.core.serializers.json.DjangoJSONEncoder, null=True, verbose_name="after"
+            ),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='at',
-            field=models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='at'),
+            model_name="auditevent",
+            name="at",
+            field=models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name="at"),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='before',
-            field=models.JSONField(blank=True, encoder=django.core.serializers.json.DjangoJSONEncoder, null=True, verbose_name='before'),
+            model_name="auditevent",
+            name="before",
+            field=models.JSONField(
+                blank=True, encoder=django.core.serializers.json.DjangoJSONEncoder, null=True, verbose_name="before"
+            ),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='object_id',
-            field=models.CharField(blank=True, max_length=64, verbose_name='object id'),
+            model_name="auditevent",
+            name="object_id",
+            field=models.CharField(blank=True, max_length=64, verbose_name="object id"),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='object_repr',
-            field=models.CharField(max_length=300, verbose_name='object repr'),
+            model_name="auditevent",
+            name="object_repr",
+            field=models.CharField(max_length=300, verbose_name="object repr"),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='object_type',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='contenttypes.contenttype', verbose_name='object type'),
+            model_name="auditevent",
+            name="object_type",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="contenttypes.contenttype",
+                verbose_name="object type",
+            ),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='reason',
-            field=models.TextField(blank=True, verbose_name='reason'),
+            model_name="auditevent",
+            name="reason",
+            field=models.TextField(blank=True, verbose_name="reason"),
         ),
     ]
