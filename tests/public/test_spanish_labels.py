@@ -50,7 +50,7 @@ def test_the_round_screen_names_byes_in_spanish():
     make_game(event, 1, first, second, Result.WHITE_WIN, board=1)
     make_game(event, 1, third, None, Result.HALF_POINT_BYE)
     page = client_for(arbiter).get(f"/admin/events/event/{event.pk}/round/1/", **SPANISH).content.decode()
-    assert "descanso ½ (H)" in page
+    assert "desc. ½ (H)" in page
     assert "bye ½ (H)" not in page
     with translation.override("es"):
         cell = RoundCell(1, None, "", Result.HALF_POINT_BYE, "½", 0.5, False)
