@@ -112,3 +112,18 @@ def test_the_upload_check_report_speaks_spanish():
     page = upload(client_for(make_arbiter()), build_trf(players), check_only="on", headers=ES).content.decode()
     assert "jugador …: el sexo &#x27;x&#x27; no es m ni w; se ignora" in page
     assert "is not m or w" not in page
+
+
+def test_the_game_forms_messages_speak_spanish():
+    from events.forms import pairing_problems, participant_label, place_label
+
+    event = make_event(name="Open", rounds=1)
+    first, second = make_participants(event, [make_player(surname="Ruiz", given_names="Ana"), make_player()])
+    rows = {"a": (2, 1, first.pk, second.pk)}
+    with translation.override("es"):
+        assert place_label(3, 2) == "Ronda 3, mesa 2"
+        assert participant_label(first) == "Ruiz, Ana (n.º 1)"
+        assert pairing_problems(event, rows, {1: first, 2: second}) == [
+            "La ronda 2 tiene partidas pero Open solo tiene 1 rondas."
+        ]
+    assert place_label(3, 2) == "Round 3, board 2"
