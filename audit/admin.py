@@ -15,6 +15,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import OfficialsReadOnly
 
@@ -61,15 +62,15 @@ class AuditEventAdmin(OfficialsReadOnly, admin.ModelAdmin):
     fields = readonly_fields
     show_full_result_count = False
 
-    @admin.display(description="who", ordering="actor_name")
+    @admin.display(description=_("who"), ordering="actor_name")
     def actor_display(self, obj):
         return obj.actor_name or "system (scheduled job)"
 
-    @admin.display(description="reason")
+    @admin.display(description=_("reason"))
     def reason_short(self, obj):
         return obj.reason if len(obj.reason) <= 80 else obj.reason[:79] + "…"
 
-    @admin.display(description="before → after")
+    @admin.display(description=_("before → after"))
     def changes(self, obj):
         return before_after_table(obj.before, obj.after)
 

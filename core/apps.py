@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CoreConfig(AppConfig):
     name = "core"
-    verbose_name = "Shared infrastructure"
+    verbose_name = _("Shared infrastructure")
 
     def ready(self) -> None:
         from django.contrib import admin

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 class EventsConfig(AppConfig):
     name = "events"
-    verbose_name = "Events"
+    verbose_name = _("Events")
 
     def ready(self) -> None:
         from events.models import Participant

@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils.functional import Promise
 from django.utils.text import Truncator
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from events.models import BYE_RESULTS, Event, Game, Participant, Result
 from events.rounds import paired_twice
@@ -30,12 +30,12 @@ from events.services import GameEdit
 
 
 def participant_label(participant: Participant) -> str:
-    return f"{participant.player.name} (rank {participant.start_rank})"
+    return gettext("%(name)s (rank %(rank)s)") % {"name": participant.player.name, "rank": participant.start_rank}
 
 
 def place_label(round_: int | None, board: int | None) -> str:
-    place = f"Round {round_}" if round_ else "Game"
-    return f"{place}, board {board}" if board else place
+    place = gettext("Round %(round)s") % {"round": round_} if round_ else gettext("Game")
+    return gettext("%(place)s, board %(board)s") % {"place": place, "board": board} if board else place
 
 
 # --- events --------------------------------------------------------------------------------------------
@@ -163,7 +163,8 @@ class ParticipantForm(forms.ModelForm):
         player = self.cleaned_data["player"]
         if player is not None and player.merged_into_id:
             raise ValidationError(
-                f"{player} was merged into another record (player #{player.merged_into_id}); enter that player."
+                gettext("%(player)s was merged into another record (player #%(other)s); enter that player.")
+                % {"player": player, "other": player.merged_into_id}
             )
         return player
 
@@ -219,12 +220,17 @@ class BaseParticipantFormSet(forms.BaseInlineFormSet):
         for player_pk, ranks in by_player.items():
             if len(ranks) > 1:
                 problems.append(
-                    f"{names[player_pk]} is entered twice (starting ranks "
-                    f"{', '.join(map(str, sorted(ranks)))}); a player takes part in an event once."
+                    gettext(
+                        "%(player)s is entered twice (starting ranks %(ranks)s); a player takes part in an event once."
+                    )
+                    % {"player": names[player_pk], "ranks": ", ".join(map(str, sorted(ranks)))}
                 )
         for rank, players in sorted(by_rank.items()):
             if len(players) > 1:
-                problems.append(f"Starting rank {rank} is given to {' and '.join(players)}; ranks are unique.")
+                problems.append(
+                    gettext("Starting rank %(rank)s is given to %(players)s; ranks are unique.")
+                    % {"rank": rank, "players": gettext(" and ").join(players)}
+                )
         return problems
 
     def _removed_with_games(self, deleted_ids: list[int]) -> list[str]:
@@ -239,8 +245,8 @@ class BaseParticipantFormSet(forms.BaseInlineFormSet):
                     played[participant_id].add(round_)
         labels = {form.instance.pk: participant_label(form.instance) for form in self.deleted_forms}
         return [
-            f"{labels[participant_id]} has games in round {', '.join(map(str, sorted(rounds)))};"
-            " delete those games before removing the participant."
+            gettext("%(player)s has games in round %(rounds)s; delete those games before removing the participant.")
+            % {"player": labels[participant_id], "rounds": ", ".join(map(str, sorted(rounds)))}
             for participant_id, rounds in played.items()
         ]
 
@@ -261,16 +267,16 @@ class GameForm(forms.ModelForm):
     """One game: round, board, white and black by starting rank (black empty for a bye), result, date."""
 
     white_rank = forms.IntegerField(
-        label="White",
+        label=gettext_lazy("White"),
         min_value=1,
-        help_text="Starting rank of the white player",
+        help_text=gettext_lazy("Starting rank of the white player"),
         widget=forms.NumberInput(attrs={"style": "width: 5em", "min": 1}),
     )
     black_rank = forms.IntegerField(
-        label="Black",
+        label=gettext_lazy("Black"),
         min_value=1,
         required=False,
-        help_text="Starting rank of the black player; empty for a bye",
+        help_text=gettext_lazy("Starting rank of the black player; empty for a bye"),
         widget=forms.NumberInput(attrs={"style": "width: 5em", "min": 1}),
     )
     expected_version = VersionField(required=False)
@@ -325,22 +331,39 @@ class GameForm(forms.ModelForm):
         black = self._participant(data, "black_rank", participants, event, place)
         pairing = " – ".join(participant_label(p) for p in (white, black) if p is not None)
         if round_ and round_ > event.rounds:
-            self.add_error("round", f"Round {round_} is beyond the {event.rounds} rounds of {event.name} ({pairing}).")
+            self.add_error(
+                "round",
+                gettext("Round %(round)s is beyond the %(rounds)s rounds of %(event)s (%(pairing)s).")
+                % {"round": round_, "rounds": event.rounds, "event": event.name, "pairing": pairing},
+            )
         if white is not None and black is not None and white.pk == black.pk:
-            self.add_error("black_rank", f"{place}: {participant_label(white)} cannot play against themselves.")
-        if result in BYE_RESULTS and data.get("black_rank") is not None:
-            opponent = participant_label(black) if black else f"rank {data['black_rank']}"
             self.add_error(
                 "black_rank",
-                f"{place}: a {Result(result).label.lower()} for "
-                f"{participant_label(white) if white else 'white'} has no opponent — remove {opponent} "
-                "or choose a game result.",
+                gettext("%(place)s: %(player)s cannot play against themselves.")
+                % {"place": place, "player": participant_label(white)},
+            )
+        if result in BYE_RESULTS and data.get("black_rank") is not None:
+            opponent = participant_label(black) if black else gettext("rank %(rank)s") % {"rank": data["black_rank"]}
+            self.add_error(
+                "black_rank",
+                gettext(
+                    "%(place)s: a %(bye)s for %(player)s has no opponent — remove %(opponent)s or choose a game result."
+                )
+                % {
+                    "place": place,
+                    "bye": str(Result(result).label).lower(),
+                    "player": participant_label(white) if white else gettext("white"),
+                    "opponent": opponent,
+                },
             )
         if result and result not in BYE_RESULTS and data.get("black_rank") is None and white is not None:
             self.add_error(
                 "black_rank",
-                f"{place}: {participant_label(white)} has result {Result(result).label} but no opponent — "
-                "enter black's starting rank or choose a bye.",
+                gettext(
+                    "%(place)s: %(player)s has result %(result)s but no opponent — enter black's starting rank or "
+                    "choose a bye."
+                )
+                % {"place": place, "player": participant_label(white), "result": Result(result).label},
             )
         self._check_version(data, place, pairing)
         self.instance.white = white
@@ -353,8 +376,15 @@ class GameForm(forms.ModelForm):
             return None
         participant = participants.get(rank)
         if participant is None:
-            known = f"ranks 1–{max(participants)}" if participants else "no participants yet; save them first"
-            self.add_error(field, f"{place}: starting rank {rank} is not a participant of {event.name} ({known}).")
+            if participants:
+                known = gettext("ranks 1–%(last)s") % {"last": max(participants)}
+            else:
+                known = gettext("no participants yet; save them first")
+            self.add_error(
+                field,
+                gettext("%(place)s: starting rank %(rank)s is not a participant of %(event)s (%(known)s).")
+                % {"place": place, "rank": rank, "event": event.name, "known": known},
+            )
         return participant
 
     def _check_version(self, data, place: str, pairing: str) -> None:
@@ -383,10 +413,10 @@ class GameForm(forms.ModelForm):
 
 
 def stale_game_message(game: Game, place: str, pairing: str) -> str:
-    return (
-        f"{place} ({pairing}) was changed by someone else while you were editing it (now: {game.result}); "
+    return gettext(
+        "%(place)s (%(pairing)s) was changed by someone else while you were editing it (now: %(result)s); "
         "your change was not saved. Reload the page and enter it again."
-    )
+    ) % {"place": place, "pairing": pairing, "result": game.result}
 
 
 def participants_by_rank(event: Event) -> dict[int, Participant]:
@@ -406,17 +436,25 @@ def pairing_problems(event: Event, rows: dict[object, tuple], participants: dict
     for (round_, participant_id), positions in paired_twice((r, white, black) for r, _, white, black in games).items():
         # each of the participant's games: its board and the other side (white's opponent is black, and back)
         paired = [(games[i][1], games[i][3] if games[i][2] == participant_id else games[i][2]) for i in positions]
+        nobody = gettext("nobody (bye)")
         where = "; ".join(
-            f"{'board ' + str(board) if board else 'no board'} against "
-            f"{labels.get(opponent, 'nobody (bye)') if opponent else 'nobody (bye)'}"
+            gettext("%(board)s against %(opponent)s")
+            % {
+                "board": gettext("board %(board)s") % {"board": board} if board else gettext("no board"),
+                "opponent": labels.get(opponent, nobody) if opponent else nobody,
+            }
             for board, opponent in paired
         )
+        who = labels.get(participant_id, gettext("participant #%(id)s") % {"id": participant_id})
         problems.append(
-            f"Round {round_}: {labels.get(participant_id, f'participant #{participant_id}')} is paired "
-            f"{len(paired)} times ({where}); a player plays once per round."
+            gettext("Round %(round)s: %(player)s is paired %(times)s times (%(where)s); a player plays once per round.")
+            % {"round": round_, "player": who, "times": len(paired), "where": where}
         )
     for round_ in sorted(beyond):
-        problems.append(f"Round {round_} has games but {event.name} has only {event.rounds} rounds.")
+        problems.append(
+            gettext("Round %(round)s has games but %(event)s has only %(rounds)s rounds.")
+            % {"round": round_, "event": event.name, "rounds": event.rounds}
+        )
     return problems
 
 

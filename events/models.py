@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -74,36 +75,58 @@ CORRECTABLE_STATUSES = (EventStatus.RATED, EventStatus.CORRECTED)
 
 
 class Event(models.Model):
-    name = models.CharField(max_length=200)
-    city = models.CharField(max_length=100, blank=True)
+    name = models.CharField(_("name"), max_length=200)
+    city = models.CharField(_("city"), max_length=100, blank=True)
     federation = models.ForeignKey(
-        "players.Federation", on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+        "players.Federation",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("federation"),
     )
     # Empty only on a draft imported from a file that lacks them (issue 15): submission is refused until set.
-    start_date = models.DateField(null=True, blank=True)
-    end_date = models.DateField(null=True, blank=True)
-    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD, blank=True)
-    system = models.CharField(max_length=12, choices=EventSystem.choices, default=EventSystem.SWISS)
-    rounds = models.PositiveSmallIntegerField(default=1)
-    time_control = models.CharField(max_length=100, blank=True, help_text="e.g. 90 min + 30 s from move 1")
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    rating_type = models.CharField(
+        _("rating type"), max_length=8, choices=RatingType.choices, default=RatingType.STANDARD, blank=True
+    )
+    system = models.CharField(_("system"), max_length=12, choices=EventSystem.choices, default=EventSystem.SWISS)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=1)
+    time_control = models.CharField(
+        _("time control"), max_length=100, blank=True, help_text=_("e.g. 90 min + 30 s from move 1")
+    )
     chief_arbiter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="events_chief"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events_chief",
+        verbose_name=_("chief arbiter"),
     )
     chief_arbiter_name = models.CharField(
-        max_length=200, blank=True, help_text="As the tournament report names them (TRF record 102)"
+        _("chief arbiter name"),
+        max_length=200,
+        blank=True,
+        help_text=_("As the tournament report names them (TRF record 102)"),
     )
-    arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="events_assigned")
-    status = models.CharField(max_length=10, choices=EventStatus.choices, default=EventStatus.DRAFT, db_index=True)
-    submitted_at = models.DateTimeField(null=True, blank=True)
+    arbiters = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="events_assigned", verbose_name=_("arbiters")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=EventStatus.choices, default=EventStatus.DRAFT, db_index=True
+    )
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
     rated_on = models.ForeignKey(
         "ratings.RatingList",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="events",
-        help_text="The (current version of the) rating list this event was rated on",
+        help_text=_("The (current version of the) rating list this event was rated on"),
+        verbose_name=_("rated on"),
     )
-    source_file_name = models.CharField(max_length=255, blank=True)
+    source_file_name = models.CharField(_("source file name"), max_length=255, blank=True)
     # What the title-norm rules read of the event itself (B.01 1.1, 1.4.3a-d; titles-norms.md §2-3).
     norm_exemption = models.CharField(
         _("kind of event for the norm rules"),
@@ -119,32 +142,41 @@ class Event(models.Model):
         _("Chief Arbiter's licence"), max_length=40, blank=True, help_text=_("FIDE ID or licence number")
     )
     # Registration before play (issue 15): what a rating authority asks, and the deadlines' verdicts.
-    organiser = models.CharField(max_length=200, blank=True)
-    expected_players = models.PositiveIntegerField(null=True, blank=True)
+    organiser = models.CharField(_("organiser"), max_length=200, blank=True)
+    expected_players = models.PositiveIntegerField(_("expected players"), null=True, blank=True)
     strong_field = models.BooleanField(
+        _("strong field"),
         default=False,
-        help_text="A player rated over 2700 or a woman over 2500 takes part (FIDE: register 30 days before the start)",
+        help_text=_(
+            "A player rated over 2700 or a woman over 2500 takes part (FIDE: register 30 days before the start)"
+        ),
     )
-    registered_at = models.DateTimeField(null=True, blank=True)
-    registration_approved_at = models.DateTimeField(null=True, blank=True)
+    registered_at = models.DateTimeField(_("registered at"), null=True, blank=True)
+    registration_approved_at = models.DateTimeField(_("registration approved at"), null=True, blank=True)
     deadline_flags = models.JSONField(
-        default=list, blank=True, help_text='Deadlines missed: [{"rule": ..., "detail": ..., "at": ...}]'
+        _("deadline flags"),
+        default=list,
+        blank=True,
+        help_text=_('Deadlines missed: [{"rule": ..., "detail": ..., "at": ...}]'),
     )
     # Rounds an imported file gave a game's result without an opponent (issue 15): no game was made of them,
     # and submission is refused while the player has no game in that round (events.services.event_problems).
     results_without_opponent = models.JSONField(
+        _("results without opponent"),
         default=list,
         blank=True,
-        help_text='From the TRF file: [{"round", "start_rank", "result", "line", "column"}] to be entered',
+        help_text=_('From the TRF file: [{"round", "start_rank", "result", "line", "column"}] to be entered'),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     history = HistoricalRecords()
     # Read by simple_history when the row is saved or deleted: who did it and why (services set them).
     _history_user: "User | None"
     _change_reason: str | None
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["-end_date", "-id"]
         indexes = [models.Index(fields=["rating_type", "status", "end_date"], name="event_rating_queue")]
         constraints = [
@@ -164,19 +196,30 @@ class Event(models.Model):
 
 
 class Participant(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants", verbose_name=_("event"))
     # indexed with the event below: (player, event)
     player = models.ForeignKey(
-        "players.Player", on_delete=models.PROTECT, related_name="participations", db_index=False
+        "players.Player",
+        on_delete=models.PROTECT,
+        related_name="participations",
+        db_index=False,
+        verbose_name=_("player"),
     )
-    start_rank = models.PositiveIntegerField(help_text="Starting rank (pairing number)")
+    start_rank = models.PositiveIntegerField(_("start rank"), help_text=_("Starting rank (pairing number)"))
     rating = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Rating reported by the arbiter (information; the list in force is used)"
+        _("rating"),
+        null=True,
+        blank=True,
+        help_text=_("Rating reported by the arbiter (information; the list in force is used)"),
     )
-    club = models.CharField(max_length=60, blank=True, help_text="The club the player represents in this event")
+    club = models.CharField(
+        _("club"), max_length=60, blank=True, help_text=_("The club the player represents in this event")
+    )
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
         ordering = ["event", "start_rank"]
         constraints = [
             models.UniqueConstraint(fields=["event", "player"], name="participant_once_per_event"),
@@ -195,20 +238,20 @@ class Participant(models.Model):
 class Result(models.TextChoices):
     """One code per game. Only the first three are rated (B.02 §1.2: unplayed games are not rated)."""
 
-    WHITE_WIN = "1-0", "1-0"
-    DRAW = "1/2-1/2", "½-½"
-    BLACK_WIN = "0-1", "0-1"
-    WHITE_FORFEIT_WIN = "+-", "+/− (forfeit, not rated)"
-    BLACK_FORFEIT_WIN = "-+", "−/+ (forfeit, not rated)"
-    DOUBLE_FORFEIT = "--", "−/− (double forfeit)"
-    WHITE_WIN_UNPLAYED = "1-0u", "1-0, less than one move (not rated)"
-    DRAW_UNPLAYED = "1/2u", "½-½, less than one move (not rated)"
-    BLACK_WIN_UNPLAYED = "0-1u", "0-1, less than one move (not rated)"
-    HALF_POINT_BYE = "H", "Half-point bye"
-    FULL_POINT_BYE = "F", "Full-point bye"
-    PAIRING_BYE = "U", "Pairing-allocated bye"
-    ZERO_POINT_BYE = "Z", "Zero-point bye (absent)"
-    PENDING = "*", "Not yet played"
+    WHITE_WIN = "1-0", _("1-0")
+    DRAW = "1/2-1/2", _("½-½")
+    BLACK_WIN = "0-1", _("0-1")
+    WHITE_FORFEIT_WIN = "+-", _("+/− (forfeit, not rated)")
+    BLACK_FORFEIT_WIN = "-+", _("−/+ (forfeit, not rated)")
+    DOUBLE_FORFEIT = "--", _("−/− (double forfeit)")
+    WHITE_WIN_UNPLAYED = "1-0u", _("1-0, less than one move (not rated)")
+    DRAW_UNPLAYED = "1/2u", _("½-½, less than one move (not rated)")
+    BLACK_WIN_UNPLAYED = "0-1u", _("0-1, less than one move (not rated)")
+    HALF_POINT_BYE = "H", _("Half-point bye")
+    FULL_POINT_BYE = "F", _("Full-point bye")
+    PAIRING_BYE = "U", _("Pairing-allocated bye")
+    ZERO_POINT_BYE = "Z", _("Zero-point bye (absent)")
+    PENDING = "*", _("Not yet played")
 
 
 RATED_RESULTS = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
@@ -242,22 +285,36 @@ class Game(models.Model):
 
     # No index of their own on event, white and black (issue 36): game_event_round and the two unique constraints
     # below begin with them, and a TRF import of 103,896 games spent half its inserts keeping the three copies.
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games", db_index=False)
-    round = models.PositiveSmallIntegerField()
-    board = models.PositiveSmallIntegerField(null=True, blank=True)
-    white = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="games_white", db_index=False)
-    black = models.ForeignKey(
-        Participant, on_delete=models.CASCADE, null=True, blank=True, related_name="games_black", db_index=False
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="games", db_index=False, verbose_name=_("event")
     )
-    result = models.CharField(max_length=7, choices=Result.choices, default=Result.PENDING)
-    date = models.DateField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=1, help_text="Optimistic lock: bumped on every change")
+    round = models.PositiveSmallIntegerField(_("round"))
+    board = models.PositiveSmallIntegerField(_("board"), null=True, blank=True)
+    white = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="games_white", db_index=False, verbose_name=_("white")
+    )
+    black = models.ForeignKey(
+        Participant,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="games_black",
+        db_index=False,
+        verbose_name=_("black"),
+    )
+    result = models.CharField(_("result"), max_length=7, choices=Result.choices, default=Result.PENDING)
+    date = models.DateField(_("date"), null=True, blank=True)
+    version = models.PositiveIntegerField(
+        _("version"), default=1, help_text=_("Optimistic lock: bumped on every change")
+    )
     history = HistoricalRecords()
     # Read by simple_history when the row is saved or deleted: who did it and why (services set them).
     _history_user: "User | None"
     _change_reason: str | None
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["event", "round", "board", "id"]
         indexes = [models.Index(fields=["event", "round"], name="game_event_round")]
         constraints = [
@@ -290,16 +347,22 @@ class EventCorrection(models.Model):
     ``corrected`` until the rating officer republishes the lists it was rated on.
     """
 
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="corrections")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    reason = models.TextField()
-    status_before = models.CharField(max_length=10, choices=EventStatus.choices)
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="corrections", verbose_name=_("event"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("user")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    reason = models.TextField(_("reason"))
+    status_before = models.CharField(_("status before"), max_length=10, choices=EventStatus.choices)
     changes = models.JSONField(
-        default=dict, help_text='{"games": [{"game": pk, "action": "changed|added|deleted", "before", "after"}]}'
+        _("changes"),
+        default=dict,
+        help_text=_('{"games": [{"game": pk, "action": "changed|added|deleted", "before", "after"}]}'),
     )
 
     class Meta:
+        verbose_name = _("event correction")
+        verbose_name_plural = _("event corrections")
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
@@ -310,24 +373,32 @@ class EventStatusChange(models.Model):
     """One step of an event's timeline: who moved it, when, from which status to which, why, and on which list
     (rated / re-rated). Written only by ``events.services.events_status_change``; never edited."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="status_changes")
-    at = models.DateTimeField(default=timezone.now, db_index=True)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="status_changes", verbose_name=_("event"))
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
     )
-    from_status = models.CharField(max_length=10, choices=EventStatus.choices, blank=True)
-    to_status = models.CharField(max_length=10, choices=EventStatus.choices)
-    reason = models.TextField(blank=True)
+    from_status = models.CharField(_("from status"), max_length=10, choices=EventStatus.choices, blank=True)
+    to_status = models.CharField(_("to status"), max_length=10, choices=EventStatus.choices)
+    reason = models.TextField(_("reason"), blank=True)
     rating_list = models.ForeignKey(
         "ratings.RatingList",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
-        help_text="The list the event was rated on (rated / re-rated steps)",
+        help_text=_("The list the event was rated on (rated / re-rated steps)"),
+        verbose_name=_("rating list"),
     )
 
     class Meta:
+        verbose_name = _("event status change")
+        verbose_name_plural = _("event status changes")
         ordering = ["event", "at", "id"]
         indexes = [models.Index(fields=["event", "at"], name="event_status_change_timeline")]
 
@@ -337,6 +408,40 @@ class EventStatusChange(models.Model):
     @property
     def is_rerating(self) -> bool:
         return self.to_status == EventStatus.RATED and self.from_status in (EventStatus.RATED, EventStatus.CORRECTED)
+
+    @property
+    def reason_display(self) -> str:
+        """The reason in the reader's language (issue 32): the services store the fixed reasons in English, as
+        the record of what happened; the known ones are translated when shown, free text (an official's or an
+        arbiter's words) is shown as written."""
+        reason = self.reason
+        if reason.startswith("rated on ") and self.rating_list_id:  # the list's name in the reader's language
+            reason = f"rated on {self.rating_list}"
+        for prefix, template in _REASON_TEMPLATES:
+            if reason.startswith(prefix):
+                return template() % {"rest": reason.removeprefix(prefix)}
+        fixed = _FIXED_REASONS.get(reason)
+        return str(fixed) if fixed is not None else reason
+
+
+# The reasons events.services, events.trf_services and ratings' publication write, as written there.
+_FIXED_REASONS = {
+    "checked: ready for submission": _("checked: ready for submission"),
+    "checked on submission": _("checked on submission"),
+    "returned to draft": _("returned to draft"),
+    "registration approved": _("registration approved"),
+    "results received": _("results received"),
+    "results changed after the check": _("results changed after the check"),
+}
+_REASON_TEMPLATES = (
+    ("rated on ", lambda: gettext("rated on %(rest)s")),
+    ("correction: ", lambda: gettext("correction: %(rest)s")),
+    ("results replaced from ", lambda: gettext("results replaced from %(rest)s")),
+    (
+        "submitted incomplete, an official's decision: ",
+        lambda: gettext("submitted incomplete, an official's decision: %(rest)s"),
+    ),
+)
 
 
 class IntegrityCheck(models.TextChoices):

@@ -78,7 +78,8 @@ class RoundCell:
         if not self.result:
             return ""
         if self.opponent_rank is None:
-            return f"bye {self.symbol}".strip() if self.result != Result.ZERO_POINT_BYE else "−"
+            # Shown in the page's language (issue 32: no English on Spanish pages).
+            return f"{gettext('bye')} {self.symbol}".strip() if self.result != Result.ZERO_POINT_BYE else "−"
         return f"{self.opponent_rank}{self.colour}{self.symbol}"
 
 

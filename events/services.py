@@ -268,7 +268,10 @@ def event_submission_problems(event: Event) -> tuple[list[str], list[str]]:
     blocking = event_missing_for_rating(event)
     counts = event_round_counts(event)
     if not counts:
-        return [*blocking, f"{event.name} has no games yet; enter the results before submitting."], []
+        return [
+            *blocking,
+            _("%(event)s has no games yet; enter the results before submitting.") % {"event": event.name},
+        ], []
     return blocking, event_incomplete(event, counts)
 
 
@@ -281,13 +284,18 @@ def event_missing_for_rating(event: Event) -> list[str]:
     problems = []
     if event.start_date is None:
         problems.append(
-            f"{event.name}: the start date is missing (TRF record 042); enter it in the event's Start date."
+            _("%(event)s: the start date is missing (TRF record 042); enter it in the event's Start date.")
+            % {"event": event.name}
         )
     if event.end_date is None:
-        problems.append(f"{event.name}: the end date is missing (TRF record 052); enter it in the event's End date.")
+        problems.append(
+            _("%(event)s: the end date is missing (TRF record 052); enter it in the event's End date.")
+            % {"event": event.name}
+        )
     if not event.rating_type:
         problems.append(
-            f"{event.name}: the rating type is not given (TRF record 092); choose it in the event's Rating type."
+            _("%(event)s: the rating type is not given (TRF record 092); choose it in the event's Rating type.")
+            % {"event": event.name}
         )
     incomplete = list(
         Participant.objects.filter(event=event, player__needs_review=True)

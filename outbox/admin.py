@@ -70,7 +70,7 @@ class PendingTaskAdmin(OfficialsReadOnly, admin.ModelAdmin):
     def state(self, obj):
         return pending_task_state(obj)
 
-    @admin.action(description="Send the selected pending tasks now")
+    @admin.action(description=_("Send the selected pending tasks now"))
     def send_now(self, request, queryset):
         report = pending_tasks_send(queryset)
         if report.failed:

@@ -3,6 +3,7 @@ read-only with their response."""
 
 from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import OfficialsOnly, OfficialsReadOnly
 
@@ -10,9 +11,12 @@ from .models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 
 class WebhookEndpointForm(forms.ModelForm):
-    url = forms.URLField(max_length=500, assume_scheme="https")
+    # the labels of the model's fields, in the official's language (issue 32)
+    url = forms.URLField(label=_("url"), max_length=500, assume_scheme="https")
     events = forms.MultipleChoiceField(
-        choices=[(name, name) for name in WebhookEndpoint.EVENT_TYPES], widget=forms.CheckboxSelectMultiple
+        label=_("event types"),
+        choices=[(name, name) for name in WebhookEndpoint.EVENT_TYPES],
+        widget=forms.CheckboxSelectMultiple,
     )
 
     class Meta:

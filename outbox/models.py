@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class PendingTask(models.Model):
@@ -14,27 +15,31 @@ class PendingTask(models.Model):
     ``finished_at``; one sent long ago and never finished was lost with its worker and may be sent again
     (``pending_task_resend``, e.g. ratings' publication recovery)."""
 
-    name = models.CharField(max_length=200, help_text="Registered Celery task name")
-    args = models.JSONField(default=list, blank=True)
-    queue = models.CharField(max_length=100, blank=True, help_text="Empty: the task's default queue")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    task_id = models.CharField(max_length=64, blank=True, help_text="Celery task id of the last send")
-    attempts = models.PositiveIntegerField(default=0)
-    last_error = models.TextField(blank=True)
-    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    name = models.CharField(_("name"), max_length=200, help_text=_("Registered Celery task name"))
+    args = models.JSONField(_("args"), default=list, blank=True)
+    queue = models.CharField(_("queue"), max_length=100, blank=True, help_text=_("Empty: the task's default queue"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    task_id = models.CharField(_("task id"), max_length=64, blank=True, help_text=_("Celery task id of the last send"))
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+    last_attempt_at = models.DateTimeField(_("last attempt at"), null=True, blank=True)
     finished_at = models.DateTimeField(
+        _("finished at"),
         null=True,
         blank=True,
-        help_text="When a worker ran the task to an end (done or refused); empty while it may still be lost",
+        help_text=_("When a worker ran the task to an end (done or refused); empty while it may still be lost"),
     )
     received_at = models.DateTimeField(
+        _("received at"),
         null=True,
         blank=True,
-        help_text="When a worker started the task's last send; empty while the broker holds it (or lost it)",
+        help_text=_("When a worker started the task's last send; empty while the broker holds it (or lost it)"),
     )
 
     class Meta:
+        verbose_name = _("pending task")
+        verbose_name_plural = _("pending tasks")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["created_at"], condition=Q(sent_at__isnull=True), name="pending_task_unsent"),
@@ -65,11 +70,17 @@ class WebhookEndpoint(models.Model):
 
     EVENT_TYPES = ("list.published", "event.rated", "event.status_changed", "title.awarded", "norm.made")
 
-    url = models.URLField(max_length=500)
-    secret = models.CharField(max_length=200, help_text="Shared with the receiver, who checks the signature")
-    events = models.JSONField(default=list, help_text=f"Any of: {', '.join(EVENT_TYPES)}")
-    active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    url = models.URLField(_("url"), max_length=500)
+    secret = models.CharField(
+        _("secret"), max_length=200, help_text=_("Shared with the receiver, who checks the signature")
+    )
+    events = models.JSONField(_("events"), default=list, help_text=f"Any of: {', '.join(EVENT_TYPES)}")
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("webhook endpoint")
+        verbose_name_plural = _("webhook endpoints")
 
     def __str__(self) -> str:
         return self.url
@@ -79,19 +90,22 @@ class WebhookDelivery(models.Model):
     """One delivery of one event to one endpoint: its body, attempts and the last response (logged for the
     admin). Sent by the Celery task ``outbox.deliver_webhook``, retried with back-off until it succeeds."""
 
-    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
-    event_type = models.CharField(max_length=40)
-    body = models.TextField(help_text="The JSON sent, exactly as signed")
-    created_at = models.DateTimeField(auto_now_add=True)
-    attempts = models.PositiveIntegerField(default=0)
-    delivered_at = models.DateTimeField(null=True, blank=True)
-    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
-    response_body = models.TextField(blank=True)
-    last_error = models.TextField(blank=True)
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("endpoint")
+    )
+    event_type = models.CharField(_("event type"), max_length=40)
+    body = models.TextField(_("body"), help_text=_("The JSON sent, exactly as signed"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    delivered_at = models.DateTimeField(_("delivered at"), null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField(_("response status"), null=True, blank=True)
+    response_body = models.TextField(_("response body"), blank=True)
+    last_error = models.TextField(_("last error"), blank=True)
 
     class Meta:
+        verbose_name = _("webhook delivery")
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "webhook deliveries"
+        verbose_name_plural = _("webhook deliveries")
 
     def __str__(self) -> str:
         return f"{self.event_type} → {self.endpoint_id} ({'delivered' if self.delivered_at else 'pending'})"
@@ -101,15 +115,21 @@ class WebhookAttempt(models.Model):
     """One try of a delivery (issue 15: each delivery logged with its response): when, how long, and what the
     receiver answered (status and the start of its body) or why there was no answer."""
 
-    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log")
-    number = models.PositiveIntegerField(help_text="1 for the first try, 2 for the first retry ...")
-    started_at = models.DateTimeField()
-    duration_ms = models.PositiveIntegerField(default=0)
-    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
-    response_body = models.TextField(blank=True)
-    error = models.TextField(blank=True, help_text="No answer (connection refused, timeout ...) or not 2xx")
+    delivery = models.ForeignKey(
+        WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log", verbose_name=_("delivery")
+    )
+    number = models.PositiveIntegerField(_("number"), help_text=_("1 for the first try, 2 for the first retry ..."))
+    started_at = models.DateTimeField(_("started at"))
+    duration_ms = models.PositiveIntegerField(_("duration ms"), default=0)
+    response_status = models.PositiveSmallIntegerField(_("response status"), null=True, blank=True)
+    response_body = models.TextField(_("response body"), blank=True)
+    error = models.TextField(
+        _("error"), blank=True, help_text=_("No answer (connection refused, timeout ...) or not 2xx")
+    )
 
     class Meta:
+        verbose_name = _("webhook attempt")
+        verbose_name_plural = _("webhook attempts")
         ordering = ["delivery", "number", "id"]
         indexes = [models.Index(fields=["delivery", "number"], name="webhook_attempt_delivery")]
 

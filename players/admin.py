@@ -92,11 +92,11 @@ class ReverseMergeForm(forms.Form):
 
 
 class MergedFilter(admin.SimpleListFilter):
-    title = "merged"
+    title = _("merged")
     parameter_name = "merged"
 
     def lookups(self, request, model_admin):
-        return [("no", "Active records"), ("yes", "Merged into another")]
+        return [("no", _("Active records")), ("yes", _("Merged into another"))]
 
     def queryset(self, request, queryset):
         if self.value() == "no":
@@ -151,7 +151,7 @@ class PlayerAdmin(admin.ModelAdmin):
     def has_merge_permission(self, request) -> bool:
         return request.user.has_perm("players.merge_player")
 
-    @admin.display(description="likely duplicates")
+    @admin.display(description=_("likely duplicates"))
     def duplicates(self, player):
         candidates = likely_duplicates(player)
         if not candidates:
@@ -191,7 +191,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
     # --- merge: the changelist action ("merge into…") and the same form for one player ---
 
-    @admin.action(description="Merge into…", permissions=["merge"])
+    @admin.action(description=_("Merge into…"), permissions=["merge"])
     def merge_into(self, request, queryset):
         selected = list(queryset.order_by("search_name", "pk"))
         if "apply" in request.POST or "preview" in request.POST:
@@ -346,7 +346,7 @@ class PlayerMergeAdmin(admin.ModelAdmin):
     def has_merge_permission(self, request) -> bool:
         return request.user.has_perm("players.merge_player")
 
-    @admin.action(description="Reverse the selected merges…", permissions=["merge"])
+    @admin.action(description=_("Reverse the selected merges…"), permissions=["merge"])
     def reverse_merges(self, request, queryset):
         merges = list(queryset.select_related("merged", "kept"))
         if "apply" in request.POST:

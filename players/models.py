@@ -15,10 +15,12 @@ if TYPE_CHECKING:
 
 
 class Federation(models.Model):
-    code = models.CharField(max_length=3, primary_key=True, help_text="FIDE three-letter code, e.g. ESP")
-    name = models.CharField(max_length=100, blank=True)
+    code = models.CharField(_("code"), max_length=3, primary_key=True, help_text=_("FIDE three-letter code, e.g. ESP"))
+    name = models.CharField(_("name"), max_length=100, blank=True)
 
     class Meta:
+        verbose_name = _("federation")
+        verbose_name_plural = _("federations")
         ordering = ["code"]
 
     def __str__(self) -> str:
@@ -29,12 +31,16 @@ class Club(models.Model):
     """A chess club: players' registry field (Player.club), edited in the admin or read from imports whose
     files carry it (the club codes some TRF exports write in the federation column)."""
 
-    name = models.CharField(max_length=120)
-    code = models.CharField(max_length=20, blank=True, help_text="Short code as files write it, e.g. KIL")
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, null=True, blank=True, related_name="clubs")
-    city = models.CharField(max_length=100, blank=True)
+    name = models.CharField(_("name"), max_length=120)
+    code = models.CharField(_("code"), max_length=20, blank=True, help_text=_("Short code as files write it, e.g. KIL"))
+    federation = models.ForeignKey(
+        Federation, on_delete=models.PROTECT, null=True, blank=True, related_name="clubs", verbose_name=_("federation")
+    )
+    city = models.CharField(_("city"), max_length=100, blank=True)
 
     class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["federation", "code"], condition=~Q(code=""), name="club_code_unique"),
@@ -45,50 +51,65 @@ class Club(models.Model):
 
 
 class Sex(models.TextChoices):
-    MALE = "M", "Male"
-    FEMALE = "F", "Female"
+    MALE = "M", _("Male")
+    FEMALE = "F", _("Female")
 
 
 class Title(models.TextChoices):
     # FIDE titles as written on FIDE's lists (upper-case forms of g/m/f/c and wg/wm/wf/wc).
-    GM = "GM", "Grandmaster"
-    IM = "IM", "International Master"
-    FM = "FM", "FIDE Master"
-    CM = "CM", "Candidate Master"
-    WGM = "WGM", "Woman Grandmaster"
-    WIM = "WIM", "Woman International Master"
-    WFM = "WFM", "Woman FIDE Master"
-    WCM = "WCM", "Woman Candidate Master"
+    GM = "GM", _("Grandmaster")
+    IM = "IM", _("International Master")
+    FM = "FM", _("FIDE Master")
+    CM = "CM", _("Candidate Master")
+    WGM = "WGM", _("Woman Grandmaster")
+    WIM = "WIM", _("Woman International Master")
+    WFM = "WFM", _("Woman FIDE Master")
+    WCM = "WCM", _("Woman Candidate Master")
 
 
 class WomenTitle(models.TextChoices):
-    WGM = "WGM", "Woman Grandmaster"
-    WIM = "WIM", "Woman International Master"
-    WFM = "WFM", "Woman FIDE Master"
-    WCM = "WCM", "Woman Candidate Master"
+    WGM = "WGM", _("Woman Grandmaster")
+    WIM = "WIM", _("Woman International Master")
+    WFM = "WFM", _("Woman FIDE Master")
+    WCM = "WCM", _("Woman Candidate Master")
 
 
 class Player(models.Model):
     """A registered player. Addressed everywhere by ``id_number`` (the FIDE ID where known)."""
 
-    id_number = models.BigIntegerField(unique=True, help_text="Federation ID number; the FIDE ID where known")
-    surname = models.CharField(max_length=100)
-    given_names = models.CharField(max_length=100, blank=True)
+    id_number = models.BigIntegerField(
+        _("id number"), unique=True, help_text=_("Federation ID number; the FIDE ID where known")
+    )
+    surname = models.CharField(_("surname"), max_length=100)
+    given_names = models.CharField(_("given names"), max_length=100, blank=True)
     # Upper-cased "SURNAME, GIVEN NAMES" kept in step by save(); indexed for prefix search (Meta.indexes).
-    search_name = models.CharField(max_length=210, editable=False)
+    search_name = models.CharField(_("search name"), max_length=210, editable=False)
     # The name's words folded ("garcia lopez ana"; players.names.name_search_key), kept in step by save() and by
     # every bulk writer: searched word by word, in any order, without accents (issue 32).
-    search_key = models.CharField(max_length=210, editable=False, default="")
-    sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
-    birth_date = models.DateField(null=True, blank=True)
-    birth_year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Shown publicly; the date never is")
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, null=True, blank=True, related_name="players")
-    title = models.CharField(max_length=3, choices=Title.choices, blank=True)
-    women_title = models.CharField(max_length=3, choices=WomenTitle.choices, blank=True)
-    other_titles = models.CharField(max_length=40, blank=True, help_text="IA, FA, NA, IO, FT, FST, DI, NI, ...")
-    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="members")
+    search_key = models.CharField(_("search key"), max_length=210, editable=False, default="")
+    sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    birth_year = models.PositiveSmallIntegerField(
+        _("birth year"), null=True, blank=True, help_text=_("Shown publicly; the date never is")
+    )
+    federation = models.ForeignKey(
+        Federation,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("federation"),
+    )
+    title = models.CharField(_("title"), max_length=3, choices=Title.choices, blank=True)
+    women_title = models.CharField(_("women title"), max_length=3, choices=WomenTitle.choices, blank=True)
+    other_titles = models.CharField(
+        _("other titles"), max_length=40, blank=True, help_text=_("IA, FA, NA, IO, FT, FST, DI, NI, ...")
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="members", verbose_name=_("club")
+    )
     needs_review = models.BooleanField(
-        default=False, help_text="Created by an import without an ID match; check for duplicates"
+        _("needs review"), default=False, help_text=_("Created by an import without an ID match; check for duplicates")
     )
     merged_into = models.ForeignKey(
         "self",
@@ -96,16 +117,19 @@ class Player(models.Model):
         null=True,
         blank=True,
         related_name="merged_players",
-        help_text="Set when this record was merged into another player",
+        help_text=_("Set when this record was merged into another player"),
+        verbose_name=_("merged into"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     history = HistoricalRecords()
     # Read by simple_history when the row is saved or deleted: who did it and why (services set them).
     _history_user: "User | None"
     _change_reason: str | None
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["surname", "given_names"]
         constraints = [
             models.CheckConstraint(condition=Q(id_number__gt=0), name="player_id_number_positive"),
@@ -141,21 +165,32 @@ class Player(models.Model):
 class PlayerMerge(models.Model):
     """A duplicate-player merge: what moved from ``merged`` to ``kept``, so an official can reverse it."""
 
-    kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_kept")
-    merged = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_absorbed")
-    reason = models.TextField()
+    kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_kept", verbose_name=_("kept"))
+    merged = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="merges_absorbed", verbose_name=_("merged")
+    )
+    reason = models.TextField(_("reason"))
     moved = models.JSONField(
-        default=dict, help_text="Every row moved, by model: its primary key (list entries: their list)"
+        _("moved"), default=dict, help_text=_("Every row moved, by model: its primary key (list entries: their list)")
     )
-    merged_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    merged_at = models.DateTimeField(auto_now_add=True)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("merged by")
+    )
+    merged_at = models.DateTimeField(_("merged at"), auto_now_add=True)
     reversed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reversed by"),
     )
-    reversed_at = models.DateTimeField(null=True, blank=True)
-    reverse_reason = models.TextField(blank=True)
+    reversed_at = models.DateTimeField(_("reversed at"), null=True, blank=True)
+    reverse_reason = models.TextField(_("reverse reason"), blank=True)
 
     class Meta:
+        verbose_name = _("player merge")
+        verbose_name_plural = _("player merges")
         ordering = ["-merged_at"]
 
     def __str__(self) -> str:

@@ -92,7 +92,7 @@ class RatingPolicyAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         services.rating_policy_save(obj)  # the crontab follows list_months
 
-    @admin.action(description="Compute a draft preview of the next list", permissions=["change"])
+    @admin.action(description=_("Compute a draft preview of the next list"), permissions=["change"])
     def compute_preview(self, request, queryset):
         for policy in queryset:
             list_date = services.rating_list_next_date(policy.rating_type, timezone.localdate())
@@ -103,7 +103,7 @@ class RatingPolicyAdmin(admin.ModelAdmin):
                 "under Rating lists (status draft) when the worker has computed it.",
             )
 
-    @admin.action(description="Publish the due list now", permissions=["change"])
+    @admin.action(description=_("Publish the due list now"), permissions=["change"])
     def publish_now(self, request, queryset):
         today = timezone.localdate()
         for policy in queryset:
@@ -473,7 +473,7 @@ class RatingListAdmin(PublishPages, admin.ModelAdmin):
         url = reverse("admin:ratings_ratingchange_changelist")
         return format_html('<a href="{}?rating_list__id__exact={}">{}</a>', url, obj.pk, gettext("browse"))
 
-    @admin.action(description="Publish the selected draft previews", permissions=["change"])
+    @admin.action(description=_("Publish the selected draft previews"), permissions=["change"])
     def publish_drafts(self, request, queryset):
         for rating_list in queryset:
             try:
@@ -485,7 +485,7 @@ class RatingListAdmin(PublishPages, admin.ModelAdmin):
             tasks.queue_publication(rating_list.rating_type, rating_list.list_date, request.user)
             self.message_user(request, f"{rating_list}: publication queued.")
 
-    @admin.action(description="Republish from the selected list with the corrected events", permissions=["change"])
+    @admin.action(description=_("Republish from the selected list with the corrected events"), permissions=["change"])
     def republish_corrections(self, request, queryset):
         for rating_list in queryset:
             try:

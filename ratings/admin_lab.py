@@ -58,7 +58,7 @@ class RatingAdjustmentAdmin(OfficialsOnly, admin.ModelAdmin):
     @admin.display(description=_("Preview"))
     def preview(self, adjustment):
         if adjustment.pk is None:
-            return "Save to see the preview."
+            return _("Save to see the preview.")
         preview = rating_adjustment_preview(adjustment)
         return mark_safe(render_to_string("admin/ratings/adjustment_preview.html", {"preview": preview}))
 
@@ -131,18 +131,18 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
             initial.setdefault("rules_preset", rating_policy_for(rating_type).rules_preset)
         return initial
 
-    @admin.display(description="progress")
+    @admin.display(description=_("progress"))
     def progress(self, run):
         return render_to_string("admin/ratings/backtest_progress.html", {"run": run})
 
-    @admin.display(description="summary")
+    @admin.display(description=_("summary"))
     def summary(self, run):
         if not run.result:
             return run.error or "-"
         s = run.result["summary"]
         return f"log loss {s['log_loss']}, Brier {s['brier']}, RMSE {s['rmse']}, differences {s['differences']}"
 
-    @admin.display(description="report")
+    @admin.display(description=_("report"))
     def report(self, run):
         if not run.result:
             return run.error or "-"
@@ -200,7 +200,7 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
 
         return Checked
 
-    @admin.action(description="Compare the selected runs side by side")
+    @admin.action(description=_("Compare the selected runs side by side"))
     def compare_runs(self, request, queryset):
         runs = list(queryset.order_by("pk"))
         context = {
@@ -212,7 +212,7 @@ class BacktestRunAdmin(OfficialsOnly, admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/ratings/backtest_compare.html", context)
 
-    @admin.action(description="Export the selected runs as CSV")
+    @admin.action(description=_("Export the selected runs as CSV"))
     def export_csv(self, request, queryset):
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="backtests.csv"'

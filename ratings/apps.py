@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingsConfig(AppConfig):
     name = "ratings"
-    verbose_name = "Ratings"
+    verbose_name = _("Ratings")
 
     def ready(self) -> None:
         from events.services import submission_screen_register

@@ -30,23 +30,34 @@ from ratings.fields import GameLinesField
 class RatingPolicy(models.Model):
     """What officials choose per rating type: rules preset, list months and closing date."""
 
-    rating_type = models.CharField(max_length=8, choices=RatingType.choices, unique=True)
-    rules_preset = models.CharField(max_length=40, default="fide-2024", help_text="Slug of a rules preset")
+    rating_type = models.CharField(_("rating type"), max_length=8, choices=RatingType.choices, unique=True)
+    rules_preset = models.CharField(
+        _("rules preset"), max_length=40, default="fide-2024", help_text=_("Slug of a rules preset")
+    )
     list_months = models.CharField(
-        max_length=40, default="1,3,5,7,9,11", help_text="Months with a list on the 1st, comma-separated"
+        _("list months"),
+        max_length=40,
+        default="1,3,5,7,9,11",
+        help_text=_("Months with a list on the 1st, comma-separated"),
     )
     closing_days = models.PositiveSmallIntegerField(
-        default=7, help_text="Events ending on or before (list date − this many days) are rated on the list"
+        _("closing days"),
+        default=7,
+        help_text=_("Events ending on or before (list date − this many days) are rated on the list"),
     )
     shadow_preset = models.CharField(
+        _("shadow preset"),
         max_length=40,
         blank=True,
-        help_text="A second rules preset computed beside each published list from the same games (e.g. glicko2); "
-        "shown as unofficial, never mixed with the official ratings. Empty: none",
+        help_text=_(
+            "A second rules preset computed beside each published list from the same games (e.g. glicko2); "
+            "shown as unofficial, never mixed with the official ratings. Empty: none"
+        ),
     )
 
     class Meta:
-        verbose_name_plural = "rating policies"
+        verbose_name = _("rating policy")
+        verbose_name_plural = _("rating policies")
 
     def __str__(self) -> str:
         return f"{self.get_rating_type_display()}: {self.rules_preset}"
@@ -131,8 +142,8 @@ class RatingPolicy(models.Model):
 
 
 class RatingListStatus(models.TextChoices):
-    DRAFT = "draft", "Draft preview"
-    PUBLISHED = "published", "Published"
+    DRAFT = "draft", _("Draft preview")
+    PUBLISHED = "published", _("Published")
 
 
 def current_list_condition(through: str = "") -> Q:
@@ -152,51 +163,77 @@ class RatingListQuerySet(models.QuerySet["RatingList"]):
 
 
 class RatingList(models.Model):
-    rating_type = models.CharField(max_length=8, choices=RatingType.choices)
-    list_date = models.DateField()
-    version = models.PositiveSmallIntegerField(default=1)
+    rating_type = models.CharField(_("rating type"), max_length=8, choices=RatingType.choices)
+    list_date = models.DateField(_("list date"))
+    version = models.PositiveSmallIntegerField(_("version"), default=1)
     period_start = models.DateField(
-        null=True, blank=True, help_text="Previous list date (exclusive); empty for the first list"
+        _("period start"),
+        null=True,
+        blank=True,
+        help_text=_("Previous list date (exclusive); empty for the first list"),
     )
-    closing_date = models.DateField()
-    status = models.CharField(max_length=10, choices=RatingListStatus.choices, default=RatingListStatus.DRAFT)
-    rules_preset = models.CharField(max_length=40)
-    rules = models.JSONField(help_text="The exact rules used, frozen at computation")
+    closing_date = models.DateField(_("closing date"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=RatingListStatus.choices, default=RatingListStatus.DRAFT
+    )
+    rules_preset = models.CharField(_("rules preset"), max_length=40)
+    rules = models.JSONField(_("rules"), help_text=_("The exact rules used, frozen at computation"))
     previous = models.ForeignKey(
         "self",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="next_lists",
-        help_text="The list whose ratings and state this one continues",
+        help_text=_("The list whose ratings and state this one continues"),
+        verbose_name=_("previous"),
     )
     superseded_by = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="supersedes"
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="supersedes",
+        verbose_name=_("superseded by"),
     )
-    superseded_at = models.DateTimeField(null=True, blank=True)
-    is_imported = models.BooleanField(default=False, help_text="Loaded from a FIDE download, not computed")
-    correction_reason = models.TextField(blank=True)
-    computed_at = models.DateTimeField(auto_now_add=True)
-    published_at = models.DateTimeField(null=True, blank=True)
+    superseded_at = models.DateTimeField(_("superseded at"), null=True, blank=True)
+    is_imported = models.BooleanField(
+        _("is imported"), default=False, help_text=_("Loaded from a FIDE download, not computed")
+    )
+    correction_reason = models.TextField(_("correction reason"), blank=True)
+    computed_at = models.DateTimeField(_("computed at"), auto_now_add=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     published_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("published by"),
     )
-    entry_count = models.PositiveIntegerField(default=0)
-    rated_count = models.PositiveIntegerField(default=0)
-    game_count = models.PositiveIntegerField(default=0)
-    event_count = models.PositiveIntegerField(default=0)
-    new_rating_count = models.PositiveIntegerField(default=0, help_text="Players with a first published rating")
-    dropped_count = models.PositiveIntegerField(default=0, help_text="Players whose rating fell below the floor")
+    entry_count = models.PositiveIntegerField(_("entry count"), default=0)
+    rated_count = models.PositiveIntegerField(_("rated count"), default=0)
+    game_count = models.PositiveIntegerField(_("game count"), default=0)
+    event_count = models.PositiveIntegerField(_("event count"), default=0)
+    new_rating_count = models.PositiveIntegerField(
+        _("new rating count"), default=0, help_text=_("Players with a first published rating")
+    )
+    dropped_count = models.PositiveIntegerField(
+        _("dropped count"), default=0, help_text=_("Players whose rating fell below the floor")
+    )
     input_digest = models.CharField(
+        _("input digest"),
         max_length=64,
         blank=True,
-        help_text="SHA-256 of everything the computation read; a draft whose digest still matches is "
-        "published as it is",
+        help_text=_(
+            "SHA-256 of everything the computation read; a draft whose digest still matches is published as it is"
+        ),
     )
 
     objects = RatingListQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("rating list")
+        verbose_name_plural = _("rating lists")
         ordering = ["-list_date", "rating_type", "-version"]
         constraints = [
             models.UniqueConstraint(fields=["rating_type", "list_date", "version"], name="rating_list_version_unique"),
@@ -249,7 +286,12 @@ class EntryColumns(models.Model):
     # No index of their own: the primary key (player, rating_list) and (rating_list, position) below serve every
     # lookup. No database constraint either (DERIVED_ROWS).
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
+        RatingList,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        db_index=False,
+        db_constraint=False,
+        verbose_name=_("rating list"),
     )
     player = models.ForeignKey(
         "players.Player",
@@ -257,57 +299,79 @@ class EntryColumns(models.Model):
         related_name="list_entries",
         db_index=False,
         db_constraint=False,
+        verbose_name=_("player"),
     )
-    rating = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty = unrated")
-    games = models.PositiveSmallIntegerField(default=0, help_text="Rated games in the period")
-    k_factor = models.PositiveSmallIntegerField(null=True, blank=True, help_text="K for the next period")
-    inactive = models.BooleanField(default=False)
-    change = models.SmallIntegerField(null=True, blank=True, help_text="Change since the previous list")
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True, help_text=_("Empty = unrated"))
+    games = models.PositiveSmallIntegerField(_("games"), default=0, help_text=_("Rated games in the period"))
+    k_factor = models.PositiveSmallIntegerField(
+        _("k factor"), null=True, blank=True, help_text=_("K for the next period")
+    )
+    inactive = models.BooleanField(_("inactive"), default=False)
+    change = models.SmallIntegerField(_("change"), null=True, blank=True, help_text=_("Change since the previous list"))
     # As published (players' records may change later).
-    title = models.CharField(max_length=3, blank=True)
-    women_title = models.CharField(max_length=3, blank=True)
-    other_titles = models.CharField(max_length=40, blank=True)
-    federation = models.CharField(max_length=3, blank=True)
-    sex = models.CharField(max_length=1, blank=True)
-    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    title = models.CharField(_("title"), max_length=3, blank=True)
+    women_title = models.CharField(_("women title"), max_length=3, blank=True)
+    other_titles = models.CharField(_("other titles"), max_length=40, blank=True)
+    federation = models.CharField(_("federation"), max_length=3, blank=True)
+    sex = models.CharField(_("sex"), max_length=1, blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
     # Rating state after this list (B.02 8.3.3 K inputs, 7.1.4 newcomer pool, 7.2 inactivity).
-    rated_games_total = models.PositiveIntegerField(default=0)
-    ever_2400 = models.BooleanField(default=False)
-    pool_games = models.PositiveSmallIntegerField(default=0)
+    rated_games_total = models.PositiveIntegerField(_("rated games total"), default=0)
+    ever_2400 = models.BooleanField(_("ever 2400"), default=False)
+    pool_games = models.PositiveSmallIntegerField(_("pool games"), default=0)
     # Empty (NULL) when the player has no pool (pool_games 0), read as 0: a NULL takes no room in the row, and
     # these two would otherwise cost 16 bytes on every entry of every list kept (publication.POOL_SUMS).
-    pool_opponent_sum = models.FloatField(null=True, blank=True, help_text="Empty: no pool (0)")
-    pool_score = models.FloatField(null=True, blank=True, help_text="Empty: no pool (0)")
-    pool_since = models.DateField(null=True, blank=True, help_text="Start of the newcomer's 26-month window")
-    pool_events = models.PositiveSmallIntegerField(default=0, help_text="Events in the pool (incl. disregarded)")
-    ever_2300 = models.BooleanField(default=False, help_text="A published rating reached 2300 (junior K rule)")
-    last_game_date = models.DateField(null=True, blank=True, help_text="End date of the last rated event")
+    pool_opponent_sum = models.FloatField(
+        _("pool opponent sum"), null=True, blank=True, help_text=_("Empty: no pool (0)")
+    )
+    pool_score = models.FloatField(_("pool score"), null=True, blank=True, help_text=_("Empty: no pool (0)"))
+    pool_since = models.DateField(
+        _("pool since"), null=True, blank=True, help_text=_("Start of the newcomer's 26-month window")
+    )
+    pool_events = models.PositiveSmallIntegerField(
+        _("pool events"), default=0, help_text=_("Events in the pool (incl. disregarded)")
+    )
+    ever_2300 = models.BooleanField(
+        _("ever 2300"), default=False, help_text=_("A published rating reached 2300 (junior K rule)")
+    )
+    last_game_date = models.DateField(
+        _("last game date"), null=True, blank=True, help_text=_("End date of the last rated event")
+    )
     # What changed on this list (admin filters for officials checking a draft).
-    is_new_rating = models.BooleanField(default=False, help_text="First published rating on this list")
+    is_new_rating = models.BooleanField(
+        _("is new rating"), default=False, help_text=_("First published rating on this list")
+    )
     dropped_below_floor = models.BooleanField(
-        default=False, help_text="Rating fell below the floor: unrated from this list on"
+        _("dropped below floor"), default=False, help_text=_("Rating fell below the floor: unrated from this list on")
     )
     adjustment = models.SmallIntegerField(
+        _("adjustment"),
         null=True,
         blank=True,
-        help_text="One-off adjustment included in this list's rating (RatingAdjustment), in rating points",
+        help_text=_("One-off adjustment included in this list's rating (RatingAdjustment), in rating points"),
     )
     # Lists under a Glicko-2 preset (ratings.services.publication.glicko2); empty on Elo lists.
-    deviation = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation (RD)")
-    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility")
+    deviation = models.FloatField(_("deviation"), null=True, blank=True, help_text=_("Glicko-2 rating deviation (RD)"))
+    volatility = models.FloatField(_("volatility"), null=True, blank=True, help_text=_("Glicko-2 volatility"))
     # Computed at publication (profiles read them instead of counting millions of entries); empty for an
     # inactive or unrated player. Lists imported from FIDE get them from ratings.services.list_order.
     position = models.PositiveIntegerField(
+        _("position"),
         null=True,
         blank=True,
-        help_text="Line on the published list: 1 to the number of rated entries, by rating (highest first), "
-        "then player; empty for an unrated entry",
+        help_text=_(
+            "Line on the published list: 1 to the number of rated entries, by rating (highest first), "
+            "then player; empty for an unrated entry"
+        ),
     )
     rank = models.PositiveIntegerField(
-        null=True, blank=True, help_text="World rank: active rated players rated higher + 1"
+        _("rank"), null=True, blank=True, help_text=_("World rank: active rated players rated higher + 1")
     )
     federation_rank = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Rank among the active rated players of the federation as published"
+        _("federation rank"),
+        null=True,
+        blank=True,
+        help_text=_("Rank among the active rated players of the federation as published"),
     )
 
     class Meta:
@@ -344,7 +408,8 @@ class RatingListEntry(EntryColumns):
                 condition=Q(change__gt=0) | Q(change__lt=0),
             ),
         ]
-        verbose_name_plural = "rating list entries"
+        verbose_name = _("rating list entry")
+        verbose_name_plural = _("rating list entries")
 
 
 class RatingListEntryRow(EntryColumns):
@@ -352,9 +417,13 @@ class RatingListEntryRow(EntryColumns):
     (Django 5.2, "Composite primary keys"), so it reads this view of the entries (ratings 0017), which gives each
     entry its single key (entry_key). Read-only (unmanaged)."""
 
-    id = models.BigIntegerField(primary_key=True)
-    rating_list = models.ForeignKey(RatingList, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
-    player = models.ForeignKey("players.Player", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
+    id = models.BigIntegerField(_("id"), primary_key=True)
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, verbose_name=_("rating list")
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, verbose_name=_("player")
+    )
 
     class Meta:
         managed = False
@@ -362,8 +431,8 @@ class RatingListEntryRow(EntryColumns):
         ordering = ["rating_list", "position", "player_id"]
         # one line a player on a list: the admin's ordering above is total without adding the key
         constraints = [models.UniqueConstraint(fields=["rating_list", "player"], name="entry_row_once_per_list")]
-        verbose_name = "rating list entry"
-        verbose_name_plural = "rating list entries"
+        verbose_name = _("rating list entry")
+        verbose_name_plural = _("rating list entries")
 
 
 class RatingChange(models.Model):
@@ -376,7 +445,12 @@ class RatingChange(models.Model):
     # (rating_list, player, event) and (player, rating_list) below serve the lookups by list and by player.
     # No database constraints (DERIVED_ROWS).
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False, db_constraint=False
+        RatingList,
+        on_delete=models.CASCADE,
+        related_name="changes",
+        db_index=False,
+        db_constraint=False,
+        verbose_name=_("rating list"),
     )
     player = models.ForeignKey(
         "players.Player",
@@ -384,22 +458,28 @@ class RatingChange(models.Model):
         related_name="rating_changes",
         db_index=False,
         db_constraint=False,
+        verbose_name=_("player"),
     )
     event = models.ForeignKey(
         "events.Event",
         on_delete=models.PROTECT,
         related_name="rating_changes",
         db_constraint=False,
+        verbose_name=_("event"),
     )
-    rating_before = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Rating used (list in force)")
-    k_factor = models.FloatField(null=True, blank=True)
-    games = models.PositiveSmallIntegerField()
-    score = models.FloatField()
-    expected_score = models.FloatField()
-    change = models.FloatField(help_text="K × ΣΔR for this event, unrounded")
-    details = GameLinesField(default=list)
+    rating_before = models.PositiveSmallIntegerField(
+        _("rating before"), null=True, blank=True, help_text=_("Rating used (list in force)")
+    )
+    k_factor = models.FloatField(_("k factor"), null=True, blank=True)
+    games = models.PositiveSmallIntegerField(_("games"))
+    score = models.FloatField(_("score"))
+    expected_score = models.FloatField(_("expected score"))
+    change = models.FloatField(_("change"), help_text=_("K × ΣΔR for this event, unrounded"))
+    details = GameLinesField(_("details"), default=list)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["rating_list", "player", "event"]
         constraints = [
             models.UniqueConstraint(fields=["rating_list", "player", "event"], name="change_once_per_list_event"),
@@ -411,13 +491,13 @@ class RatingChange(models.Model):
 
 
 class AdjustmentOrder(models.TextChoices):
-    AFTER_GAMES = "after-games", "After the period's games (FIDE 1 March 2024)"
-    BEFORE_GAMES = "before-games", "Before the period's games"
+    AFTER_GAMES = "after-games", _("After the period's games (FIDE 1 March 2024)")
+    BEFORE_GAMES = "before-games", _("Before the period's games")
 
 
 class AdjustmentFormula(models.TextChoices):
-    COMPRESS_BELOW = "compress-below", "Below the threshold: + factor × (threshold − R)"
-    SHIFT_BELOW = "shift-below", "Below the threshold: + factor points"
+    COMPRESS_BELOW = "compress-below", _("Below the threshold: + factor × (threshold − R)")
+    SHIFT_BELOW = "shift-below", _("Below the threshold: + factor points")
 
 
 class RatingAdjustment(models.Model):
@@ -425,19 +505,28 @@ class RatingAdjustment(models.Model):
     and rating type applies it when it is published and freezes it with its rules (``RatingList.rules``);
     each adjusted entry records its amount (``RatingListEntry.adjustment``)."""
 
-    rating_type = models.CharField(max_length=8, choices=RatingType.choices)
-    list_date = models.DateField(help_text="The list that applies it")
-    name = models.CharField(max_length=100, help_text="E.g. FIDE 1 March 2024 compression")
+    rating_type = models.CharField(_("rating type"), max_length=8, choices=RatingType.choices)
+    list_date = models.DateField(_("list date"), help_text=_("The list that applies it"))
+    name = models.CharField(_("name"), max_length=100, help_text=_("E.g. FIDE 1 March 2024 compression"))
     formula = models.CharField(
-        max_length=20, choices=AdjustmentFormula.choices, default=AdjustmentFormula.COMPRESS_BELOW
+        _("formula"), max_length=20, choices=AdjustmentFormula.choices, default=AdjustmentFormula.COMPRESS_BELOW
     )
-    threshold = models.FloatField(default=2000, help_text="Ratings below this are adjusted")
-    factor = models.FloatField(default=0.4, help_text="0.4 for FIDE's compression; points for a shift")
-    order = models.CharField(max_length=12, choices=AdjustmentOrder.choices, default=AdjustmentOrder.AFTER_GAMES)
-    source = models.TextField(blank=True, help_text="The decision it implements (e.g. FIDE Council 15 Dec 2023)")
-    created_at = models.DateTimeField(auto_now_add=True)
+    threshold = models.FloatField(_("threshold"), default=2000, help_text=_("Ratings below this are adjusted"))
+    factor = models.FloatField(_("factor"), default=0.4, help_text=_("0.4 for FIDE's compression; points for a shift"))
+    order = models.CharField(
+        _("order"), max_length=12, choices=AdjustmentOrder.choices, default=AdjustmentOrder.AFTER_GAMES
+    )
+    source = models.TextField(
+        _("source"), blank=True, help_text=_("The decision it implements (e.g. FIDE Council 15 Dec 2023)")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
     )
     applied_to = models.ForeignKey(
         RatingList,
@@ -445,10 +534,13 @@ class RatingAdjustment(models.Model):
         null=True,
         blank=True,
         related_name="adjustments",
-        help_text="The published list that applied it",
+        help_text=_("The published list that applied it"),
+        verbose_name=_("applied to"),
     )
 
     class Meta:
+        verbose_name = _("rating adjustment")
+        verbose_name_plural = _("rating adjustments")
         ordering = ["-list_date", "rating_type"]
         constraints = [
             models.UniqueConstraint(fields=["rating_type", "list_date"], name="adjustment_once_per_list"),
@@ -469,12 +561,18 @@ class ShadowRatingList(models.Model):
     unofficial, stored apart from the official entries and never mixed with them
     (ratings.services.publication.shadow)."""
 
-    rating_list = models.OneToOneField(RatingList, on_delete=models.CASCADE, related_name="shadow")
-    rules_preset = models.CharField(max_length=40)
-    rules = models.JSONField(help_text="The exact rules used, frozen at computation")
-    computed_at = models.DateTimeField(auto_now_add=True)
-    entry_count = models.PositiveIntegerField(default=0)
-    rated_count = models.PositiveIntegerField(default=0)
+    rating_list = models.OneToOneField(
+        RatingList, on_delete=models.CASCADE, related_name="shadow", verbose_name=_("rating list")
+    )
+    rules_preset = models.CharField(_("rules preset"), max_length=40)
+    rules = models.JSONField(_("rules"), help_text=_("The exact rules used, frozen at computation"))
+    computed_at = models.DateTimeField(_("computed at"), auto_now_add=True)
+    entry_count = models.PositiveIntegerField(_("entry count"), default=0)
+    rated_count = models.PositiveIntegerField(_("rated count"), default=0)
+
+    class Meta:
+        verbose_name = _("shadow rating list")
+        verbose_name_plural = _("shadow rating lists")
 
     def __str__(self) -> str:
         return f"{self.rules_preset} beside {self.rating_list}"
@@ -485,68 +583,99 @@ class ShadowRatingEntry(models.Model):
     continues (Glicko-2: deviation and volatility; Elo presets: the same K and newcomer inputs as an entry)."""
 
     shadow_list = models.ForeignKey(
-        ShadowRatingList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
+        ShadowRatingList,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        db_index=False,
+        db_constraint=False,
+        verbose_name=_("shadow list"),
     )
     player = models.ForeignKey(
-        "players.Player", on_delete=models.PROTECT, related_name="shadow_entries", db_index=False, db_constraint=False
+        "players.Player",
+        on_delete=models.PROTECT,
+        related_name="shadow_entries",
+        db_index=False,
+        db_constraint=False,
+        verbose_name=_("player"),
     )
-    rating = models.FloatField(null=True, blank=True, help_text="Empty = unrated")
-    deviation = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation (RD)")
-    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility")
-    games = models.PositiveIntegerField(default=0, help_text="Games rated in the period")
-    k_factor = models.FloatField(null=True, blank=True)
-    rated_games_total = models.PositiveIntegerField(default=0)
-    ever_2400 = models.BooleanField(default=False)
-    ever_2300 = models.BooleanField(default=False)
-    pool_games = models.PositiveIntegerField(default=0)
-    pool_opponent_sum = models.FloatField(default=0)
-    pool_score = models.FloatField(default=0)
-    pool_events = models.PositiveIntegerField(default=0)
-    pool_since = models.DateField(null=True, blank=True)
-    last_game_date = models.DateField(null=True, blank=True)
-    inactive = models.BooleanField(default=False)
+    rating = models.FloatField(_("rating"), null=True, blank=True, help_text=_("Empty = unrated"))
+    deviation = models.FloatField(_("deviation"), null=True, blank=True, help_text=_("Glicko-2 rating deviation (RD)"))
+    volatility = models.FloatField(_("volatility"), null=True, blank=True, help_text=_("Glicko-2 volatility"))
+    games = models.PositiveIntegerField(_("games"), default=0, help_text=_("Games rated in the period"))
+    k_factor = models.FloatField(_("k factor"), null=True, blank=True)
+    rated_games_total = models.PositiveIntegerField(_("rated games total"), default=0)
+    ever_2400 = models.BooleanField(_("ever 2400"), default=False)
+    ever_2300 = models.BooleanField(_("ever 2300"), default=False)
+    pool_games = models.PositiveIntegerField(_("pool games"), default=0)
+    pool_opponent_sum = models.FloatField(_("pool opponent sum"), default=0)
+    pool_score = models.FloatField(_("pool score"), default=0)
+    pool_events = models.PositiveIntegerField(_("pool events"), default=0)
+    pool_since = models.DateField(_("pool since"), null=True, blank=True)
+    last_game_date = models.DateField(_("last game date"), null=True, blank=True)
+    inactive = models.BooleanField(_("inactive"), default=False)
 
     class Meta:
+        verbose_name = _("shadow rating entry")
         constraints = [models.UniqueConstraint(fields=["player", "shadow_list"], name="shadow_entry_once_per_list")]
         indexes = [models.Index(fields=["shadow_list", "player"], name="shadow_entry_list_player")]
-        verbose_name_plural = "shadow rating entries"
+        verbose_name_plural = _("shadow rating entries")
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.rating}"
 
 
 class BacktestRunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class BacktestRun(models.Model):
     """A backtest run from the laboratory (ratings.services.laboratory): queued as a Celery job, its progress
     and result kept so that runs can be compared side by side and exported."""
 
-    rating_type = models.CharField(max_length=8, choices=RatingType.choices, default=RatingType.STANDARD)
-    rules_preset = models.CharField(max_length=40, help_text="Slug of a rules preset")
+    rating_type = models.CharField(
+        _("rating type"), max_length=8, choices=RatingType.choices, default=RatingType.STANDARD
+    )
+    rules_preset = models.CharField(_("rules preset"), max_length=40, help_text=_("Slug of a rules preset"))
     overrides = models.TextField(
-        blank=True, help_text="KEY=VALUE, one per line (k_factor, difference_cap, k_times_n_cap, rating_floor, ...)"
+        _("overrides"),
+        blank=True,
+        help_text=_("KEY=VALUE, one per line (k_factor, difference_cap, k_times_n_cap, rating_floor, ...)"),
     )
     start = models.DateField(
-        null=True, blank=True, help_text="From the ratings in force on this date (default: the first list)"
+        _("start"),
+        null=True,
+        blank=True,
+        help_text=_("From the ratings in force on this date (default: the first list)"),
     )
-    end = models.DateField(null=True, blank=True, help_text="Last list date replayed (default: the newest)")
-    status = models.CharField(max_length=8, choices=BacktestRunStatus.choices, default=BacktestRunStatus.QUEUED)
-    lists_done = models.PositiveIntegerField(default=0)
-    lists_total = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    result = models.JSONField(null=True, blank=True, help_text="The backtest report (rating_backtest --json) and more")
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    end = models.DateField(
+        _("end"), null=True, blank=True, help_text=_("Last list date replayed (default: the newest)")
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=BacktestRunStatus.choices, default=BacktestRunStatus.QUEUED
+    )
+    lists_done = models.PositiveIntegerField(_("lists done"), default=0)
+    lists_total = models.PositiveIntegerField(_("lists total"), default=0)
+    error = models.TextField(_("error"), blank=True)
+    result = models.JSONField(
+        _("result"), null=True, blank=True, help_text=_("The backtest report (rating_backtest --json) and more")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
     )
 
     class Meta:
+        verbose_name = _("backtest run")
+        verbose_name_plural = _("backtest runs")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -568,9 +697,15 @@ class PoolLedgerRecord(models.Model):
     published list's totals never change, and the page of a two-million-player list must not join millions of
     entries on every visit."""
 
-    rating_list = models.OneToOneField(RatingList, on_delete=models.CASCADE, related_name="pool_ledger")
-    data = models.JSONField()
-    computed_at = models.DateTimeField(auto_now_add=True)
+    rating_list = models.OneToOneField(
+        RatingList, on_delete=models.CASCADE, related_name="pool_ledger", verbose_name=_("rating list")
+    )
+    data = models.JSONField(_("data"))
+    computed_at = models.DateTimeField(_("computed at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("pool ledger record")
+        verbose_name_plural = _("pool ledger records")
 
     def __str__(self) -> str:
         return f"pool ledger of {self.rating_list}"
@@ -733,22 +868,32 @@ class PlayerRating(models.Model):
     """
 
     player = models.ForeignKey(
-        "players.Player", on_delete=models.DO_NOTHING, related_name="ratings", db_constraint=False
+        "players.Player",
+        on_delete=models.DO_NOTHING,
+        related_name="ratings",
+        db_constraint=False,
+        verbose_name=_("player"),
     )
-    rating_type = models.CharField(max_length=8, choices=RatingType.choices)
-    rating = models.PositiveSmallIntegerField(null=True, blank=True)
-    k_factor = models.PositiveSmallIntegerField(null=True, blank=True)
-    games = models.PositiveSmallIntegerField(default=0)
-    inactive = models.BooleanField(default=False)
-    rated_games_total = models.PositiveIntegerField(default=0)
-    rating_list = models.ForeignKey(RatingList, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
-    last_game_date = models.DateField(null=True, blank=True)
-    rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
-    federation_rank = models.PositiveIntegerField(null=True, blank=True, help_text="As on the list's entry")
+    rating_type = models.CharField(_("rating type"), max_length=8, choices=RatingType.choices)
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
+    k_factor = models.PositiveSmallIntegerField(_("k factor"), null=True, blank=True)
+    games = models.PositiveSmallIntegerField(_("games"), default=0)
+    inactive = models.BooleanField(_("inactive"), default=False)
+    rated_games_total = models.PositiveIntegerField(_("rated games total"), default=0)
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, verbose_name=_("rating list")
+    )
+    last_game_date = models.DateField(_("last game date"), null=True, blank=True)
+    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True, help_text=_("As on the list's entry"))
+    federation_rank = models.PositiveIntegerField(
+        _("federation rank"), null=True, blank=True, help_text=_("As on the list's entry")
+    )
 
     objects = PlayerRatingManager()
 
     class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
         managed = False
         db_table = "ratings_playerrating"
 

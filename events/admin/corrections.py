@@ -117,17 +117,17 @@ class EventCorrectionAdmin(EventAccess, ReadOnly, admin.ModelAdmin):
         corrections = super().get_queryset(request).select_related("event", "user")
         return self.visible_rows(request, corrections)
 
-    @admin.display(description="games")
+    @admin.display(description=_("games"))
     def game_count(self, correction):
         return len(correction.changes.get("games", []))
 
-    @admin.display(description="changes")
+    @admin.display(description=_("changes"))
     def changes_table(self, correction):
         def side(state, colour):
             if not state:
                 return "—"
             rank = state.get(f"{colour}_rank")
-            return f"{rank} ({state.get(f'{colour}_player')})" if rank else "bye"
+            return f"{rank} ({state.get(f'{colour}_player')})" if rank else _("bye")
 
         def line(state):
             if not state:

@@ -3,6 +3,7 @@ game admin. Writes go through events.services.event_games_update (the optimistic
 version its editor saw)."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from core.admin import admin_user
@@ -125,10 +126,10 @@ class GameAdmin(EventAccess, admin.ModelAdmin):
         if saved is not None:
             obj.pk, obj.version = saved.pk, saved.version
 
-    @admin.display(description="White")
+    @admin.display(description=_("White"))
     def white_rank(self, game):
         return game.white.start_rank
 
-    @admin.display(description="Black")
+    @admin.display(description=_("Black"))
     def black_rank(self, game):
-        return game.black.start_rank if game.black_id else "bye"
+        return game.black.start_rank if game.black_id else _("bye")

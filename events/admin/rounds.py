@@ -13,6 +13,7 @@ from django.http import HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.admin import admin_user
 from core.pagination import whole_number
@@ -63,10 +64,11 @@ SHORT = {
     Result.WHITE_WIN_UNPLAYED: "1-0 u",
     Result.DRAW_UNPLAYED: "½-½ u",
     Result.BLACK_WIN_UNPLAYED: "0-1 u",
-    Result.HALF_POINT_BYE: "bye ½ (H)",
-    Result.FULL_POINT_BYE: "bye 1 (F)",
-    Result.PAIRING_BYE: "bye 1 (U)",
-    Result.ZERO_POINT_BYE: "bye 0 (Z)",
+    # the byes in the page's language (issue 32); the results themselves are the same in every language
+    Result.HALF_POINT_BYE: gettext_lazy("bye ½ (H)"),
+    Result.FULL_POINT_BYE: gettext_lazy("bye 1 (F)"),
+    Result.PAIRING_BYE: gettext_lazy("bye 1 (U)"),
+    Result.ZERO_POINT_BYE: gettext_lazy("bye 0 (Z)"),
     Result.PENDING: "—",
 }
 

@@ -17,7 +17,9 @@ from events.trf.records import (
     TrfGame,
     TrfPlayer,
     TrfProblem,
+    TrfText,
     TrfTournament,
+    gettext_noop,
 )
 
 # ------------------------------------------------------------------------------------- checks for an event
@@ -39,11 +41,13 @@ class TrfEventChecks(ProblemsBySeverity):
     without_opponent: list[TrfResultWithoutOpponent] = field(default_factory=list)
     problems: list[TrfProblem] = field(default_factory=list)
 
-    def error(self, line: int, column: int | None, message: str) -> None:
-        self.problems.append(TrfProblem(line, column, ERROR, message))
+    def error(self, line: int, column: int | None, template: str, /, **values: object) -> None:
+        text = TrfText(template, tuple(values.items()))
+        self.problems.append(TrfProblem(line, column, ERROR, str(text), text))
 
-    def warn(self, line: int, column: int | None, message: str) -> None:
-        self.problems.append(TrfProblem(line, column, WARNING, message))
+    def warn(self, line: int, column: int | None, template: str, /, **values: object) -> None:
+        text = TrfText(template, tuple(values.items()))
+        self.problems.append(TrfProblem(line, column, WARNING, str(text), text))
 
 
 def check_event(result: TrfParseResult, *, submit: bool = False) -> TrfEventChecks:
@@ -73,31 +77,43 @@ def _check_dates(t: TrfTournament, checks: TrfEventChecks) -> None:
     checks.start_date = t.start_date or (min(round_dates) if round_dates else None)
     checks.end_date = t.end_date or (max(round_dates) if round_dates else None)
     for code, value, what, fallback in (
-        ("042", t.start_date, "start", checks.start_date),
-        ("052", t.end_date, "end", checks.end_date),
+        ("042", t.start_date, gettext_noop("start"), checks.start_date),
+        ("052", t.end_date, gettext_noop("end"), checks.end_date),
     ):
         line, column = _header_place(t, code)
         if value is None and fallback is not None:
             checks.warn(
                 line,
                 column,
-                f"no {what} date (record {code}); the {'first' if what == 'start' else 'last'} "
-                f"round date {fallback:%Y-%m-%d} (record 132) is used",
+                gettext_noop(
+                    "no %(what)s date (record %(code)s); the %(value)s round date %(fallback)s (record 132) is used"
+                ),
+                what=TrfText(what),
+                code=code,
+                value=TrfText(gettext_noop("first") if what == "start" else gettext_noop("last")),
+                fallback=f"{fallback:%Y-%m-%d}",
             )
         elif value is None:
-            state = "is not a date this importer understands" if line else "is missing"
+            state = gettext_noop("is not a date this importer understands") if line else gettext_noop("is missing")
             checks.error(
                 line,
                 column,
-                f"no {what} date: record {code} {state} (write YYYY/MM/DD) and there are no round dates "
-                "(record 132); an event cannot be rated without its dates",
+                gettext_noop(
+                    "no %(what)s date: record %(code)s %(state)s (write YYYY/MM/DD) and there are no "
+                    "round dates (record 132); an event cannot be rated without its dates"
+                ),
+                what=TrfText(what),
+                code=code,
+                state=TrfText(state),
             )
     if checks.start_date and checks.end_date and checks.end_date < checks.start_date:
         line, column = _header_place(t, "052")
         checks.error(
             line,
             column,
-            f"end date {checks.end_date:%Y-%m-%d} is before the start date {checks.start_date:%Y-%m-%d}",
+            gettext_noop("end date %(end_date)s is before the start date %(start_date)s"),
+            end_date=f"{checks.end_date:%Y-%m-%d}",
+            start_date=f"{checks.start_date:%Y-%m-%d}",
         )
 
 
@@ -112,8 +128,14 @@ def _check_ids(t: TrfTournament, checks: TrfEventChecks) -> None:
             checks.error(
                 player.line,
                 58,
-                f"player {player.start_rank}: ID number {number} is also player {first.start_rank} on "
-                f"line {first.line}; one person cannot play twice in an event",
+                gettext_noop(
+                    "player %(start_rank)s: ID number %(number)s is also player %(start_rank2)s on "
+                    "line %(line)s; one person cannot play twice in an event"
+                ),
+                start_rank=player.start_rank,
+                number=number,
+                start_rank2=first.start_rank,
+                line=first.line,
             )
         else:
             seen[number] = player
@@ -122,7 +144,7 @@ def _check_ids(t: TrfTournament, checks: TrfEventChecks) -> None:
 def _check_results(result: TrfParseResult, checks: TrfEventChecks, *, submit: bool) -> None:
     found = checks.games = result.games()
     if not found:
-        checks.warn(0, None, "no results in the file: the event is created with its players only")
+        checks.warn(0, None, gettext_noop("no results in the file: the event is created with its players only"))
     if not submit:
         return
     by_rank = {p.start_rank: p for p in result.tournament.players}
@@ -131,9 +153,14 @@ def _check_results(result: TrfParseResult, checks: TrfEventChecks, *, submit: bo
             checks.error(
                 by_rank[game.white].line,
                 99 + 10 * (game.round - 1),
-                f"round {game.round}: {game.white} vs {game.black} has no result; an event is "
-                "submitted for rating only with every result (import it without submitting and "
-                "finish it in the admin)",
+                gettext_noop(
+                    "round %(round)s: %(white)s vs %(black)s has no result; an event is submitted for "
+                    "rating only with every result (import it without submitting and finish it in the "
+                    "admin)"
+                ),
+                round=game.round,
+                white=game.white,
+                black=game.black,
             )
 
 
@@ -145,11 +172,22 @@ def _check_opponents(result: TrfParseResult, checks: TrfEventChecks) -> None:
         checks.warn(
             missing.line,
             missing.column,
-            f"round {missing.round}: player {missing.start_rank} ({missing.name or 'no name'}) has the result "
-            f"{missing.result!r} of a game (column {missing.result_column}) but no opponent (columns "
-            f"{missing.column}-{missing.column + 3} blank or 0000; a bye is written H, F, U or Z): the round is "
-            f"not imported and the event stays a draft until player {missing.start_rank}'s game or bye in round "
-            f"{missing.round} is entered",
+            gettext_noop(
+                "round %(round)s: player %(start_rank)s (%(value)s) has the result %(result)s of "
+                "a game (column %(result_column)s) but no opponent (columns %(column)s-%(value2)s "
+                "blank or 0000; a bye is written H, F, U or Z): the round is not imported and the "
+                "event stays a draft until player %(start_rank2)s's game or bye in round "
+                "%(round2)s is entered"
+            ),
+            round=missing.round,
+            start_rank=missing.start_rank,
+            value=missing.name or TrfText(gettext_noop("no name")),
+            result=repr(missing.result),
+            result_column=missing.result_column,
+            column=missing.column,
+            value2=missing.column + 3,
+            start_rank2=missing.start_rank,
+            round2=missing.round,
         )
 
 
@@ -158,5 +196,7 @@ def _event_federation(t: TrfTournament, checks: TrfEventChecks) -> str:
     if not code or FEDERATION_CODE.fullmatch(code):
         return code
     line, _ = _header_place(t, "032")
-    checks.warn(line, 5, f"record 032: {code!r} is not a three-letter federation code; left empty")
+    checks.warn(
+        line, 5, gettext_noop("record 032: %(code)s is not a three-letter federation code; left empty"), code=repr(code)
+    )
     return ""

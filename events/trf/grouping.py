@@ -19,6 +19,11 @@ _SUBJECT = re.compile(r"\b(player|jugador) \d+(?: \((?:[^()]|\([^()]*\))*\))?")
 SUBJECT_PLACEHOLDER = r"\1 …"
 
 
+def problem_subject() -> re.Pattern[str]:
+    """The pattern of the player a message is about (for a translated message, events.trf_text)."""
+    return _SUBJECT
+
+
 @dataclass
 class TrfProblemGroup:
     """Problems of one severity whose messages are the same but for the player named.

@@ -43,7 +43,9 @@ from events.trf.records import (
     TrfRecord,
     TrfRoundEntry,
     TrfTeam,
+    TrfText,
     TrfTournament,
+    gettext_noop,
 )
 
 # TRF result codes (position 99 + 10(r-1)); letters are case-insensitive and stored upper-case.
@@ -350,11 +352,13 @@ class _Reader:
 
     # -- problems
 
-    def error(self, line: int, column: int | None, message: str) -> None:
-        self.problems.append(TrfProblem(line, column, ERROR, message))
+    def error(self, line: int, column: int | None, template: str, /, **values: object) -> None:
+        text = TrfText(template, tuple(values.items()))
+        self.problems.append(TrfProblem(line, column, ERROR, str(text), text))
 
-    def warn(self, line: int, column: int | None, message: str) -> None:
-        self.problems.append(TrfProblem(line, column, WARNING, message))
+    def warn(self, line: int, column: int | None, template: str, /, **values: object) -> None:
+        text = TrfText(template, tuple(values.items()))
+        self.problems.append(TrfProblem(line, column, WARNING, str(text), text))
 
     # -- records
 
@@ -369,7 +373,13 @@ class _Reader:
             try:
                 self.read_line(code, line, number, is_record)
             except Exception as exc:  # a bug must not turn a bad upload into a crash; say where it happened
-                self.error(number, None, f"could not read this line ({type(exc).__name__}: {exc})")
+                self.error(
+                    number,
+                    None,
+                    gettext_noop("could not read this line (%(name)s: %(exc)s)"),
+                    name=type(exc).__name__,
+                    exc=exc,
+                )
 
     def read_line(self, code: str, line: str, number: int, is_record: bool) -> None:
         if not is_record:
@@ -398,7 +408,13 @@ class _Reader:
         cleaned = value.translate(CONTROL_CHARACTERS)
         if cleaned == value:
             return value
-        self.warn(number, column, f"{who}: control characters removed from {value!r}")
+        self.warn(
+            number,
+            column,
+            gettext_noop("%(who)s: control characters removed from %(value)s"),
+            who=who,
+            value=repr(value),
+        )
         return cleaned.strip()
 
     def read_text(self, code: str, line: str, number: int) -> None:
@@ -409,8 +425,12 @@ class _Reader:
                 self.warn(
                     number,
                     1,
-                    f"record {code} repeated with another value (first on line "
-                    f"{self.seen_text[code]}); the first one is used",
+                    gettext_noop(
+                        "record %(code)s repeated with another value (first on line %(seen_text)s); the "
+                        "first one is used"
+                    ),
+                    code=code,
+                    seen_text=self.seen_text[code],
                 )
             return
         self.seen_text[code] = number
@@ -419,7 +439,12 @@ class _Reader:
     def read_date(self, code: str, line: str, number: int) -> None:
         if code in self.date_texts:
             if line[4:].strip() != self.date_texts[code][0]:
-                self.warn(number, 1, f"record {code} repeated with another date; the first one is used")
+                self.warn(
+                    number,
+                    1,
+                    gettext_noop("record %(code)s repeated with another date; the first one is used"),
+                    code=code,
+                )
         else:
             self.date_texts[code] = (line[4:].strip(), number)
 
@@ -432,9 +457,22 @@ class _Reader:
         """142 (TRF-2026) or XXR (JaVaFo): the number of rounds."""
         rounds, why = _count(line[4:], MAX_ROUNDS)
         if why == "is not a number":
-            self.warn(number, 5, f"record {code}: number of rounds {_shown(line[4:])} is not a number")
+            self.warn(
+                number,
+                5,
+                gettext_noop("record %(code)s: number of rounds %(line)s is not a number"),
+                code=code,
+                line=_shown(line[4:]),
+            )
         elif rounds is None:  # it would not fit the event (Event.rounds)
-            self.error(number, 5, f"record {code}: number of rounds {_shown(line[4:])} {why}")
+            self.error(
+                number,
+                5,
+                gettext_noop("record %(code)s: number of rounds %(line)s %(why)s"),
+                code=code,
+                line=_shown(line[4:]),
+                why=why,
+            )
         elif code == "142":
             self.r142 = (rounds, number)
         else:
@@ -452,7 +490,7 @@ class _Reader:
 
     def unknown_line(self, code: str, line: str, number: int, why: str) -> None:
         self.unknown.append(TrfRecord(code, line, number))
-        self.warn(number, 1, f"{why} ({line[:12]!r}); line ignored")
+        self.warn(number, 1, gettext_noop("%(why)s (%(line)s); line ignored"), why=why, line=repr(line[:12]))
 
     def read_count(self, code: str, line: str, number: int) -> None:
         text = line[4:].strip()
@@ -460,11 +498,15 @@ class _Reader:
             return
         m = re.match(r"\d+", text)  # "062 15 (12)": players (rated players)
         if m is None:
-            self.warn(number, 5, f"record {code}: {_shown(text)} is not a number")
+            self.warn(
+                number, 5, gettext_noop("record %(code)s: %(text)s is not a number"), code=code, text=_shown(text)
+            )
             return
         count, why = _count(m[0], MAX_PLAYERS)
         if count is None:  # only compared with the players read: a warning
-            self.warn(number, 5, f"record {code}: {_shown(m[0])} {why}; ignored")
+            self.warn(
+                number, 5, gettext_noop("record %(code)s: %(m)s %(why)s; ignored"), code=code, m=_shown(m[0]), why=why
+            )
             return
         attribute = {"062": "players_declared", "072": "rated_players_declared", "082": "teams_declared"}[code]
         setattr(self.t, attribute, count)
@@ -475,7 +517,12 @@ class _Reader:
             start = 91 + 10 * (round_number - 1)
             if round_number > MAX_ROUNDS:
                 if line[start:].strip():
-                    self.warn(number, start + 1, f"record 132: dates beyond round {MAX_ROUNDS}, the last; ignored")
+                    self.warn(
+                        number,
+                        start + 1,
+                        gettext_noop("record 132: dates beyond round %(MAX_ROUNDS)s, the last; ignored"),
+                        MAX_ROUNDS=MAX_ROUNDS,
+                    )
                 return
             text = line[start : start + 10].strip()
             if text:
@@ -493,7 +540,8 @@ class _Reader:
                     self.warn(
                         number,
                         position + 1,
-                        f"record 162: {line[position : position + 5]!r} is not a result code (W D L A P X) with points",
+                        gettext_noop("record 162: %(line)s is not a result code (W D L A P X) with points"),
+                        line=repr(line[position : position + 5]),
                     )
                 else:
                     self.t.scoring[letter] = points
@@ -505,7 +553,7 @@ class _Reader:
             key, _, value = item.partition("=")
             points = _number(value)
             if points is None:
-                self.warn(number, None, f"record XXS: {item!r} is not CODE=POINTS")
+                self.warn(number, None, gettext_noop("record XXS: %(item)s is not CODE=POINTS"), item=repr(item))
             else:
                 self.xxs[key.upper()] = points
 
@@ -516,7 +564,13 @@ class _Reader:
             if text:
                 member = _int(text)
                 if member is None:
-                    self.warn(number, position + 1, f"team {team.name!r}: player {text!r} is not a start rank")
+                    self.warn(
+                        number,
+                        position + 1,
+                        gettext_noop("team %(name)s: player %(text)s is not a start rank"),
+                        name=repr(team.name),
+                        text=repr(text),
+                    )
                 else:
                     team.members.append(member)
             position += 5
@@ -529,7 +583,12 @@ class _Reader:
     def read_team_310(self, code: str, line: str, number: int) -> None:
         team_number = _int(line[4:7])
         if team_number is None:
-            self.warn(number, 5, f"record 310: team number {line[4:7].strip()!r} is not a number; team ignored")
+            self.warn(
+                number,
+                5,
+                gettext_noop("record 310: team number %(value)s is not a number; team ignored"),
+                value=repr(line[4:7].strip()),
+            )
             return
         team = TrfTeam(
             number=team_number,
@@ -552,8 +611,10 @@ class _Reader:
             self.warn(
                 number,
                 5,
-                f"record 240: expected bye type F/H/Z at column 5 and a round at 7-9, "
-                f"found {line[4:9]!r}; record ignored",
+                gettext_noop(
+                    "record 240: expected bye type F/H/Z at column 5 and a round at 7-9, found %(line)s; record ignored"
+                ),
+                line=repr(line[4:9]),
             )
             return
         bye = TrfBye(kind, round_number, line=number)
@@ -563,7 +624,12 @@ class _Reader:
             if text:
                 player = _int(text)
                 if player is None:
-                    self.warn(number, position + 1, f"record 240: {text!r} is not a player or team id")
+                    self.warn(
+                        number,
+                        position + 1,
+                        gettext_noop("record 240: %(text)s is not a player or team id"),
+                        text=repr(text),
+                    )
                 else:
                     bye.ids.append(player)
             position += 5
@@ -573,7 +639,13 @@ class _Reader:
         padded = line.ljust(80)
         birth_date, birth_year, understood = _birth(padded[69:79])
         if not understood:
-            self.warn(number, 70, f"national record {code}: birth date {padded[69:79].strip()!r} not understood")
+            self.warn(
+                number,
+                70,
+                gettext_noop("national record %(code)s: birth date %(value)s not understood"),
+                code=code,
+                value=repr(padded[69:79].strip()),
+            )
         rating = _int(padded[48:52])
         self.t.national_ratings.append(
             TrfNationalRating(
@@ -598,27 +670,46 @@ class _Reader:
             self.error(
                 number,
                 5,
-                f"starting rank {padded[4:8].strip()!r} at columns 5-8 is not a number from 1 to 9999; player ignored",
+                gettext_noop("starting rank %(value)s at columns 5-8 is not a number from 1 to 9999; player ignored"),
+                value=repr(padded[4:8].strip()),
             )
             return
         player = TrfPlayer(start_rank=start_rank, line=number)
         sex = _sex(padded[9])
         if sex is None:
-            self.warn(number, 10, f"player {start_rank}: sex {padded[9]!r} is not m or w; ignored")
+            self.warn(
+                number,
+                10,
+                gettext_noop("player %(start_rank)s: sex %(padded)s is not m or w; ignored"),
+                start_rank=start_rank,
+                padded=repr(padded[9]),
+            )
         player.sex = sex or ""
         player.title = _title(padded[10:13])
         if player.title and player.title not in _TITLES.values():
-            self.warn(number, 11, f"player {start_rank}: title {player.title!r} is not a FIDE title")
+            self.warn(
+                number,
+                11,
+                gettext_noop("player %(start_rank)s: title %(title)s is not a FIDE title"),
+                start_rank=start_rank,
+                title=repr(player.title),
+            )
         player.name = self.clean(padded[14:47].strip(), number, 15, f"player {start_rank}")
         if not player.name:
-            self.warn(number, 15, f"player {start_rank}: no name at columns 15-47")
+            self.warn(
+                number, 15, gettext_noop("player %(start_rank)s: no name at columns 15-47"), start_rank=start_rank
+            )
         rating_text = padded[48:52].strip()
         player.rating = _int(rating_text) or None
         if rating_text and _int(rating_text) is None:
             self.warn(
                 number,
                 49,
-                f"player {start_rank}: rating {rating_text!r} at columns 49-52 is not a number; treated as unrated",
+                gettext_noop(
+                    "player %(start_rank)s: rating %(rating_text)s at columns 49-52 is not a number; treated as unrated"
+                ),
+                start_rank=start_rank,
+                rating_text=repr(rating_text),
             )
         player.federation = self.clean(padded[53:56].strip(), number, 54, f"player {start_rank}")
         player.fide_id, id_ok = _fide_id(padded[57:68])
@@ -626,7 +717,9 @@ class _Reader:
             self.warn(
                 number,
                 58,
-                f"player {start_rank}: FIDE ID {padded[57:68].strip()!r} at columns 58-68 is not a number; ignored",
+                gettext_noop("player %(start_rank)s: FIDE ID %(value)s at columns 58-68 is not a number; ignored"),
+                start_rank=start_rank,
+                value=repr(padded[57:68].strip()),
             )
         # Birth date 70-79; some writers shift it by one column (echecsjs trf26_team.trf), so read 69-80.
         birth_text = padded[68:80]
@@ -635,23 +728,47 @@ class _Reader:
             self.warn(
                 number,
                 70,
-                f"player {start_rank}: birth date {birth_text.strip()!r} at columns 70-79 not understood; ignored",
+                gettext_noop("player %(start_rank)s: birth date %(value)s at columns 70-79 not understood; ignored"),
+                start_rank=start_rank,
+                value=repr(birth_text.strip()),
             )
         elif birth_text.strip() and (padded[68] != " " or padded[79] != " "):
-            self.warn(number, 70, f"player {start_rank}: birth date {birth_text.strip()!r} is not at columns 70-79")
+            self.warn(
+                number,
+                70,
+                gettext_noop("player %(start_rank)s: birth date %(value)s is not at columns 70-79"),
+                start_rank=start_rank,
+                value=repr(birth_text.strip()),
+            )
         points_text = padded[80:84].strip()
         player.points = _number(points_text)
         if points_text and player.points is None:
-            self.warn(number, 81, f"player {start_rank}: points {points_text!r} at columns 81-84 is not a number")
+            self.warn(
+                number,
+                81,
+                gettext_noop("player %(start_rank)s: points %(points_text)s at columns 81-84 is not a number"),
+                start_rank=start_rank,
+                points_text=repr(points_text),
+            )
         rank_text = padded[85:89].strip()
         player.rank = _int(rank_text) or None
         if rank_text and _int(rank_text) is None:
-            self.warn(number, 86, f"player {start_rank}: rank {rank_text!r} at columns 86-89 is not a number")
+            self.warn(
+                number,
+                86,
+                gettext_noop("player %(start_rank)s: rank %(rank_text)s at columns 86-89 is not a number"),
+                start_rank=start_rank,
+                rank_text=repr(rank_text),
+            )
         if padded[89:91].strip():
             self.error(
                 number,
                 90,
-                f"player {start_rank}: columns 90-91 must be blank before round 1 at 92, found {padded[89:91]!r}",
+                gettext_noop(
+                    "player %(start_rank)s: columns 90-91 must be blank before round 1 at 92, found %(padded)s"
+                ),
+                start_rank=start_rank,
+                padded=repr(padded[89:91]),
             )
         self.read_round_fields(line, padded, number, player)
         self.t.players.append(player)
@@ -693,8 +810,14 @@ class _Reader:
             self.error(
                 number,
                 column,
-                f"player {start_rank}: round {(column - 92) // 10 + 1} is beyond the last round an event can "
-                f"have ({MAX_ROUNDS}); rounds from column {column} not read",
+                gettext_noop(
+                    "player %(start_rank)s: round %(value)s is beyond the last round an event can "
+                    "have (%(MAX_ROUNDS)s); rounds from column %(column)s not read"
+                ),
+                start_rank=start_rank,
+                value=(column - 92) // 10 + 1,
+                MAX_ROUNDS=MAX_ROUNDS,
+                column=column,
             )
 
     def read_round(self, padded: str, number: int, player: TrfPlayer, round_number: int) -> TrfRoundEntry | None:
@@ -702,14 +825,26 @@ class _Reader:
         block = padded[start : start + 10].ljust(10)
         if not block.strip():
             return None  # not in this round at all (team leagues, late entries)
-        who = f"player {player.start_rank}, round {round_number}"
+        who = TrfText(
+            gettext_noop("player %(rank)s, round %(round)s"), (("rank", player.start_rank), ("round", round_number))
+        )
         if block[4] != " " or block[6] != " " or block[8:].strip():
             self.error(
                 number,
                 start + 1,
-                f"{who}: field at columns {start + 1}-{start + 10} is misaligned: "
-                f"{block!r} (expected opponent at {start + 1}-{start + 4}, colour at "
-                f"{start + 6}, result at {start + 8})",
+                gettext_noop(
+                    "%(who)s: field at columns %(value)s-%(value2)s is misaligned: %(block)s "
+                    "(expected opponent at %(value3)s-%(value4)s, colour at %(value5)s, result at "
+                    "%(value6)s)"
+                ),
+                who=who,
+                value=start + 1,
+                value2=start + 10,
+                block=repr(block),
+                value3=start + 1,
+                value4=start + 4,
+                value5=start + 6,
+                value6=start + 8,
             )
             return None
         opponent_text = block[:4].strip()
@@ -718,20 +853,38 @@ class _Reader:
             self.error(
                 number,
                 start + 1,
-                f"{who}: opponent {opponent_text!r} at columns {start + 1}-{start + 4} is not a starting rank",
+                gettext_noop(
+                    "%(who)s: opponent %(opponent_text)s at columns %(value)s-%(value2)s is not a starting rank"
+                ),
+                who=who,
+                opponent_text=repr(opponent_text),
+                value=start + 1,
+                value2=start + 4,
             )
             return None
         colour = block[5].lower().strip() or "-"
         if colour not in ("w", "b", "-"):
-            self.error(number, start + 6, f"{who}: colour {block[5]!r} at column {start + 6} is not w, b or -")
+            self.error(
+                number,
+                start + 6,
+                gettext_noop("%(who)s: colour %(block)s at column %(value)s is not w, b or -"),
+                who=who,
+                block=repr(block[5]),
+                value=start + 6,
+            )
             return None
         result = block[7].strip().upper()
         if result not in _RESULT_CODES:
             self.error(
                 number,
                 start + 8,
-                f"{who}: result {block[7]!r} at column {start + 8} is not a TRF "
-                "result code (1 = 0 + - W D L H F U Z or blank)",
+                gettext_noop(
+                    "%(who)s: result %(block)s at column %(value)s is not a TRF result code (1 = 0 + "
+                    "- W D L H F U Z or blank)"
+                ),
+                who=who,
+                block=repr(block[7]),
+                value=start + 8,
             )
             return None
         if opponent == 0:
@@ -743,15 +896,24 @@ class _Reader:
                 self.warn(
                     number,
                     start + 6,
-                    f"{who}: colour {colour!r} given for a round without opponent; read as -",
+                    gettext_noop("%(who)s: colour %(colour)s given for a round without opponent; read as -"),
+                    who=who,
+                    colour=repr(colour),
                 )
             return TrfRoundEntry(round_number, None, "-", result)
         if result in _BYE_CODES:
             self.error(
                 number,
                 start + 8,
-                f"{who}: result {result!r} is a bye but opponent {opponent} is given "
-                f"at columns {start + 1}-{start + 4}",
+                gettext_noop(
+                    "%(who)s: result %(result)s is a bye but opponent %(opponent)s is given at "
+                    "columns %(value)s-%(value2)s"
+                ),
+                who=who,
+                result=repr(result),
+                opponent=opponent,
+                value=start + 1,
+                value2=start + 4,
             )
             return None
         return TrfRoundEntry(round_number, opponent, colour, result)
@@ -765,14 +927,17 @@ class _Reader:
             self.warn(
                 self.xxr[1],
                 5,
-                f"XXR says {self.xxr[0]} rounds, record 142 on line {self.r142[1]} says {self.r142[0]}; 142 is used",
+                gettext_noop("XXR says %(xxr)s rounds, record 142 on line %(r142)s says %(r1422)s; 142 is used"),
+                xxr=self.xxr[0],
+                r142=self.r142[1],
+                r1422=self.r142[0],
             )
         declared = self.r142 or self.xxr
         t.rounds_declared = declared[0] if declared else None
         # TRF-2026 replaces 013 by 310; a file carrying both describes the same teams twice.
         t.teams = self.teams_310 or self.teams_013
         if not t.players:
-            self.error(0, None, "no player records (001): nothing to import")
+            self.error(0, None, gettext_noop("no player records (001): nothing to import"))
             return
         self.check_players()
         self.check_pairings()
@@ -792,17 +957,32 @@ class _Reader:
             t.start_date = starts[0] if starts else None
             t.end_date = ends[0] if ends else None
             if t.start_date and t.end_date:
-                self.warn(end_line, 5, f"end date {t.end_date} is before the start date {t.start_date}")
+                self.warn(
+                    end_line,
+                    5,
+                    gettext_noop("end date %(end_date)s is before the start date %(start_date)s"),
+                    end_date=t.end_date,
+                    start_date=t.start_date,
+                )
         for code, text, line_number, value in (
             ("042", start_text, start_line, t.start_date),
             ("052", end_text, end_line, t.end_date),
         ):
             if text and value is None:
-                self.warn(line_number, 5, f"record {code}: date {text!r} not understood")
+                self.warn(
+                    line_number,
+                    5,
+                    gettext_noop("record %(code)s: date %(text)s not understood"),
+                    code=code,
+                    text=repr(text),
+                )
             if not text:
-                self.warn(0, None, f"no {'start' if code == '042' else 'end'} date (record {code})")
+                if code == "042":
+                    self.warn(0, None, gettext_noop("no start date (record %(code)s)"), code=code)
+                else:
+                    self.warn(0, None, gettext_noop("no end date (record %(code)s)"), code=code)
         if not t.name:
-            self.warn(0, None, "no tournament name (record 012)")
+            self.warn(0, None, gettext_noop("no tournament name (record 012)"))
         for round_number, text, line_number, column in self.round_date_texts:
             candidates = _date_candidates(text, near=t.start_date or t.end_date)
             week = dt.timedelta(days=7)
@@ -812,12 +992,20 @@ class _Reader:
             inside = [c for c in candidates if low <= c <= high]
             chosen = (inside or candidates)[0] if inside or candidates else None
             if chosen is None:
-                self.warn(line_number, column, f"record 132: round {round_number} date {text!r} not understood")
+                self.warn(
+                    line_number,
+                    column,
+                    gettext_noop("record 132: round %(round_number)s date %(text)s not understood"),
+                    round_number=round_number,
+                    text=repr(text),
+                )
             elif not inside and (t.start_date or t.end_date):
                 self.warn(
                     line_number,
                     column,
-                    f"record 132: round {round_number} date {chosen} is outside the tournament dates",
+                    gettext_noop("record 132: round %(round_number)s date %(chosen)s is outside the tournament dates"),
+                    round_number=round_number,
+                    chosen=chosen,
                 )
             while len(t.round_dates) < round_number:
                 t.round_dates.append(None)
@@ -834,7 +1022,9 @@ class _Reader:
                 self.error(
                     player.line,
                     5,
-                    f"starting rank {player.start_rank} used twice (also on line {seen[player.start_rank].line})",
+                    gettext_noop("starting rank %(start_rank)s used twice (also on line %(line)s)"),
+                    start_rank=player.start_rank,
+                    line=seen[player.start_rank].line,
                 )
                 continue
             seen[player.start_rank] = player
@@ -844,14 +1034,28 @@ class _Reader:
                 self.warn(
                     player.line,
                     15,
-                    f"player {player.start_rank} {player.name!r} looks like a stand-in for the bye, not a real player",
+                    gettext_noop("player %(start_rank)s %(name)s looks like a stand-in for the bye, not a real player"),
+                    start_rank=player.start_rank,
+                    name=repr(player.name),
                 )
         t.players = sorted(unique, key=lambda p: p.start_rank)
         if t.players_declared is not None and t.players_declared != len(t.players):
-            self.warn(0, None, f"record 062 declares {t.players_declared} players, the file has {len(t.players)}")
+            self.warn(
+                0,
+                None,
+                gettext_noop("record 062 declares %(players_declared)s players, the file has %(players_count)s"),
+                players_declared=t.players_declared,
+                players_count=len(t.players),
+            )
         played = t.rounds_played
         if t.rounds_declared is not None and t.rounds_declared < played:
-            self.warn(0, None, f"{t.rounds_declared} rounds declared (142/XXR) but results reach round {played}")
+            self.warn(
+                0,
+                None,
+                gettext_noop("%(rounds_declared)s rounds declared (142/XXR) but results reach round %(played)s"),
+                rounds_declared=t.rounds_declared,
+                played=played,
+            )
         pab_by_round: dict[int, list[int]] = {}
         for player in t.players:
             for entry in player.rounds:
@@ -862,8 +1066,13 @@ class _Reader:
                 self.warn(
                     0,
                     None,
-                    f"round {round_number}: {len(pab)} pairing-allocated byes (U) for players "
-                    f"{pab}; TRF allows at most one per round",
+                    gettext_noop(
+                        "round %(round_number)s: %(pab_count)s pairing-allocated byes (U) for players "
+                        "%(pab)s; TRF allows at most one per round"
+                    ),
+                    round_number=round_number,
+                    pab_count=len(pab),
+                    pab=pab,
                 )
 
     def check_pairings(self) -> None:
@@ -878,18 +1087,23 @@ class _Reader:
                     pairings.append((entry.round, player.start_rank, None))
                     continue
                 column = 92 + 10 * (entry.round - 1)
-                who = f"round {entry.round}: player {player.start_rank} ({player.name or 'no name'})"
+                who = _round_player(entry.round, player)
                 opponent = by_rank.get(entry.opponent)
                 if entry.opponent == player.start_rank:
-                    self.error(player.line, column, f"{who} is paired with himself")
+                    self.error(player.line, column, gettext_noop("%(who)s is paired with himself"), who=who)
                     pairings.append((entry.round, player.start_rank, None))
                     continue
                 if opponent is None:
                     self.error(
                         player.line,
                         column,
-                        f"{who} is paired with {entry.opponent}, but there is no "
-                        f"player with starting rank {entry.opponent}",
+                        gettext_noop(
+                            "%(who)s is paired with %(opponent)s, but there is no player with starting rank "
+                            "%(opponent2)s"
+                        ),
+                        who=who,
+                        opponent=entry.opponent,
+                        opponent2=entry.opponent,
                     )
                     pairings.append((entry.round, player.start_rank, None))
                     continue
@@ -909,32 +1123,53 @@ class _Reader:
                     self.error(
                         player.line,
                         column + 5,
-                        f"{who} and player {entry.opponent} (line {opponent.line})"
-                        f" both have {_colour_name(entry.colour)}",
+                        gettext_noop("%(who)s and player %(opponent)s (line %(line)s) both have %(value)s"),
+                        who=who,
+                        opponent=entry.opponent,
+                        line=opponent.line,
+                        value=_colour_name(entry.colour),
                     )
                 elif (entry.colour == "-") != (other.colour == "-") and (entry.result in "1=0WDL" and entry.result):
                     self.warn(
                         player.line,
                         column + 5,
-                        f"{who} vs {entry.opponent}: only one side gives a colour; the other is inferred",
+                        gettext_noop("%(who)s vs %(opponent)s: only one side gives a colour; the other is inferred"),
+                        who=who,
+                        opponent=entry.opponent,
                     )
                 elif entry.colour == other.colour == "-" and entry.result and entry.result in "1=0":
                     self.warn(
                         player.line,
                         column + 5,
-                        f"{who} vs {entry.opponent}: played game without colours; "
-                        "the lower starting rank is taken as white",
+                        gettext_noop(
+                            "%(who)s vs %(opponent)s: played game without colours; the lower starting rank is "
+                            "taken as white"
+                        ),
+                        who=who,
+                        opponent=entry.opponent,
                     )
                 if not (_MIRROR.get(entry.result) == other.result or (entry.result == other.result == "-")):
                     self.error(
                         player.line,
                         column + 7,
-                        f"{who} has result {entry.result or 'blank'!r} against "
-                        f"{entry.opponent}, who has {other.result or 'blank'!r} "
-                        f"(line {opponent.line}): impossible combination",
+                        gettext_noop(
+                            "%(who)s has result %(value)s against %(opponent)s, who has %(value2)s (line "
+                            "%(line)s): impossible combination"
+                        ),
+                        who=who,
+                        value=repr(entry.result or "blank"),
+                        opponent=entry.opponent,
+                        value2=repr(other.result or "blank"),
+                        line=opponent.line,
                     )
                 elif entry.result == "":
-                    self.warn(player.line, column + 7, f"{who} vs {entry.opponent}: no result (not played yet)")
+                    self.warn(
+                        player.line,
+                        column + 7,
+                        gettext_noop("%(who)s vs %(opponent)s: no result (not played yet)"),
+                        who=who,
+                        opponent=entry.opponent,
+                    )
         if disputed:  # elsewhere every line's pairing is its opponent's too: nobody can be paired twice
             self.check_paired_twice([p for p in pairings if p[0] in disputed], entries, by_rank)
 
@@ -963,15 +1198,28 @@ class _Reader:
     ) -> None:
         """``player``'s line names ``opponent`` in ``entry``'s round; ``opponent``'s line (``other``) does not."""
         column = 92 + 10 * (entry.round - 1)
-        who = f"round {entry.round}: player {player.start_rank} ({player.name or 'no name'})"
-        said = "nothing" if other is None else ("a bye" if other.opponent is None else f"opponent {other.opponent}")
+        who = _round_player(entry.round, player)
+        if other is None:
+            said = TrfText(gettext_noop("nothing"))
+        elif other.opponent is None:
+            said = TrfText(gettext_noop("a bye"))
+        else:
+            said = TrfText(gettext_noop("opponent %(rank)s"), (("rank", other.opponent),))
         self.error(
             player.line,
             column,
-            f"{who} says he played {entry.opponent} "
-            f"({opponent.name or 'no name'}) as {_colour_name(entry.colour)},"
-            f" but line {opponent.line} of player {entry.opponent} shows "
-            f"{said} in round {entry.round}",
+            gettext_noop(
+                "%(who)s says he played %(opponent)s (%(value)s) as %(value2)s, but line %(line)s "
+                "of player %(opponent2)s shows %(said)s in round %(round)s"
+            ),
+            who=who,
+            opponent=entry.opponent,
+            value=opponent.name or TrfText(gettext_noop("no name")),
+            value2=_colour_name(entry.colour),
+            line=opponent.line,
+            opponent2=entry.opponent,
+            said=said,
+            round=entry.round,
         )
 
     def points_table(self) -> dict[str, float]:
@@ -1041,17 +1289,29 @@ class _Reader:
                 self.warn(
                     player.line,
                     81,
-                    f"player {player.start_rank}: points column {player.points:g} counts {difference:g} "
-                    f"point(s) for the blank-result bye in round {rounds}, but TRF reads a blank result as a "
-                    f"zero-point bye (results total {total:g}); the points column is not used and those "
-                    "rounds are not rated either way",
+                    gettext_noop(
+                        "player %(start_rank)s: points column %(points)s counts %(difference)s point(s) "
+                        "for the blank-result bye in round %(rounds)s, but TRF reads a blank result as a "
+                        "zero-point bye (results total %(total)s); the points column is not used and "
+                        "those rounds are not rated either way"
+                    ),
+                    start_rank=player.start_rank,
+                    points=f"{player.points:g}",
+                    difference=f"{difference:g}",
+                    rounds=rounds,
+                    total=f"{total:g}",
                 )
             else:
                 self.warn(
                     player.line,
                     81,
-                    f"player {player.start_rank}: points column {player.points:g} "
-                    f"disagrees with the results, which total {total:g}",
+                    gettext_noop(
+                        "player %(start_rank)s: points column %(points)s disagrees with the results, "
+                        "which total %(total)s"
+                    ),
+                    start_rank=player.start_rank,
+                    points=f"{player.points:g}",
+                    total=f"{total:g}",
                 )
 
     def check_references(self) -> None:
@@ -1060,13 +1320,23 @@ class _Reader:
         for team in t.teams:
             missing = [m for m in team.members if m not in ranks]
             if missing:
-                self.warn(team.line, None, f"team {team.name!r}: players {missing} are not in the player list")
+                self.warn(
+                    team.line,
+                    None,
+                    gettext_noop("team %(name)s: players %(missing)s are not in the player list"),
+                    name=repr(team.name),
+                    missing=missing,
+                )
         for record in t.national_ratings:
             if record.start_rank not in ranks:
                 self.warn(
                     record.line,
                     5,
-                    f"national record {record.federation}: starting rank {record.start_rank} is not in the player list",
+                    gettext_noop(
+                        "national record %(federation)s: starting rank %(start_rank)s is not in the player list"
+                    ),
+                    federation=record.federation,
+                    start_rank=record.start_rank,
                 )
 
 
@@ -1102,8 +1372,17 @@ def _entries(players: list[TrfPlayer]) -> dict[tuple[int, int], TrfRoundEntry]:
     return found
 
 
-def _colour_name(colour: str) -> str:
-    return {"w": "white", "b": "black"}.get(colour, "no colour")
+def _round_player(round_: int, player: TrfPlayer) -> TrfText:
+    """The subject of a pairing problem: "round 3: player 12 (García, Ana)"."""
+    name = player.name or TrfText(gettext_noop("no name"))
+    return TrfText(
+        gettext_noop("round %(round)s: player %(rank)s (%(name)s)"),
+        (("round", round_), ("rank", player.start_rank), ("name", name)),
+    )
+
+
+def _colour_name(colour: str) -> TrfText:
+    return TrfText({"w": gettext_noop("white"), "b": gettext_noop("black")}.get(colour, gettext_noop("no colour")))
 
 
 def parse_trf(data: bytes | str, *, source_name: str = "") -> TrfParseResult:

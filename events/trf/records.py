@@ -59,14 +59,36 @@ TEXT_RECORDS = {
 # --------------------------------------------------------------------------------------------------- data
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a message for the translation catalogue (``makemessages`` looks for this name) without importing
+    Django: this package is pure (.importlinter "parsers"); events.trf_text translates it where it is shown."""
+    return message
+
+
+@dataclass(frozen=True)
+class TrfText:
+    """A message as its English template and its values (issue 32: shown in the reader's language). ``str()`` is
+    the English text; a value may be a TrfText itself (the player and round a message is about)."""
+
+    template: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.values:
+            return self.template
+        return self.template % {name: str(value) for name, value in self.values}
+
+
 @dataclass(frozen=True)
 class TrfProblem:
-    """Something wrong with the file. ``line`` is 1-based (0: the file as a whole), ``column`` 1-based."""
+    """Something wrong with the file. ``line`` is 1-based (0: the file as a whole), ``column`` 1-based.
+    ``message`` is the English text; ``text`` the same as template and values, for a page to translate."""
 
     line: int
     column: int | None
     severity: Severity
     message: str
+    text: TrfText | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line else "file"

@@ -5,6 +5,9 @@ CalculatorInputSerializer); the answer is CalculatorResultSerializer's shape."""
 import datetime
 from typing import Any
 
+from django.template.defaultfilters import floatformat
+from django.utils.translation import gettext
+
 from public.api.glicko2 import calculator_glicko2
 from ratings.engine.calculator import calculate_change, calculate_initial_rating
 from ratings.engine.presets import get_preset
@@ -21,7 +24,10 @@ def calculator_run(values: dict[str, Any], list_date: datetime.date) -> dict[str
         return calculator_glicko2(values, rules)
     if values.get("rating") is None:
         initial = calculate_initial_rating(opponents, scores, rules, list_date=list_date)
-        return {"mode": "initial", "calculation": None, "initial_rating": initial.to_dict()}
+        answer = initial.to_dict()
+        # why it is not published, in the reader's language (issue 32): the engine gives it as templates and values
+        answer["reason"] = "".join(gettext(template) % _shown(params) for template, params in initial.reason_parts)
+        return {"mode": "initial", "calculation": None, "initial_rating": answer}
     calculation = calculate_change(
         values["rating"],
         values.get("k_factor"),
@@ -34,3 +40,8 @@ def calculator_run(values: dict[str, Any], list_date: datetime.date) -> dict[str
         list_date=list_date,
     )
     return {"mode": "change", "calculation": calculation.to_dict(), "initial_rating": None}
+
+
+def _shown(params: dict[str, Any]) -> dict[str, Any]:
+    """Numbers with the page's decimal separator (issue 32: one per page), without trailing zeros."""
+    return {key: floatformat(value, "-2") if isinstance(value, float) else value for key, value in params.items()}

@@ -58,7 +58,8 @@ def _input(params) -> tuple[dict, list[str]]:
 def calculator_page(request):
     params = request.GET
     result, errors = None, []
-    presets = [(slug, preset.name) for slug, preset in PRESETS.items() if preset.glicko2 is None]
+    # the presets by name in the reader's language (issue 32; the engine marks them with gettext_noop)
+    presets = [(slug, _(preset.name)) for slug, preset in PRESETS.items() if preset.glicko2 is None]
     if "games" in params:
         data, errors = _input(params)
         if data.get("rules") and data["rules"] not in dict(presets):  # Glicko-2 needs deviations: the API has them

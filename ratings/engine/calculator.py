@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 from ratings.engine.game_line import CALCULATION_FIELDS
-from ratings.engine.initial import initial_ratings
+from ratings.engine.initial import InitialRatingSpec, initial_ratings
 from ratings.engine.k_factor import k_factor_for
+from ratings.engine.messages import gettext_noop
 from ratings.engine.period import PeriodGames, PeriodPlayers, PeriodResult, rate_period
 from ratings.engine.presets import RulesPreset
 
@@ -102,9 +103,12 @@ class InitialRating:
     published: bool
     reason: str  # why it is not published ('' if published)
     lines: list[GameLine] = field(default_factory=list)
+    # ``reason`` as (template, parameters) pieces, for a page to translate (issue 32); not part of to_dict()
+    reason_parts: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        del data["reason_parts"]
         data["lines"] = [line.to_dict() for line in self.lines]
         for key in ("score", "average", "dp", "unrounded", "initial_rating"):
             data[key] = _number(data[key])
@@ -316,21 +320,7 @@ def calculate_initial_rating(
     arrays = initial_ratings(np.array([games]), np.array([total_sum]), np.array([total_score]), spec)
     enough = bool(arrays.enough_games[0])
     published = bool(result.players.initial_published[0])
-    if spec.kind == "none":
-        reason = f"the {rules.slug} rules give no initial ratings"
-    elif not enough:
-        reason = f"{games} game(s) against rated opponents counted; {spec.min_games} needed"
-        disregarded = int(result.player_events.disregarded.sum())
-        if disregarded:
-            where = "first event" if spec.disregard_scope == "first-event" else "event"
-            reason += f" ({disregarded} event(s) disregarded: score below {spec.min_event_score:g} in the {where}"
-            if spec.min_rated_opponents_per_event > 1:
-                reason += f" or fewer than {spec.min_rated_opponents_per_event} rated opponents"
-            reason += ")"
-    elif not published:
-        reason = f"initial rating {int(arrays.rating[0])} is below the publication threshold {spec.publish_threshold}"
-    else:
-        reason = ""
+    why = _initial_reason(rules.slug, spec, games, enough, published, float(arrays.rating[0]), result)
     h = spec.hypothetical_opponents if spec.kind == "fide-2024" else 0
     percent = int(arrays.percent[0])
     return InitialRating(
@@ -345,6 +335,52 @@ def calculate_initial_rating(
         initial_rating=float(arrays.rating[0]) if enough else None,
         capped=bool(arrays.capped[0]),
         published=published,
-        reason=reason,
+        reason="".join(template % _shown(params) for template, params in why),
+        reason_parts=why,
         lines=lines,
     )
+
+
+def _shown(params: dict[str, Any]) -> dict[str, Any]:
+    """Numbers as the English reason writes them: 0.5, 1 (not 1.0)."""
+    return {key: f"{value:g}" if isinstance(value, float) else value for key, value in params.items()}
+
+
+def _initial_reason(
+    slug: str, spec: InitialRatingSpec, games: int, enough: bool, published: bool, rating: float, result: PeriodResult
+) -> list[tuple[str, dict[str, Any]]]:
+    """Why an initial rating is not published (B.02 7.1): empty when it is."""
+    if spec.kind == "none":
+        return [(gettext_noop("the %(rules)s rules give no initial ratings"), {"rules": slug})]
+    if not enough:
+        parts: list[tuple[str, dict[str, Any]]] = [
+            (
+                gettext_noop("%(games)s game(s) against rated opponents counted; %(needed)s needed"),
+                {"games": games, "needed": spec.min_games},
+            )
+        ]
+        disregarded = int(result.player_events.disregarded.sum())
+        if disregarded:
+            score = {"events": disregarded, "score": spec.min_event_score}
+            if spec.disregard_scope == "first-event":
+                template = gettext_noop(" (%(events)s event(s) disregarded: score below %(score)s in the first event")
+            else:
+                template = gettext_noop(" (%(events)s event(s) disregarded: score below %(score)s in the event")
+            parts.append((template, score))
+            if spec.min_rated_opponents_per_event > 1:
+                parts.append(
+                    (
+                        gettext_noop(" or fewer than %(opponents)s rated opponents"),
+                        {"opponents": spec.min_rated_opponents_per_event},
+                    )
+                )
+            parts.append((")", {}))
+        return parts
+    if not published:
+        return [
+            (
+                gettext_noop("initial rating %(rating)s is below the publication threshold %(threshold)s"),
+                {"rating": int(rating), "threshold": spec.publish_threshold},
+            )
+        ]
+    return []

@@ -37,6 +37,7 @@ from ratings.engine.expected_score import ExpectedScoreSpec
 from ratings.engine.glicko2 import Glicko2Spec
 from ratings.engine.initial import InitialRatingSpec
 from ratings.engine.k_factor import KFactorSpec
+from ratings.engine.messages import gettext_noop
 
 ROUNDING_MODES = ("per-period", "per-event", "none")
 PRESET_JSON_SCHEMA = 1
@@ -170,7 +171,7 @@ class RulesPreset:
 
 _FIDE_2024 = RulesPreset(
     slug="fide-2024",
-    name="FIDE B.02 2024 (as amended 1 Oct 2025)",
+    name=gettext_noop("FIDE B.02 2024 (as amended 1 Oct 2025)"),
     effective_from=datetime.date(2025, 10, 1),
     expected_score=ExpectedScoreSpec("fide-table"),
     difference_cap=DifferenceCapSpec.below(400, 2650, ("standard",)),
@@ -195,7 +196,7 @@ _FIDE_2024 = RulesPreset(
 # normal-curve models keep that plain rule and no rapid/blitz exclusion too, so they start from this one.
 _FIDE_2024_03 = _FIDE_2024.replace(
     slug="fide-2024-03",
-    name="FIDE B.02 2024 (1 Mar 2024 - 30 Sep 2025)",
+    name=gettext_noop("FIDE B.02 2024 (1 Mar 2024 - 30 Sep 2025)"),
     effective_from=datetime.date(2024, 3, 1),
     difference_cap=DifferenceCapSpec.fixed(400),
     rapid_blitz_gap_exclusion=None,
@@ -205,7 +206,7 @@ _FIDE_2024_03 = _FIDE_2024.replace(
 
 _FIDE_2014 = _FIDE_2024_03.replace(
     slug="fide-2014",
-    name="FIDE rating regulations 1 Jul 2014",
+    name=gettext_noop("FIDE rating regulations 1 Jul 2014"),
     effective_from=datetime.date(2014, 7, 1),
     k_factor=KFactorSpec.fide_2014(),
     initial_rating=InitialRatingSpec.fide_2022(),
@@ -217,7 +218,7 @@ _FIDE_2014 = _FIDE_2024_03.replace(
 
 _FIDE_2009 = _FIDE_2024_03.replace(
     slug="fide-2009",
-    name="FIDE rating regulations 1 Jul 2009 (bimonthly lists)",
+    name=gettext_noop("FIDE rating regulations 1 Jul 2009 (bimonthly lists)"),
     effective_from=datetime.date(2009, 7, 1),
     k_factor=KFactorSpec.fide_2009(),
     initial_rating=InitialRatingSpec.fide_2009(),
@@ -231,7 +232,7 @@ _FIDE_2009 = _FIDE_2024_03.replace(
 
 _ELO_NORMAL = _FIDE_2024_03.replace(
     slug="elo-normal",
-    name="Elo normal curve (seed 000)",
+    name=gettext_noop("Elo normal curve (seed 000)"),
     effective_from=datetime.date(1970, 1, 1),
     expected_score=ExpectedScoreSpec("normal"),
     initial_rating=InitialRatingSpec("normal-inverse", hypothetical_opponents=0),
@@ -243,14 +244,14 @@ _ELO_NORMAL = _FIDE_2024_03.replace(
 
 _ELO_NORMAL_DRAW_MARGIN = _ELO_NORMAL.replace(
     slug="elo-normal-draw-margin",
-    name="Elo normal curve with a draw margin eps = 20 (seed 000 eq. 4)",
+    name=gettext_noop("Elo normal curve with a draw margin eps = 20 (seed 000 eq. 4)"),
     expected_score=ExpectedScoreSpec("normal-draw-margin", eps=20.0),
     description="As elo-normal with E = (Phi((D - eps)/sigma) + Phi((D + eps)/sigma)) / 2, eps = 20.",
 )
 
 _ELO_LOGISTIC = RulesPreset(
     slug="elo-logistic",
-    name="Elo logistic curve, K = 32 (seed 002)",
+    name=gettext_noop("Elo logistic curve, K = 32 (seed 002)"),
     effective_from=datetime.date(1970, 1, 1),
     expected_score=ExpectedScoreSpec("logistic"),
     difference_cap=DifferenceCapSpec.none(),
@@ -269,7 +270,7 @@ _ELO_LOGISTIC = RulesPreset(
 
 _ELO_LOGISTIC_K16 = _ELO_LOGISTIC.replace(
     slug="elo-logistic-k16",
-    name="Elo logistic curve, K = 16",
+    name=gettext_noop("Elo logistic curve, K = 16"),
     k_factor=KFactorSpec.constant(16),
     description="As elo-logistic with K = 16 for everyone.",
 )
@@ -277,7 +278,7 @@ _ELO_LOGISTIC_K16 = _ELO_LOGISTIC.replace(
 # US Chess: the logistic curve without FIDE's cap, floor or inactivity, as elo-logistic.
 _USCF_CLASSIC = _ELO_LOGISTIC.replace(
     slug="uscf-classic",
-    name="US Chess classic (before 2001)",
+    name=gettext_noop("US Chess classic (before 2001)"),
     effective_from=datetime.date(1960, 1, 1),
     k_factor=KFactorSpec.uscf_classic(),
     initial_rating=InitialRatingSpec(
@@ -291,7 +292,7 @@ _USCF_CLASSIC = _ELO_LOGISTIC.replace(
 
 _USCF_EFFECTIVE_GAMES = _USCF_CLASSIC.replace(
     slug="uscf-effective-games",
-    name="US Chess standard formula (effective games, bonus B = 10)",
+    name=gettext_noop("US Chess standard formula (effective games, bonus B = 10)"),
     effective_from=datetime.date(2025, 1, 1),
     k_factor=KFactorSpec.uscf_effective_games("2013", bonus_threshold=10.0),
     rounding="none",
@@ -303,7 +304,7 @@ _USCF_EFFECTIVE_GAMES = _USCF_CLASSIC.replace(
 # Glicko-2 rates through ratings.engine.glicko2; its Elo fields, unused, are elo-logistic's.
 _GLICKO2 = _ELO_LOGISTIC.replace(
     slug="glicko2",
-    name="Glicko-2 (Glickman 2013, tau = 0.5)",
+    name=gettext_noop("Glicko-2 (Glickman 2013, tau = 0.5)"),
     effective_from=datetime.date(2013, 11, 30),
     rounding="none",
     family="glicko",

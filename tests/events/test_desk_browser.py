@@ -63,6 +63,6 @@ def test_the_admin_pages_fit_desktop_and_tablet(browser, live_server, scene, wid
         assert (
             page.locator("#site-name")
             .inner_text()
-            .startswith("Federation ratings" if language == "en" else "Ratings de la federación")
+            .startswith("Federation ratings" if language == "en" else "Elo de la federación")
         )
         context.close()

@@ -101,7 +101,7 @@ def test_the_public_awaiting_page_shows_spanish_statuses():
     make_game(event, 1, a, b, result=Result.DRAW)
     event_submit(event, user=arbiter)
     page = client_for(arbiter).get(reverse("events:awaiting"), **SPANISH).content.decode()
-    assert "Torneos pendientes de evaluación" in page
+    assert "Torneos pendientes de valoración" in page
     assert "<td>Enviado para valoración</td>" in page
 
 

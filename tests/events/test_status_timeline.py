@@ -269,7 +269,7 @@ def test_the_spanish_pages_translate_the_timeline(client, event, arbiter):
     page = client.get(reverse("events:detail", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Dónde está el torneo" in page
     assert (
-        "Torneos pendientes de evaluación"
+        "Torneos pendientes de valoración"
         in client.get(reverse("events:awaiting"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     )
 

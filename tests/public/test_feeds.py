@@ -96,7 +96,7 @@ def test_a_players_rating_changes_feed(client, published):
 
 def test_feeds_speak_spanish(client, published):
     response = client.get(reverse("feed-rated-events"), HTTP_ACCEPT_LANGUAGE="es")
-    assert "<title>Torneos evaluados</title>" in response.content.decode()
+    assert "<title>Torneos valorados</title>" in response.content.decode()
     assert atom(response).get("{http://www.w3.org/XML/1998/namespace}lang") == "es"
 
 

@@ -83,7 +83,7 @@ def test_record_tabs_filter_by_rating_type_and_speak_spanish(client, federation)
     assert "0 rated games" in html
     assert "No rated game yet." in html
     spanish = client.get(f"/players/{star.id_number}/", {"tab": "statistics"}, HTTP_ACCEPT_LANGUAGE="es")
-    assert "Rating máximo" in spanish.content.decode()
+    assert "Elo máximo" in spanish.content.decode()
     assert "Rendimiento por torneo" in spanish.content.decode()
 
 

@@ -202,7 +202,7 @@ def test_list_page_shows_the_rating_distribution(client, big):
     assert html.count('<rect class="bar"') >= len(bands)
     assert 'value="juniors" selected' in html
     spanish = client.get("/lists/2026-03-01/standard/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Distribución de ratings" in spanish
+    assert "Distribución de Elo" in spanish
 
 
 def test_histogram_is_read_once_per_list(big, django_assert_num_queries):
