@@ -102,8 +102,12 @@ def events_status_change(
     if refused:
         raise ValidationError(
             [
-                f"{event.name} is {event.get_status_display().lower()}; it cannot become "
-                f"{EventStatus(to).label.lower()}."
+                _("%(event)s is %(status)s; it cannot become %(to)s.")
+                % {
+                    "event": event.name,
+                    "status": event.get_status_display().lower(),
+                    "to": str(EventStatus(to).label).lower(),
+                }
                 for event in refused
             ]
         )
@@ -209,11 +213,11 @@ def integrity_flag_clear(flag: IntegrityFlag, *, user: Actor, reason: str) -> In
     """An official clears a flag after looking at its evidence (the reason is kept and audited)."""
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError("Clearing a flag needs a reason (it is kept with the event's record).")
+        raise ValidationError(_("Clearing a flag needs a reason (it is kept with the event's record)."))
     with transaction.atomic():
         locked = IntegrityFlag.objects.select_for_update().select_related("event").get(pk=flag.pk)
         if locked.cleared_at is not None:
-            raise ValidationError(f"The flag '{locked.rule}' was already cleared.")
+            raise ValidationError(_("The flag '%(rule)s' was already cleared.") % {"rule": locked.rule})
         locked.cleared_at, locked.cleared_by, locked.clear_reason = timezone.now(), acting_user(user), reason
         locked.save(update_fields=["cleared_at", "cleared_by", "clear_reason"])
         audit_record(
@@ -236,8 +240,8 @@ def event_games_update(event: Event, *, user: Actor, edits: list[GameEdit]) -> G
         locked = _event_lock(event)
         if locked.status not in ENTRY_STATUSES:
             raise ValidationError(
-                f"{locked.name} is {locked.get_status_display().lower()}: its results change only through a "
-                "correction (with the reason recorded)."
+                _("%(event)s is %(status)s: its results change only through a correction (with the reason recorded).")
+                % {"event": locked.name, "status": locked.get_status_display().lower()}
             )
         update = _games_apply(locked, edits, user=acting_user(user), reason="")
         if locked.status in (EventStatus.REGISTERED, EventStatus.CHECKED) and update.changes:
@@ -389,7 +393,8 @@ def event_submit(event: Event, *, user: Actor, override_reason: str = "") -> Eve
         locked = _event_lock(event)
         if locked.status not in (EventStatus.DRAFT, EventStatus.CHECKED):
             raise ValidationError(
-                f"{locked.name} is {locked.get_status_display().lower()}; only a draft can be submitted for rating."
+                _("%(event)s is %(status)s; only a draft can be submitted for rating.")
+                % {"event": locked.name, "status": locked.get_status_display().lower()}
             )
         blocking, incomplete = event_submission_problems(locked)
         _submission_refuse(locked, user, blocking, incomplete, override_reason)
@@ -554,7 +559,7 @@ def event_registration_approve(event: Event, *, user: Actor) -> Event:
     with transaction.atomic():
         locked = _event_lock(event)
         if locked.status != EventStatus.REGISTERED or locked.registration_approved_at is not None:
-            raise ValidationError(f"{locked.name} is not a registration waiting for approval.")
+            raise ValidationError(_("%(event)s is not a registration waiting for approval.") % {"event": locked.name})
         events_status_change([locked], EventStatus.REGISTERED, user=user, reason="registration approved")
         locked.registration_approved_at = timezone.now()
         Event.objects.filter(pk=locked.pk).update(registration_approved_at=locked.registration_approved_at)
@@ -584,7 +589,7 @@ def event_refuse(event: Event, *, user: Actor, reason: str) -> Event:
     """registered, draft, checked or submitted → refused, with the reason the arbiter is shown (officials)."""
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError("A refusal needs a reason (the arbiter is shown it).")
+        raise ValidationError(_("A refusal needs a reason (the arbiter is shown it)."))
     with transaction.atomic():
         locked = _event_lock(event)
         status_before = locked.status
@@ -611,9 +616,9 @@ def event_correct(event: Event, *, user: User, reason: str, edits: list[GameEdit
     """
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError("A correction needs a reason (it is kept with the event's record).")
+        raise ValidationError(_("A correction needs a reason (it is kept with the event's record)."))
     if not edits:
-        raise ValidationError("Nothing to correct: no game was changed, added or deleted.")
+        raise ValidationError(_("Nothing to correct: no game was changed, added or deleted."))
     with transaction.atomic():
         locked = _event_lock(event)
         if locked.status not in CORRECTABLE_STATUSES:
@@ -623,7 +628,7 @@ def event_correct(event: Event, *, user: User, reason: str, edits: list[GameEdit
             )
         update = _games_apply(locked, edits, user=user, reason=f"correction: {reason}")
         if not update.changes:
-            raise ValidationError("Nothing to correct: the games are already as entered.")
+            raise ValidationError(_("Nothing to correct: the games are already as entered."))
         correction = EventCorrection.objects.create(
             event=locked,
             user=user,

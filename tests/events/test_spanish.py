@@ -117,3 +117,22 @@ def test_the_arbiters_emails_are_in_the_federations_language(settings):
     assert message.subject == "Registro confirmado: Abierto de Bilbao"
     assert "El responsable de Elo ha confirmado el registro de este torneo." in message.body
     assert "Fechas: del 2026-06-01 al 2026-06-05" in message.body
+
+
+def test_a_refused_status_change_and_the_third_party_admin_names_speak_spanish():
+    from django.core.exceptions import ValidationError
+    from django.db import transaction
+    from django.utils import translation
+
+    from events.models import EventStatus
+    from events.services import events_status_change
+    from tests.factories import make_event
+
+    event = make_event(status=EventStatus.RATED)
+    with translation.override("es"), pytest.raises(ValidationError) as refused, transaction.atomic():
+        events_status_change([event], EventStatus.DRAFT, user=None)
+    assert "no puede pasar a" in refused.value.messages[0]
+    with translation.override("es"):
+        # django-axes and django-simple-history ship no Spanish: the project's catalogue gives it
+        assert translation.gettext("access attempts") == "intentos de acceso"
+        assert translation.gettext("Change history: %s") == "Historial de cambios: %s"
