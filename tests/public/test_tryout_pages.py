@@ -66,3 +66,22 @@ def test_calculator_prints_minus_signs_and_halves(client):
     assert "-400" not in table
     assert ">½<" in table
     assert ">1½<" in table
+
+
+def test_every_chart_draws_with_decimal_points_in_spanish():
+    """The reported "1, 1, 2, 2": the Spanish page wrote the histogram's coordinates with decimal commas
+    ("186,0"), which SVG reads as two numbers; every chart template keeps its numbers out of localisation."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    chart = histogram_geometry([{"low": 1400 + 100 * i, "players": p} for i, p in enumerate([24, 19, 26, 18, 3])])
+    with translation.override("es"):
+        svg = render_to_string("ratings/_histogram.html", {"chart": chart, "title": "Distribución"})
+    assert "<rect" in svg
+    import re
+
+    assert not re.search(r'(x|y|x1|x2|y1|y2|width|height)="[0-9.]*,', svg), svg[:400]
+    for template in ROOT.glob("templates/**/*"):
+        text = template.read_text() if template.is_file() else ""
+        if "<svg" in text:
+            assert "{% localize off %}" in text, template
