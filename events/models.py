@@ -437,6 +437,7 @@ _REASON_TEMPLATES = (
     ("rated on ", lambda: gettext("rated on %(rest)s")),
     ("correction: ", lambda: gettext("correction: %(rest)s")),
     ("results replaced from ", lambda: gettext("results replaced from %(rest)s")),
+    ("results received: imported from ", lambda: gettext("results received: imported from %(rest)s")),
     (
         "submitted incomplete, an official's decision: ",
         lambda: gettext("submitted incomplete, an official's decision: %(rest)s"),

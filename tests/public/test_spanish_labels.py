@@ -62,7 +62,11 @@ def test_fixed_timeline_reasons_are_shown_in_spanish_and_free_text_as_written():
     fixed = EventStatusChange(event=event, to_status=EventStatus.DRAFT, reason="returned to draft")
     correction = EventStatusChange(event=event, to_status=EventStatus.CORRECTED, reason="correction: typo in round 3")
     free = EventStatusChange(event=event, to_status=EventStatus.REFUSED, reason="Sin árbitro titulado")
+    imported = EventStatusChange(
+        event=event, to_status=EventStatus.DRAFT, reason="results received: imported from a.trf"
+    )
     with translation.override("es"):
+        assert imported.reason_display == "resultados recibidos: importados de a.trf"
         assert fixed.reason_display == "devuelto a borrador"
         assert correction.reason_display == "corrección: typo in round 3"
         assert free.reason_display == "Sin árbitro titulado"
