@@ -197,15 +197,18 @@ MAX_ROUNDS = 32767
 MAX_PLAYERS = 9999  # starting ranks have four columns (5-8)
 
 
-def _count(text: str, high: int) -> tuple[int | None, str]:
-    """A count (digits) in 0..``high``: (the number, "") or (None, why not). Never int() of a long text,
+NOT_A_NUMBER = TrfText(gettext_noop("is not a number"))
+
+
+def _count(text: str, high: int) -> tuple[int | None, TrfText | None]:
+    """A count (digits) in 0..``high``: (the number, None) or (None, why not). Never int() of a long text,
     which Python refuses beyond 4,300 digits with its own message."""
     text = text.strip()
     if not _DIGITS.fullmatch(text):
-        return None, "is not a number"
+        return None, NOT_A_NUMBER
     if len(text.lstrip("0")) > len(str(high)) or int(text) > high:
-        return None, f"is outside 0-{high}"
-    return int(text), ""
+        return None, TrfText(gettext_noop("is outside 0-%(high)s"), (("high", high),))
+    return int(text), None
 
 
 def _shown(text: str) -> str:
@@ -383,7 +386,11 @@ class _Reader:
 
     def read_line(self, code: str, line: str, number: int, is_record: bool) -> None:
         if not is_record:
-            why = "line too short" if len(line) < 3 else "column 4 must be blank after the record code"
+            why = TrfText(
+                gettext_noop("line too short")
+                if len(line) < 3
+                else gettext_noop("column 4 must be blank after the record code")
+            )
             self.unknown_line(code, line, number, why)
             return
         if code in _TRF2026_RECORDS:
@@ -397,7 +404,7 @@ class _Reader:
             elif FEDERATION_CODE.fullmatch(code) and _int(line[4:8]) is not None:
                 reader = _Reader.read_national
             else:
-                self.unknown_line(code, line, number, "unknown record code")
+                self.unknown_line(code, line, number, TrfText(gettext_noop("unknown record code")))
                 return
         # Where each record is (its first line): problems about a header value point there (column 5).
         self.t.record_lines.setdefault(code, number)
@@ -456,7 +463,7 @@ class _Reader:
     def read_rounds(self, code: str, line: str, number: int) -> None:
         """142 (TRF-2026) or XXR (JaVaFo): the number of rounds."""
         rounds, why = _count(line[4:], MAX_ROUNDS)
-        if why == "is not a number":
+        if why == NOT_A_NUMBER:
             self.warn(
                 number,
                 5,
@@ -488,7 +495,7 @@ class _Reader:
     def read_ruler(self, code: str, line: str, number: int) -> None:
         pass  # DDD: Swiss-Manager's column ruler (ICU exports), a comment in all but name
 
-    def unknown_line(self, code: str, line: str, number: int, why: str) -> None:
+    def unknown_line(self, code: str, line: str, number: int, why: TrfText) -> None:
         self.unknown.append(TrfRecord(code, line, number))
         self.warn(number, 1, gettext_noop("%(why)s (%(line)s); line ignored"), why=why, line=repr(line[:12]))
 

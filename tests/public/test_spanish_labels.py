@@ -131,3 +131,14 @@ def test_the_game_forms_messages_speak_spanish():
             "La ronda 2 tiene partidas pero Open solo tiene 1 rondas."
         ]
     assert place_label(3, 2) == "Round 3, board 2"
+
+
+def test_the_trf_readers_reasons_inside_a_message_are_spanish_too():
+    from events.trf.reader import parse_trf
+    from events.trf_text import trf_problem_text
+
+    result = parse_trf("012 Open\n999 what is this\n062 abc\n")
+    with translation.override("es"):
+        texts = [trf_problem_text(p) for p in result.problems]
+    assert any("código de registro desconocido" in t for t in texts), texts
+    assert not any("unknown record code" in t for t in texts), texts
