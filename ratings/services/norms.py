@@ -138,7 +138,9 @@ def _event_norm_inputs(event: Event) -> _EventNormInputs:
         .order_by("start_rank")
     )
     games = list(
-        Game.objects.filter(event=event).only("round", "white_id", "black_id", "result", "date").order_by("round")
+        Game.objects.filter(event=event, round__gte=1)  # a round 0 is no round of the event (nor of a norm)
+        .only("round", "white_id", "black_id", "result", "date")
+        .order_by("round")
     )
     ratings = _opponent_ratings(event, participants, games)
     system = _system(event, games)
