@@ -228,6 +228,8 @@ class TitleAward(models.Model):
     _change_reason: str | None
 
     class Meta:
+        verbose_name = _("title award")
+        verbose_name_plural = _("title awards")
         ordering = ["player", "-date", "-id"]
         indexes = [
             models.Index(fields=["player", "date"], name="title_award_player_date"),

@@ -727,6 +727,8 @@ class TitleCandidate(models.Model):
     )
 
     class Meta:
+        verbose_name = _("title candidate")
+        verbose_name_plural = _("title candidates")
         ordering = ["rating_list", "title", "-rating"]
         constraints = [
             models.UniqueConstraint(fields=["rating_list", "player", "title"], name="title_candidate_once_per_list")

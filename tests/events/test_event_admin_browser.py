@@ -86,6 +86,14 @@ def shot(page, name: str, language: str, width: int) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{language}-{width}.png"), full_page=True)
 
 
+def autocomplete_choices(page, typed: str) -> list[str]:
+    """The open select2 box's choices for ``typed``, once loaded (it shows "Searching…" while its request is out)."""
+    page.locator(".select2-search__field").fill(typed)
+    page.locator(".select2-results__option:not(.loading-results)").first.wait_for()
+    page.wait_for_function("!document.querySelector('.select2-results__option.loading-results')")
+    return page.locator(".select2-results__option").all_inner_texts()
+
+
 def no_sideways_scroll(page, width: int, name: str) -> None:
     overflow = page.evaluate("document.documentElement.scrollWidth")
     assert overflow <= width, f"{name} at {width} px scrolls sideways ({overflow} px)"
@@ -166,10 +174,7 @@ def test_the_event_page_is_light_and_takes_many_participants_at_once(browser, li
     # A new row's player box labels each choice with ID number, federation, birth year and rating.
     page.locator("#participants-group .add-row a").click()
     page.locator("#participants-group tr.dynamic-participants .select2-selection").last.click()
-    page.locator(".select2-search__field").fill("moreno")
-    choices = page.locator(".select2-results__option")
-    choices.first.wait_for()
-    labels = choices.all_inner_texts()
+    labels = autocomplete_choices(page, "moreno")
     born = "b." if language == "en" else "n."
     assert any("2400001" in label and "ESP" in label and f"{born} 1990" in label for label in labels), labels
     assert any("2400002" in label and "FRA" in label and f"{born} 2004" in label for label in labels), labels

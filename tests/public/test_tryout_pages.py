@@ -59,7 +59,7 @@ def test_federation_page_says_rank_not_world_rank(client, world):  # noqa: F811
 def test_calculator_prints_minus_signs_and_halves(client):
     games = "2450 0\n1700 1\n1810 ½\n2300 0"
     page = client.get("/calculator/", {"rating_type": "standard", "rating": "1850", "games": games}).content.decode()
-    table = page[page.index('<table class="calc">') : page.index("</table>")]
+    table = page[page.index('<table class="calc calc-page">') : page.index("</table>")]
     assert "−1.60" in table
     assert "-1.60" not in table
     assert "−400" in table
