@@ -11,20 +11,17 @@ from ratings.selectors_titles import norm_applications_complete, title_candidate
 register = template.Library()
 
 
+def _asked_by_official(context: Any) -> bool:
+    user = getattr(context.get("request"), "user", None)
+    return user is not None and is_official(user)
+
+
 @register.simple_tag(takes_context=True)
 def desk_title_candidates(context: Any) -> list[Any]:
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    if user is None or not is_official(user):
-        return []
-    return title_candidates_open()
+    return title_candidates_open() if _asked_by_official(context) else []
 
 
 @register.simple_tag(takes_context=True)
 def desk_norm_applications(context: Any) -> list[Any]:
     """Players whose norms and rating complete a GM/IM/WGM/WIM application (issue 33; two queries)."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    if user is None or not is_official(user):
-        return []
-    return norm_applications_complete()
+    return norm_applications_complete() if _asked_by_official(context) else []
